@@ -1,0 +1,60 @@
+# Finds hamon's dependencies. Everything is found with find_package first, so an
+# existing install (Spack, a site Kokkos via Kokkos_ROOT / CMAKE_PREFIX_PATH, or a parent
+# project that already defines Kokkos::kokkos) is always used as it is. The prefix that
+# tools/provision-deps.sh fills is only a last-resort hint.
+
+set(HAMON_DEPS_VARIANT "host" CACHE STRING "Provisioned dependency variant to fall back on (host|cuda)")
+if(DEFINED ENV{HAMON_DEPS_DIR})
+  set(_hamon_deps_root "$ENV{HAMON_DEPS_DIR}")
+elseif(DEFINED ENV{XDG_CACHE_HOME})
+  set(_hamon_deps_root "$ENV{XDG_CACHE_HOME}/hamon/deps")
+else()
+  set(_hamon_deps_root "$ENV{HOME}/.cache/hamon/deps")
+endif()
+set(_hamon_deps_hint "${_hamon_deps_root}/${HAMON_DEPS_VARIANT}")
+
+if(NOT TARGET Kokkos::kokkos)
+  find_package(Kokkos 3.4 QUIET)
+  if(NOT Kokkos_FOUND)
+    find_package(Kokkos 3.4 QUIET PATHS "${_hamon_deps_hint}" NO_DEFAULT_PATH)
+  endif()
+  if(NOT Kokkos_FOUND)
+    message(FATAL_ERROR
+      "hamon: Kokkos (>= 3.4) was not found.\n"
+      "  Point CMake at an existing install with -DKokkos_ROOT=... or CMAKE_PREFIX_PATH,\n"
+      "  or build the pinned one with: tools/provision-deps.sh ${HAMON_DEPS_VARIANT}\n"
+      "  (it installs into ${_hamon_deps_hint}, which this build then finds by itself).")
+  endif()
+endif()
+message(STATUS "hamon: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}")
+
+if(NOT TARGET Kokkos::kokkoskernels)
+  find_package(KokkosKernels REQUIRED HINTS "${_hamon_deps_hint}")
+endif()
+
+find_package(yaml-cpp REQUIRED)
+if(TARGET yaml-cpp::yaml-cpp)
+  set(HAMON_YAML_TARGET yaml-cpp::yaml-cpp)
+else()
+  set(HAMON_YAML_TARGET yaml-cpp) # yaml-cpp 0.7 exports an unnamespaced target
+endif()
+
+find_package(Random123 REQUIRED) # cmake/FindRandom123.cmake: header-only
+if(HAMON_ENABLE_APPS)
+  find_package(CLI11 REQUIRED)
+endif()
+if(BUILD_TESTING)
+  find_package(GTest REQUIRED)
+endif()
+if(HAMON_ENABLE_PERF)
+  find_package(benchmark QUIET)
+endif()
+
+# Which Kokkos backends this build has; the tests and the dispatcher follow them.
+set(HAMON_BACKENDS "")
+foreach(_backend IN ITEMS SERIAL OPENMP CUDA)
+  if(Kokkos_ENABLE_${_backend})
+    list(APPEND HAMON_BACKENDS ${_backend})
+  endif()
+endforeach()
+message(STATUS "hamon: Kokkos backends: ${HAMON_BACKENDS}")

@@ -1,0 +1,10 @@
+# Warnings are errors on hamon's own code (dependencies come in as system headers).
+function(hamon_set_warnings target)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    set(_flags -Wall -Wextra -Wshadow -Wnon-virtual-dtor)
+    if(HAMON_WARNINGS_AS_ERRORS)
+      list(APPEND _flags -Werror)
+    endif()
+    target_compile_options(${target} PRIVATE ${_flags})
+  endif()
+endfunction()

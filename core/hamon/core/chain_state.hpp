@@ -1,0 +1,37 @@
+#pragma once
+// The state of all machines (state slots) of an NRPT run, in one execution space.
+//
+// Spins are indexed (machine, node) in the space's natural layout: LayoutRight on the
+// host keeps each machine's configuration contiguous; LayoutLeft on a GPU puts the
+// machines of one node side by side, so a warp updating one node reads coalesced memory.
+// Swaps exchange temperature labels (chain_of_machine / machine_of_chain), never spins.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+namespace hamon {
+
+template <class ExecutionSpace>
+struct ChainState {
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using spin_view = Kokkos::View<std::int8_t**, typename ExecutionSpace::array_layout, memory_space>;
+  template <class T>
+  using view = Kokkos::View<T*, memory_space>;
+
+  spin_view spins;                       // (n_machines, n_nodes), clamped nodes hold their value
+  view<double> betas;                    // per chain (temperature index), ascending
+  view<std::int32_t> chain_of_machine;   // which temperature each machine runs at
+  view<std::int32_t> machine_of_chain;   // the inverse permutation
+  view<std::int64_t> energy_fixed;       // per machine, fixed point (see energy.hpp)
+  view<std::int64_t> attempted;          // per pair (i, i+1)
+  view<std::int64_t> accepted;
+  view<std::int64_t> round_trips;        // per machine
+  view<std::int64_t> restarts;           // per machine
+  view<std::int8_t> visited_top;         // per machine: reached the coldest chain since index 0
+
+  std::int32_t n_machines() const { return static_cast<std::int32_t>(spins.extent(0)); }
+  std::int64_t n_nodes() const { return static_cast<std::int64_t>(spins.extent(1)); }
+};
+
+}  // namespace hamon

@@ -1,0 +1,83 @@
+#pragma once
+// The model as Views in the memory space of the execution space that samples it.
+
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hamon/core/spin_model.hpp"
+
+namespace hamon {
+
+template <class MemorySpace>
+struct DeviceModel {
+  using memory_space = MemorySpace;
+  template <class T>
+  using view = Kokkos::View<T*, MemorySpace>;
+
+  view<std::int64_t> row_offsets;  // symmetric CRS
+  view<std::int32_t> columns;
+  view<double> couplings;
+  view<double> fields;
+  view<std::int8_t> clamped;       // 0 free, +-1 clamped value
+  view<std::int32_t> block_nodes;  // free nodes grouped by colour
+  view<std::int32_t> edge_i;       // unique edges (i < j), for edge moments
+  view<std::int32_t> edge_j;
+  std::vector<std::int64_t> block_offsets;  // on the host: they size the sweep launches
+  std::int64_t n_nodes = 0;
+  std::int64_t n_free = 0;
+  /// Energies are accumulated in fixed point with this many fractional bits, so their
+  /// sums are exact integers whatever the reduction order (see energy.hpp).
+  int energy_fraction_bits = 0;
+};
+
+namespace detail {
+
+template <class T, class Space>
+Kokkos::View<T*, typename Space::memory_space> to_view(const Space& space,
+                                                        const std::vector<T>& values,
+                                                        const char* label) {
+  Kokkos::View<T*, typename Space::memory_space> out(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), values.size());
+  Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
+      values.data(), values.size());
+  Kokkos::deep_copy(space, out, host);
+  return out;
+}
+
+/// Fractional bits such that the largest possible |energy| stays below 2^61.
+int energy_fraction_bits_for(const SpinModel& model);
+
+}  // namespace detail
+
+/// Copies the model once into the memory space of `space`.
+template <class ExecutionSpace>
+DeviceModel<typename ExecutionSpace::memory_space> make_device_model(const ExecutionSpace& space,
+                                                                     const SpinModel& model) {
+  DeviceModel<typename ExecutionSpace::memory_space> dm;
+  dm.row_offsets = detail::to_view(space, model.row_offsets(), "hamon::row_offsets");
+  dm.columns = detail::to_view(space, model.columns(), "hamon::columns");
+  dm.couplings = detail::to_view(space, model.couplings(), "hamon::couplings");
+  dm.fields = detail::to_view(space, model.fields(), "hamon::fields");
+  dm.clamped = detail::to_view(space, model.clamped(), "hamon::clamped");
+  dm.block_nodes = detail::to_view(space, model.block_nodes(), "hamon::block_nodes");
+  std::vector<std::int32_t> ei, ej;
+  ei.reserve(model.edges().size());
+  ej.reserve(model.edges().size());
+  for (const Edge& e : model.edges()) {
+    ei.push_back(static_cast<std::int32_t>(e.i));
+    ej.push_back(static_cast<std::int32_t>(e.j));
+  }
+  dm.edge_i = detail::to_view(space, ei, "hamon::edge_i");
+  dm.edge_j = detail::to_view(space, ej, "hamon::edge_j");
+  dm.block_offsets = model.block_offsets();
+  dm.n_nodes = model.n_nodes();
+  dm.n_free = model.n_free();
+  dm.energy_fraction_bits = detail::energy_fraction_bits_for(model);
+  space.fence();
+  return dm;
+}
+
+}  // namespace hamon

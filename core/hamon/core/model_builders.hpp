@@ -1,0 +1,61 @@
+#pragma once
+// Builders for the models users ask for most: lattices (ferromagnet, +-J and Gaussian
+// Edwards-Anderson spin glasses, uniform or random fields), edge lists from a text file,
+// and restricted Boltzmann machines as bipartite Ising models.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hamon/core/spin_model.hpp"
+
+namespace hamon {
+
+/// How couplings (or fields) are drawn. Random draws are deterministic in `seed`.
+struct ValueDistribution {
+  enum class Kind { constant, pm_one, gaussian };
+  Kind kind = Kind::constant;
+  double value = 1.0;  // constant: the value; pm_one: the magnitude; gaussian: the std dev
+  double mean = 0.0;   // gaussian only
+  std::uint64_t seed = 0;
+
+  static ValueDistribution constant(double v) { return {Kind::constant, v, 0.0, 0}; }
+  static ValueDistribution pm_one(std::uint64_t seed, double magnitude = 1.0) {
+    return {Kind::pm_one, magnitude, 0.0, seed};
+  }
+  static ValueDistribution gaussian(std::uint64_t seed, double std_dev = 1.0, double mean = 0.0) {
+    return {Kind::gaussian, std_dev, mean, seed};
+  }
+};
+
+/// A 2D or 3D hypercubic lattice, node index row-major over `extents`. Periodic lattices
+/// need every extent >= 3 (so no bond is doubled); open ones >= 1. The model remembers its
+/// shape, and gets the checkerboard colouring when that is proper.
+SpinModel make_lattice(const std::vector<int>& extents, bool periodic,
+                       const ValueDistribution& coupling = ValueDistribution::constant(1.0),
+                       const ValueDistribution& field = ValueDistribution::constant(0.0));
+
+/// A restricted Boltzmann machine as a bipartite Ising model: nodes 0..V-1 visible,
+/// V..V+H-1 hidden; weights[v * H + h] couples visible v with hidden h. Biases may be
+/// empty (zero). `clamped_visible`, when non-empty (V values of +-1), clamps the visible
+/// layer to that data vector.
+SpinModel make_rbm(std::int64_t n_visible, std::int64_t n_hidden, const std::vector<double>& weights,
+                   const std::vector<double>& visible_bias = {},
+                   const std::vector<double>& hidden_bias = {},
+                   const std::vector<int>& clamped_visible = {});
+
+/// The same with weights and biases drawn from `weights` / `biases` distributions.
+SpinModel make_random_rbm(std::int64_t n_visible, std::int64_t n_hidden,
+                          const ValueDistribution& weights, const ValueDistribution& biases);
+
+/// Reads a graph from a text file (format documented in examples/README.md):
+///   # comments and blank lines are ignored
+///   nodes N                 (first non-comment line)
+///   edge I J COUPLING       (any number)
+///   field I H               (optional; unspecified fields are 0)
+///   clamp I VALUE           (optional; VALUE is +1 or -1)
+/// Errors (ModelError) name the file and line: missing file, unknown directive, bad
+/// numbers, and everything SpinModel::from_edges rejects.
+SpinModel read_graph_file(const std::string& path);
+
+}  // namespace hamon

@@ -1,0 +1,109 @@
+#pragma once
+// Non-reversible parallel tempering (NRPT) with deterministic even-odd swaps, and plain
+// block-Gibbs sampling as its one-chain case.
+//
+// Each round: n_expl block-Gibbs sweeps of every machine at its current beta; one energy
+// per machine; one DEO swap pass (even pairs on even rounds, odd pairs on odd rounds);
+// the index process; then the observers. The whole loop runs in the execution space it
+// is given; nothing crosses to the host per round.
+//
+// The templates are defined in hamon/core/impl/nrpt_impl.hpp and explicitly instantiated
+// by the library for every enabled Kokkos execution space (policies/src/nrpt_*.cpp).
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <vector>
+
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/spin_model.hpp"
+#include "hamon/core/statistics.hpp"
+
+namespace hamon {
+
+/// What to record beyond the swap statistics (all of it about measured rounds, i.e.
+/// after burn-in, and about the coldest chain unless said otherwise).
+struct ObserverOptions {
+  /// Record the cold chain's spins every `samples_every` measured rounds (0 = never) ...
+  std::int64_t samples_every = 0;
+  /// ... at these nodes (empty = every node).
+  std::vector<std::int64_t> sample_nodes;
+  /// Record every chain's energy (indexed by temperature) every measured round.
+  bool energies = false;
+  /// Running moments of the cold chain: <s_i>, <s_i s_j> on edges, energy and
+  /// |magnetisation| per node, with standard errors from batch means.
+  bool moments = false;
+  std::int32_t moment_batches = 32;
+};
+
+struct NrptOptions {
+  /// The ladder: explicit ascending betas, or (when empty) n_chains betas spaced
+  /// linearly from beta_min to beta_max. The last beta is the target.
+  std::vector<double> betas;
+  std::int32_t n_chains = 8;
+  double beta_min = 0.0;
+  double beta_max = 1.0;
+  std::int64_t n_rounds = 1000;  // measured rounds
+  std::int64_t burn_in = 0;      // rounds before measuring (state and statistics discarded)
+  std::int32_t n_expl = 1;       // block-Gibbs sweeps per round
+  std::uint64_t seed = 0;
+  /// Tune the ladder during burn-in: burn-in is split into `adapt_phases` phases, each
+  /// followed by optimize_schedule on that phase's rejection rates.
+  bool adapt_schedule = false;
+  std::int32_t adapt_phases = 5;
+  ObserverOptions observers;
+};
+
+/// Throws std::invalid_argument naming the offending option.
+void validate_options(const NrptOptions& options, std::int64_t n_nodes);
+/// The ladder the options describe (explicit betas or the linear default).
+std::vector<double> ladder_of(const NrptOptions& options);
+
+struct Moments {
+  std::int64_t n_samples = 0;  // measured rounds that were observed
+  std::vector<double> node_means;
+  std::vector<double> node_means_stderr;
+  std::vector<double> edge_means;  // <s_i s_j> for SpinModel::edges(), in that order
+  std::vector<double> edge_means_stderr;
+  MeanWithError energy_per_node;
+  MeanWithError abs_magnetization_per_node;
+};
+
+struct NrptResult {
+  std::vector<double> betas;  // the final ladder (after any adaptation)
+  SwapStatistics swaps;       // over measured rounds
+  std::int64_t n_rounds = 0;  // measured rounds
+  double tau_observed = 0.0;  // round trips per measured round
+  double efficiency = 0.0;    // tau_observed / tau_predicted
+  std::vector<std::int64_t> round_trips;  // per machine, measured rounds
+  std::vector<std::int64_t> restarts;     // per machine, measured rounds
+  std::int64_t total_round_trips = 0;
+  std::vector<std::int32_t> chain_of_machine;  // final permutation
+  std::vector<std::int32_t> machine_of_chain;
+  std::vector<double> final_energies;  // per chain (temperature index)
+  std::int64_t spin_updates = 0;       // heat-bath updates done, burn-in included
+
+  // Observer outputs (empty unless asked for).
+  std::vector<std::int64_t> sample_nodes;
+  std::int64_t n_samples = 0;
+  std::vector<std::int8_t> samples;    // n_samples x sample_nodes.size(), row-major
+  std::vector<double> energies;        // n_rounds x n_chains, row-major, by temperature
+  Moments moments;
+};
+
+/// Runs NRPT for `model` in `space`.
+template <class ExecutionSpace>
+NrptResult nrpt(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options);
+
+/// The same on a model whose Views already live in the space's memory (embedding in a
+/// Kokkos code: nothing is copied).
+template <class ExecutionSpace>
+NrptResult nrpt(const ExecutionSpace& space,
+                const DeviceModel<typename ExecutionSpace::memory_space>& device_model,
+                const NrptOptions& options);
+
+/// Plain block-Gibbs sampling at one inverse temperature: NRPT with one chain.
+template <class ExecutionSpace>
+NrptResult sample(const ExecutionSpace& space, const SpinModel& model, double beta,
+                  NrptOptions options);
+
+}  // namespace hamon

@@ -1,0 +1,111 @@
+#pragma once
+// A spin (Ising-type) model on a sparse undirected graph, held on the host.
+//
+//   E(s) = -( sum_i h_i s_i + sum_{(i,j) in edges} J_ij s_i s_j ),   s_i in {-1, +1},
+//
+// each undirected edge counted once; the density at inverse temperature beta is
+// proportional to exp(-beta E(s)). Clamped nodes keep a fixed value: they enter
+// energies and local fields but are never updated.
+//
+// A SpinModel is validated when it is made and immutable afterwards, so every later
+// stage (colouring, device copies, kernels) can rely on its invariants.
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hamon {
+
+/// Thrown for a model that cannot be sampled; the message names the offending entry.
+class ModelError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// One undirected edge with its coupling J_ij.
+struct Edge {
+  std::int64_t i = 0;
+  std::int64_t j = 0;
+  double coupling = 0.0;
+};
+
+/// A clamped node and its fixed value (+1 or -1).
+struct Clamp {
+  std::int64_t node = 0;
+  int value = 1;
+};
+
+/// Shape of a regular lattice, kept when a model was built as one (fast paths use it).
+struct LatticeShape {
+  std::vector<int> extents;  // 2 or 3 entries, node index = row-major over extents
+  bool periodic = true;
+};
+
+class SpinModel {
+ public:
+  /// Builds and validates a model. Errors (ModelError): n_nodes < 1, an edge endpoint out
+  /// of range, a self-loop, the same edge twice with different couplings, a NaN/Inf
+  /// coupling or field, a field vector of the wrong length, a clamp out of range or with
+  /// a value other than +-1, a node clamped twice with different values.
+  /// `fields` may be empty (all zero). Identical duplicate edges are merged.
+  /// The colouring is computed here, deterministically (see colouring.hpp).
+  static SpinModel from_edges(std::int64_t n_nodes, const std::vector<Edge>& edges,
+                              const std::vector<double>& fields = {},
+                              const std::vector<Clamp>& clamps = {});
+
+  /// The same model with user-supplied blocks (block id per node, ids 0..n_blocks-1,
+  /// every id used). Throws ModelError naming an edge that lies inside a block.
+  SpinModel with_blocks(const std::vector<std::int32_t>& block_of_node) const;
+
+  /// The same model remembering it is a lattice of this shape (used by builders).
+  SpinModel with_lattice_shape(LatticeShape shape) const;
+
+  std::int64_t n_nodes() const { return static_cast<std::int64_t>(fields_.size()); }
+  std::int64_t n_edges() const { return static_cast<std::int64_t>(edges_.size()); }
+  std::int64_t n_free() const { return n_free_; }
+  std::int32_t n_colours() const { return n_colours_; }
+
+  /// Unique edges, i < j, sorted by (i, j).
+  const std::vector<Edge>& edges() const { return edges_; }
+  /// Symmetric CRS adjacency: neighbours of node i are
+  /// columns[row_offsets[i] .. row_offsets[i+1]), sorted ascending, with their couplings.
+  const std::vector<std::int64_t>& row_offsets() const { return row_offsets_; }
+  const std::vector<std::int32_t>& columns() const { return columns_; }
+  const std::vector<double>& couplings() const { return couplings_; }
+  const std::vector<double>& fields() const { return fields_; }
+  /// 0 for a free node, +1 or -1 for a node clamped to that value.
+  const std::vector<std::int8_t>& clamped() const { return clamped_; }
+  /// Colour (block) of every node; no edge joins two nodes of one colour.
+  const std::vector<std::int32_t>& colour_of_node() const { return colour_of_node_; }
+  /// Free nodes grouped by colour: nodes of colour c are
+  /// block_nodes[block_offsets[c] .. block_offsets[c+1]), ascending. Clamped nodes are
+  /// in no block (they are never updated).
+  const std::vector<std::int64_t>& block_offsets() const { return block_offsets_; }
+  const std::vector<std::int32_t>& block_nodes() const { return block_nodes_; }
+  const std::optional<LatticeShape>& lattice_shape() const { return lattice_shape_; }
+
+  /// Energy of one configuration (host reference; used by tests and small tools).
+  double energy(const std::vector<std::int8_t>& spins) const;
+
+ private:
+  SpinModel() = default;
+  void set_colouring(std::vector<std::int32_t> colour_of_node);
+
+  std::vector<Edge> edges_;
+  std::vector<std::int64_t> row_offsets_;
+  std::vector<std::int32_t> columns_;
+  std::vector<double> couplings_;
+  std::vector<double> fields_;
+  std::vector<std::int8_t> clamped_;
+  std::vector<std::int32_t> colour_of_node_;
+  std::vector<std::int64_t> block_offsets_;
+  std::vector<std::int32_t> block_nodes_;
+  std::int64_t n_free_ = 0;
+  std::int32_t n_colours_ = 0;
+  std::optional<LatticeShape> lattice_shape_;
+};
+
+}  // namespace hamon

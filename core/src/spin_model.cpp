@@ -1,0 +1,295 @@
+// Validation and host-side layout of a SpinModel: sorted unique edges, symmetric CRS,
+// clamps and the colour blocks every sweep walks through.
+#include "hamon/core/spin_model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <numeric>
+#include <tuple>
+
+#include "hamon/core/colouring.hpp"
+
+namespace hamon {
+
+namespace {
+
+constexpr std::int64_t kMaxNodes = std::numeric_limits<std::int32_t>::max();
+
+/// Formats a value for a message in the shortest form that round-trips ("1", "-0.5",
+/// "0.1"), so two values that differ never print the same; "NaN", "Inf", "-Inf" otherwise.
+std::string format_value(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
+  std::array<char, 32> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), result.ptr);
+}
+
+std::string range_text(std::int64_t n_nodes) {
+  return "[0, " + std::to_string(n_nodes) + ")";
+}
+
+std::string pair_text(std::int64_t i, std::int64_t j) {
+  return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
+}
+
+void check_node_count(std::int64_t n_nodes) {
+  if (n_nodes < 1) {
+    throw ModelError("a model needs at least one node, got n_nodes = " + std::to_string(n_nodes));
+  }
+  // Device kernels index nodes with int32 (the CRS columns are int32).
+  if (n_nodes > kMaxNodes) {
+    throw ModelError("n_nodes = " + std::to_string(n_nodes) + " exceeds the int32 limit of " +
+                     std::to_string(kMaxNodes) + " nodes");
+  }
+}
+
+void check_edge(std::size_t index, const Edge& edge, std::int64_t n_nodes) {
+  const std::string name = "edge " + std::to_string(index) + " " + pair_text(edge.i, edge.j);
+  for (const std::int64_t node : {edge.i, edge.j}) {
+    if (node < 0 || node >= n_nodes) {
+      throw ModelError(name + ": node " + std::to_string(node) + " out of range " +
+                       range_text(n_nodes));
+    }
+  }
+  if (edge.i == edge.j) throw ModelError(name + ": self-loop");
+  if (!std::isfinite(edge.coupling)) {
+    throw ModelError(name + ": coupling is " + format_value(edge.coupling));
+  }
+}
+
+/// Edges with i < j, sorted by (i, j), identical duplicates merged. Conflicting duplicates
+/// are reported with the indices they had in the caller's list.
+std::vector<Edge> normalise_edges(const std::vector<Edge>& edges, std::int64_t n_nodes) {
+  struct Indexed {
+    Edge edge;
+    std::size_t index;
+  };
+  std::vector<Indexed> sorted;
+  sorted.reserve(edges.size());
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    check_edge(k, edges[k], n_nodes);
+    Edge e = edges[k];
+    if (e.i > e.j) std::swap(e.i, e.j);
+    sorted.push_back({e, k});
+  }
+  // Sorting on the original index too makes the reported pair of a conflict deterministic.
+  std::sort(sorted.begin(), sorted.end(), [](const Indexed& a, const Indexed& b) {
+    return std::tie(a.edge.i, a.edge.j, a.index) < std::tie(b.edge.i, b.edge.j, b.index);
+  });
+  std::vector<Edge> unique;
+  unique.reserve(sorted.size());
+  const Indexed* previous = nullptr;
+  for (const Indexed& current : sorted) {
+    if (previous != nullptr && previous->edge.i == current.edge.i &&
+        previous->edge.j == current.edge.j) {
+      if (previous->edge.coupling != current.edge.coupling) {
+        throw ModelError(
+            "edges " + pair_text(current.edge.i, current.edge.j) +
+            " given twice with different couplings " + format_value(previous->edge.coupling) +
+            " and " + format_value(current.edge.coupling) + " (edges " +
+            std::to_string(previous->index) + " and " + std::to_string(current.index) + ")");
+      }
+      continue;
+    }
+    unique.push_back(current.edge);
+    previous = &current;
+  }
+  return unique;
+}
+
+std::vector<double> checked_fields(const std::vector<double>& fields, std::int64_t n_nodes) {
+  if (fields.empty()) return std::vector<double>(static_cast<std::size_t>(n_nodes), 0.0);
+  if (static_cast<std::int64_t>(fields.size()) != n_nodes) {
+    throw ModelError("fields has " + std::to_string(fields.size()) + " entries for " +
+                     std::to_string(n_nodes) + " nodes");
+  }
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (!std::isfinite(fields[i])) {
+      throw ModelError("field of node " + std::to_string(i) + " is " + format_value(fields[i]));
+    }
+  }
+  return fields;
+}
+
+std::vector<std::int8_t> checked_clamps(const std::vector<Clamp>& clamps, std::int64_t n_nodes) {
+  std::vector<std::int8_t> clamped(static_cast<std::size_t>(n_nodes), 0);
+  // Which clamp entry set each node, to name both entries of a conflict.
+  std::vector<std::size_t> set_by(clamped.size(), 0);
+  for (std::size_t k = 0; k < clamps.size(); ++k) {
+    const Clamp& c = clamps[k];
+    if (c.node < 0 || c.node >= n_nodes) {
+      throw ModelError("clamp " + std::to_string(k) + ": node " + std::to_string(c.node) +
+                       " out of range " + range_text(n_nodes));
+    }
+    if (c.value != 1 && c.value != -1) {
+      throw ModelError("clamp of node " + std::to_string(c.node) + ": value " +
+                       std::to_string(c.value) + " is not +1 or -1");
+    }
+    const auto node = static_cast<std::size_t>(c.node);
+    if (clamped[node] != 0 && clamped[node] != c.value) {
+      throw ModelError("node " + std::to_string(c.node) + " clamped twice with different values " +
+                       std::to_string(clamped[node]) + " and " + std::to_string(c.value) +
+                       " (clamps " + std::to_string(set_by[node]) + " and " + std::to_string(k) +
+                       ")");
+    }
+    clamped[node] = static_cast<std::int8_t>(c.value);
+    set_by[node] = k;
+  }
+  return clamped;
+}
+
+}  // namespace
+
+SpinModel SpinModel::from_edges(std::int64_t n_nodes, const std::vector<Edge>& edges,
+                                const std::vector<double>& fields,
+                                const std::vector<Clamp>& clamps) {
+  check_node_count(n_nodes);
+  SpinModel model;
+  model.edges_ = normalise_edges(edges, n_nodes);
+  model.fields_ = checked_fields(fields, n_nodes);
+  model.clamped_ = checked_clamps(clamps, n_nodes);
+  model.n_free_ = std::count(model.clamped_.begin(), model.clamped_.end(), std::int8_t{0});
+
+  const auto n = static_cast<std::size_t>(n_nodes);
+  model.row_offsets_.assign(n + 1, 0);
+  for (const Edge& e : model.edges_) {
+    ++model.row_offsets_[static_cast<std::size_t>(e.i) + 1];
+    ++model.row_offsets_[static_cast<std::size_t>(e.j) + 1];
+  }
+  std::partial_sum(model.row_offsets_.begin(), model.row_offsets_.end(),
+                   model.row_offsets_.begin());
+  const auto nnz = static_cast<std::size_t>(model.row_offsets_.back());
+  model.columns_.resize(nnz);
+  model.couplings_.resize(nnz);
+  // Walking the (i, j)-sorted edges fills each row in ascending column order: row r first
+  // receives its lower neighbours (edges (a, r), a < r, in order of a), then its upper ones
+  // (edges (r, b), in order of b), and every (a, r) sorts before every (r, b).
+  std::vector<std::int64_t> next(model.row_offsets_.begin(), model.row_offsets_.end() - 1);
+  for (const Edge& e : model.edges_) {
+    const auto i = static_cast<std::size_t>(e.i);
+    const auto j = static_cast<std::size_t>(e.j);
+    const auto slot_i = static_cast<std::size_t>(next[i]++);
+    const auto slot_j = static_cast<std::size_t>(next[j]++);
+    model.columns_[slot_i] = static_cast<std::int32_t>(e.j);
+    model.couplings_[slot_i] = e.coupling;
+    model.columns_[slot_j] = static_cast<std::int32_t>(e.i);
+    model.couplings_[slot_j] = e.coupling;
+  }
+  model.set_colouring(greedy_colouring(model.row_offsets_, model.columns_));
+  return model;
+}
+
+void SpinModel::set_colouring(std::vector<std::int32_t> colour_of_node) {
+  colour_of_node_ = std::move(colour_of_node);
+  n_colours_ = colour_of_node_.empty()
+                   ? 0
+                   : *std::max_element(colour_of_node_.begin(), colour_of_node_.end()) + 1;
+  // Counting sort of the free nodes by colour; visiting nodes in index order keeps each
+  // block ascending.
+  block_offsets_.assign(static_cast<std::size_t>(n_colours_) + 1, 0);
+  for (std::size_t v = 0; v < colour_of_node_.size(); ++v) {
+    if (clamped_[v] == 0) ++block_offsets_[static_cast<std::size_t>(colour_of_node_[v]) + 1];
+  }
+  std::partial_sum(block_offsets_.begin(), block_offsets_.end(), block_offsets_.begin());
+  block_nodes_.resize(static_cast<std::size_t>(block_offsets_.back()));
+  std::vector<std::int64_t> next(block_offsets_.begin(), block_offsets_.end() - 1);
+  for (std::size_t v = 0; v < colour_of_node_.size(); ++v) {
+    if (clamped_[v] != 0) continue;
+    const auto c = static_cast<std::size_t>(colour_of_node_[v]);
+    block_nodes_[static_cast<std::size_t>(next[c]++)] = static_cast<std::int32_t>(v);
+  }
+}
+
+SpinModel SpinModel::with_blocks(const std::vector<std::int32_t>& block_of_node) const {
+  if (static_cast<std::int64_t>(block_of_node.size()) != n_nodes()) {
+    throw ModelError("blocks: " + std::to_string(block_of_node.size()) + " entries for " +
+                     std::to_string(n_nodes()) + " nodes");
+  }
+  const auto max_it = std::max_element(block_of_node.begin(), block_of_node.end());
+  const std::int32_t max_block = *max_it;
+  // Every id is used, so there are at most n_nodes blocks; this also bounds `used` below.
+  if (max_block >= n_nodes()) {
+    throw ModelError("blocks: node " + std::to_string(max_it - block_of_node.begin()) +
+                     " has block " + std::to_string(max_block) + ", but " +
+                     std::to_string(n_nodes()) + " nodes allow at most ids 0.." +
+                     std::to_string(n_nodes() - 1) + " (every id must be used)");
+  }
+  const std::int32_t n_blocks = std::max<std::int32_t>(max_block, -1) + 1;
+  std::vector<bool> used(static_cast<std::size_t>(n_blocks), false);
+  for (std::size_t v = 0; v < block_of_node.size(); ++v) {
+    if (block_of_node[v] < 0) {
+      throw ModelError("blocks: node " + std::to_string(v) + " has block " +
+                       std::to_string(block_of_node[v]) + ", outside [0, " +
+                       std::to_string(n_blocks) + ")");
+    }
+    used[static_cast<std::size_t>(block_of_node[v])] = true;
+  }
+  const auto unused = std::find(used.begin(), used.end(), false);
+  if (unused != used.end()) {
+    throw ModelError("blocks: block " + std::to_string(unused - used.begin()) +
+                     " has no node (block ids must be 0.." + std::to_string(n_blocks - 1) +
+                     ", every id used)");
+  }
+  for (const Edge& e : edges_) {
+    const std::int32_t block = block_of_node[static_cast<std::size_t>(e.i)];
+    if (block == block_of_node[static_cast<std::size_t>(e.j)]) {
+      throw ModelError("blocks: edge " + pair_text(e.i, e.j) + " lies inside block " +
+                       std::to_string(block));
+    }
+  }
+  SpinModel model = *this;
+  model.set_colouring(block_of_node);
+  return model;
+}
+
+SpinModel SpinModel::with_lattice_shape(LatticeShape shape) const {
+  if (shape.extents.size() != 2 && shape.extents.size() != 3) {
+    throw ModelError("lattice shape: needs 2 or 3 extents, got " +
+                     std::to_string(shape.extents.size()));
+  }
+  std::int64_t product = 1;
+  std::string text;
+  for (const int extent : shape.extents) {
+    if (extent < 1) throw ModelError("lattice shape: extent " + std::to_string(extent) + " < 1");
+    // Saturates instead of overflowing; any product above n_nodes is a mismatch anyway.
+    product = std::min(product * extent, n_nodes() + 1);
+    text += (text.empty() ? "" : "x") + std::to_string(extent);
+  }
+  if (product != n_nodes()) {
+    throw ModelError("lattice shape " + text + " does not match the model's " +
+                     std::to_string(n_nodes()) + " nodes");
+  }
+  SpinModel model = *this;
+  model.lattice_shape_ = std::move(shape);
+  return model;
+}
+
+double SpinModel::energy(const std::vector<std::int8_t>& spins) const {
+  if (static_cast<std::int64_t>(spins.size()) != n_nodes()) {
+    throw ModelError("energy: " + std::to_string(spins.size()) + " spins for " +
+                     std::to_string(n_nodes()) + " nodes");
+  }
+  // Clamped nodes always take their clamp value, whatever the caller passed.
+  std::vector<double> s(spins.size());
+  for (std::size_t v = 0; v < spins.size(); ++v) {
+    const int value = clamped_[v] != 0 ? clamped_[v] : spins[v];
+    if (value != 1 && value != -1) {
+      throw ModelError("energy: spin of node " + std::to_string(v) + " is " +
+                       std::to_string(value) + ", not +1 or -1");
+    }
+    s[v] = value;
+  }
+  double sum = 0.0;
+  for (std::size_t v = 0; v < s.size(); ++v) sum += fields_[v] * s[v];
+  for (const Edge& e : edges_) {
+    sum += e.coupling * s[static_cast<std::size_t>(e.i)] * s[static_cast<std::size_t>(e.j)];
+  }
+  return -sum;
+}
+
+}  // namespace hamon

@@ -1,0 +1,84 @@
+// Throughput of the full NRPT round loop (sweeps + energies + swaps + index process) on a
+// 2D +-J Edwards-Anderson lattice, per enabled execution space.
+//
+//   build/bin/bench_round_loop --benchmark_filter=... [--benchmark_format=json]
+//
+// Counter spin_updates_per_ns = heat-bath updates / wall time (burn-in none, observers off).
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+
+#include "hamon/core/model_builders.hpp"
+#include "hamon/core/nrpt.hpp"
+
+namespace {
+
+const hamon::SpinModel& ea_lattice(int side) {
+  static std::map<int, std::unique_ptr<hamon::SpinModel>> cache;
+  auto& slot = cache[side];
+  if (!slot) {
+    slot = std::make_unique<hamon::SpinModel>(
+        hamon::make_lattice({side, side}, true, hamon::ValueDistribution::pm_one(1)));
+  }
+  return *slot;
+}
+
+template <class Space>
+void round_loop(benchmark::State& state) {
+  const int side = static_cast<int>(state.range(0));
+  const auto& model = ea_lattice(side);
+  hamon::NrptOptions options;
+  options.n_chains = static_cast<std::int32_t>(state.range(1));
+  options.n_expl = static_cast<std::int32_t>(state.range(2));
+  options.beta_max = 1.0;
+  options.seed = 7;
+  // About 2e7 updates per iteration, at least 20 rounds.
+  const double per_round = static_cast<double>(model.n_nodes()) * options.n_chains * options.n_expl;
+  options.n_rounds = std::max<std::int64_t>(20, static_cast<std::int64_t>(2e7 / per_round));
+  double seconds = 0.0;
+  std::int64_t updates = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto result = hamon::nrpt(Space(), model, options);
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(t);
+    seconds += t;
+    updates += result.spin_updates;
+    benchmark::DoNotOptimize(result.total_round_trips);
+  }
+  state.counters["spin_updates_per_ns"] = static_cast<double>(updates) / seconds * 1e-9;
+  state.counters["rounds"] = static_cast<double>(options.n_rounds);
+}
+
+void lattice_sizes(benchmark::internal::Benchmark* b) {
+  for (int side : {32, 64, 128}) {
+    for (int chains : {8, 16, 32}) {
+      for (int n_expl : {1, 4}) b->Args({side, chains, n_expl});
+    }
+  }
+  b->ArgNames({"L", "chains", "n_expl"})->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+#ifdef KOKKOS_ENABLE_SERIAL
+BENCHMARK_TEMPLATE(round_loop, Kokkos::Serial)->Apply(lattice_sizes);
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+BENCHMARK_TEMPLATE(round_loop, Kokkos::OpenMP)->Apply(lattice_sizes);
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+BENCHMARK_TEMPLATE(round_loop, Kokkos::Cuda)->Apply(lattice_sizes);
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

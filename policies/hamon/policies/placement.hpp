@@ -1,0 +1,120 @@
+#pragma once
+// The outcome of resolve_device: where a call runs, and why (the record every entry point
+// returns and the CLI writes into its run summary).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "hamon/policies/device_spec.hpp"
+#include "hamon/policies/thresholds.hpp"
+
+namespace hamon {
+
+enum class Placement {
+  leave_alone,  // Kokkos::DefaultExecutionSpace; hamon moves no data
+  serial,       // Kokkos::Serial
+  openmp,       // Kokkos::OpenMP
+  cuda,         // Kokkos::Cuda
+};
+
+/// "leave_alone", "serial", "openmp", "cuda".
+inline std::string to_string(Placement placement) {
+  switch (placement) {
+    case Placement::leave_alone:
+      return "leave_alone";
+    case Placement::serial:
+      return "serial";
+    case Placement::openmp:
+      return "openmp";
+    case Placement::cuda:
+      return "cuda";
+  }
+  return "unknown";
+}
+
+enum class DecisionReason {
+  forced_by_env,                // spec auto, HAMON_DEVICE set to something other than auto
+  no_accelerator,               // auto, no accelerator visible: placement left alone
+  score_at_or_above_threshold,  // auto, score >= device threshold: the accelerator
+  score_below_threshold,        // auto, score < device threshold: the host tier
+  no_score,                     // auto, accelerator visible but no score given: the host tier
+  explicit_request,             // cpu / gpu / serial / openmp asked for by the caller
+  concrete_instance,            // the caller passed an execution-space instance
+  opted_out,                    // spec none: hamon never touches placement
+  no_host_backend,              // auto wanted the host tier but neither Serial nor OpenMP is built
+};
+
+/// A short phrase, e.g. "score >= threshold", "forced by env (HAMON_DEVICE)".
+inline std::string to_string(DecisionReason reason) {
+  switch (reason) {
+    case DecisionReason::forced_by_env:
+      return "forced by env (HAMON_DEVICE)";
+    case DecisionReason::no_accelerator:
+      return "no accelerator visible";
+    case DecisionReason::score_at_or_above_threshold:
+      return "score >= threshold";
+    case DecisionReason::score_below_threshold:
+      return "score below threshold";
+    case DecisionReason::no_score:
+      return "no score given";
+    case DecisionReason::explicit_request:
+      return "explicit request";
+    case DecisionReason::concrete_instance:
+      return "concrete instance";
+    case DecisionReason::opted_out:
+      return "opted out (none)";
+    case DecisionReason::no_host_backend:
+      return "no host backend compiled in";
+  }
+  return "unknown";
+}
+
+/// How the host tier chose between Serial and OpenMP.
+enum class HostRule {
+  only_backend,                 // one host backend compiled in: that one
+  no_score_default,             // both, no score: the default host space (OpenMP)
+  score_below_threshold,        // both, score < host threshold: Serial
+  score_at_or_above_threshold,  // both, score >= host threshold: OpenMP
+};
+
+/// "only host backend", "no score: default host space", "score below host threshold",
+/// "score >= host threshold".
+inline std::string to_string(HostRule rule) {
+  switch (rule) {
+    case HostRule::only_backend:
+      return "only host backend";
+    case HostRule::no_score_default:
+      return "no score: default host space";
+    case HostRule::score_below_threshold:
+      return "score below host threshold";
+    case HostRule::score_at_or_above_threshold:
+      return "score >= host threshold";
+  }
+  return "unknown";
+}
+
+/// Present in a decision whenever the host tier chose the placement.
+struct HostTierDecision {
+  HostRule rule = HostRule::only_backend;
+  std::optional<Threshold> threshold;  // set when the rule compared the score with it
+};
+
+struct DeviceDecision {
+  DeviceSpec spec;                        // what the caller passed
+  std::optional<std::string> env_device;  // HAMON_DEVICE's value when it forced the decision
+  Placement placement = Placement::leave_alone;
+  DecisionReason reason = DecisionReason::opted_out;
+  std::optional<std::int64_t> score;
+  // The device threshold, set only when the rules compared the score with it (auto with an
+  // accelerator visible and a score given), so a bad HAMON_DEVICE_THRESHOLD or calibration
+  // file cannot break a call that never consults them.
+  std::optional<Threshold> threshold;
+  std::optional<HostTierDecision> host_tier;  // set when the host tier picked the space
+
+  /// One line, e.g. "spec=auto placement=openmp reason=score below threshold score=512
+  /// threshold=4096 (default) host=score below host threshold ... ".
+  std::string describe() const;  // defined in resolve_device.cpp
+};
+
+}  // namespace hamon

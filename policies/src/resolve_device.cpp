@@ -1,0 +1,252 @@
+#include "hamon/policies/resolve_device.hpp"
+
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "hamon/policies/accelerator.hpp"
+#include "hamon/policies/env.hpp"
+#include "hamon/policies/thresholds.hpp"
+
+namespace hamon {
+
+namespace {
+
+std::string trim(const std::string& text) {
+  const char* space = " \t\r\n\f\v";
+  const auto first = text.find_first_not_of(space);
+  if (first == std::string::npos) return {};
+  const auto last = text.find_last_not_of(space);
+  return text.substr(first, last - first + 1);
+}
+
+std::string without_prefix(const std::string& message) {
+  const std::string prefix = "hamon: ";
+  return message.compare(0, prefix.size(), prefix) == 0 ? message.substr(prefix.size()) : message;
+}
+
+// "device 'gpu' requested" or "device 'gpu' requested by HAMON_DEVICE=gpu".
+std::string requested(const char* word, const DeviceDecision& decision) {
+  std::string text = std::string("device '") + word + "' requested";
+  if (decision.env_device) text += std::string(" by ") + kDeviceEnv + "=" + *decision.env_device;
+  return text;
+}
+
+Placement placement_of(const DeviceSpec::Instance& instance) {
+  return std::visit(
+      [](const auto& space) -> Placement {
+        using Space = std::decay_t<decltype(space)>;
+        if constexpr (std::is_same_v<Space, std::monostate>) {
+          throw std::logic_error("hamon: DeviceSpec of kind instance holds no instance");
+        }
+#ifdef KOKKOS_ENABLE_SERIAL
+        else if constexpr (std::is_same_v<Space, Kokkos::Serial>) {
+          return Placement::serial;
+        }
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+        else if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) {
+          return Placement::openmp;
+        }
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+        else if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+          return Placement::cuda;
+        }
+#endif
+        else {
+          throw std::logic_error("hamon: unhandled execution-space instance");
+        }
+      },
+      instance);
+}
+
+// The host tier; returns false (decision untouched) when no host backend is compiled in.
+bool place_on_host(DeviceDecision& decision, std::optional<double> host_threshold_arg) {
+  const HostBackends backends = host_backends();
+  HostTierDecision tier;
+  if (backends.serial && backends.openmp) {
+    if (decision.score) {
+      tier.threshold = host_threshold(host_threshold_arg);
+      const bool small = static_cast<double>(*decision.score) < tier.threshold->value;
+      tier.rule = small ? HostRule::score_below_threshold : HostRule::score_at_or_above_threshold;
+      decision.placement = small ? Placement::serial : Placement::openmp;
+    } else {
+      // Kokkos::DefaultHostExecutionSpace prefers OpenMP over Serial.
+      tier.rule = HostRule::no_score_default;
+      decision.placement = Placement::openmp;
+    }
+  } else if (backends.openmp || backends.serial) {
+    tier.rule = HostRule::only_backend;
+    decision.placement = backends.openmp ? Placement::openmp : Placement::serial;
+  } else {
+    return false;
+  }
+  decision.host_tier = tier;
+  return true;
+}
+
+void place_on_accelerator(DeviceDecision& decision) {
+  const AcceleratorInfo accelerator = probe_accelerator();
+  if (!accelerator.compiled_in) {
+    throw DeviceUnavailable("hamon: " + requested("gpu", decision) +
+                            " but the Cuda backend is not compiled in: this hamon was built "
+                            "against a Kokkos without Kokkos_ENABLE_CUDA; rebuild against a "
+                            "Cuda-enabled Kokkos, or use 'cpu' or 'auto'");
+  }
+  if (!accelerator.visible()) {
+    const auto mask = env::get_env("CUDA_VISIBLE_DEVICES");
+    std::string message = "hamon: " + requested("gpu", decision) +
+                          " but no CUDA device is visible at run time (CUDA_VISIBLE_DEVICES " +
+                          (mask ? "is '" + *mask + "'" : std::string("is unset")) +
+                          "; it can hide devices)";
+    if (!accelerator.detail.empty()) message += "; " + accelerator.detail;
+    throw DeviceUnavailable(message);
+  }
+  decision.placement = Placement::cuda;
+}
+
+// cpu / gpu / serial / openmp, asked for by the caller or by HAMON_DEVICE.
+void place_explicitly(DeviceDecision& decision, DeviceSpec::Kind kind,
+                      std::optional<double> host_threshold_arg) {
+  switch (kind) {
+    case DeviceSpec::Kind::cpu:
+      if (!place_on_host(decision, host_threshold_arg)) {
+        throw DeviceUnavailable("hamon: " + requested("cpu", decision) +
+                                " but neither the Kokkos Serial nor the OpenMP backend is "
+                                "compiled in");
+      }
+      return;
+    case DeviceSpec::Kind::gpu:
+      place_on_accelerator(decision);
+      return;
+    case DeviceSpec::Kind::serial:
+      if (!host_backends().serial) {
+        throw DeviceUnavailable("hamon: " + requested("serial", decision) +
+                                " but the Kokkos Serial backend is not compiled in "
+                                "(Kokkos_ENABLE_SERIAL=OFF)");
+      }
+      decision.placement = Placement::serial;
+      return;
+    case DeviceSpec::Kind::openmp:
+      if (!host_backends().openmp) {
+        throw DeviceUnavailable("hamon: " + requested("openmp", decision) +
+                                " but the Kokkos OpenMP backend is not compiled in "
+                                "(Kokkos_ENABLE_OPENMP=OFF)");
+      }
+      decision.placement = Placement::openmp;
+      return;
+    default:
+      throw std::logic_error("hamon: place_explicitly called with " + to_string(kind));
+  }
+}
+
+void resolve_auto(DeviceDecision& decision, std::optional<double> threshold_arg,
+                  std::optional<double> host_threshold_arg) {
+  if (const auto raw = env::get_env(kDeviceEnv)) {
+    const std::string value = trim(*raw);
+    if (!value.empty()) {  // an empty HAMON_DEVICE counts as unset
+      DeviceSpec forced;
+      try {
+        forced = parse_device_spec(value);
+      } catch (const std::invalid_argument& error) {
+        throw std::invalid_argument(std::string("hamon: invalid ") + kDeviceEnv + "='" + *raw +
+                                    "': " + without_prefix(error.what()));
+      }
+      if (forced.kind() != DeviceSpec::Kind::auto_) {
+        decision.env_device = value;
+        decision.reason = DecisionReason::forced_by_env;
+        if (forced.kind() == DeviceSpec::Kind::none) {
+          decision.placement = Placement::leave_alone;
+        } else {
+          place_explicitly(decision, forced.kind(), host_threshold_arg);
+        }
+        return;
+      }
+    }
+  }
+  if (!probe_accelerator().visible()) {
+    decision.placement = Placement::leave_alone;
+    decision.reason = DecisionReason::no_accelerator;
+    return;
+  }
+  if (decision.score) {
+    decision.threshold = device_threshold(threshold_arg);
+    if (static_cast<double>(*decision.score) >= decision.threshold->value) {
+      decision.placement = Placement::cuda;
+      decision.reason = DecisionReason::score_at_or_above_threshold;
+      return;
+    }
+    decision.reason = DecisionReason::score_below_threshold;
+  } else {
+    decision.reason = DecisionReason::no_score;
+  }
+  if (!place_on_host(decision, host_threshold_arg)) {
+    decision.placement = Placement::leave_alone;
+    decision.reason = DecisionReason::no_host_backend;
+  }
+}
+
+std::string format_threshold(const Threshold& threshold) {
+  std::ostringstream out;
+  out << threshold.value << " (" << to_string(threshold.source);
+  if (threshold.source == ThresholdSource::environment ||
+      threshold.source == ThresholdSource::calibration_file) {
+    out << " " << threshold.origin;
+  }
+  out << ")";
+  return out.str();
+}
+
+}  // namespace
+
+DeviceDecision resolve_device(const DeviceSpec& spec, std::optional<std::int64_t> score,
+                              std::optional<double> threshold,
+                              std::optional<double> host_threshold_arg) {
+  if (score && *score < 0) {
+    throw std::invalid_argument("hamon: resolve_device needs a work score >= 0, got " +
+                                std::to_string(*score));
+  }
+  DeviceDecision decision;
+  decision.spec = spec;
+  decision.score = score;
+  switch (spec.kind()) {
+    case DeviceSpec::Kind::none:
+      decision.placement = Placement::leave_alone;
+      decision.reason = DecisionReason::opted_out;
+      break;
+    case DeviceSpec::Kind::instance:
+      decision.placement = placement_of(spec.instance());
+      decision.reason = DecisionReason::concrete_instance;
+      break;
+    case DeviceSpec::Kind::auto_:
+      resolve_auto(decision, threshold, host_threshold_arg);
+      break;
+    case DeviceSpec::Kind::cpu:
+    case DeviceSpec::Kind::gpu:
+    case DeviceSpec::Kind::serial:
+    case DeviceSpec::Kind::openmp:
+      decision.reason = DecisionReason::explicit_request;
+      place_explicitly(decision, spec.kind(), host_threshold_arg);
+      break;
+  }
+  return decision;
+}
+
+std::string DeviceDecision::describe() const {
+  std::ostringstream out;
+  out << "spec=" << to_string(spec);
+  if (env_device) out << " " << kDeviceEnv << "=" << *env_device;
+  out << " placement=" << to_string(placement) << " reason=" << to_string(reason);
+  out << " score=" << (score ? std::to_string(*score) : std::string("none"));
+  if (threshold) out << " threshold=" << format_threshold(*threshold);
+  if (host_tier) {
+    out << " host_tier=" << to_string(host_tier->rule);
+    if (host_tier->threshold) out << " host_threshold=" << format_threshold(*host_tier->threshold);
+  }
+  return out.str();
+}
+
+}  // namespace hamon

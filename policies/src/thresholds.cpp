@@ -1,0 +1,240 @@
+#include "hamon/policies/thresholds.hpp"
+
+#include <unistd.h>  // getpid
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "hamon/policies/env.hpp"
+
+namespace hamon {
+
+namespace {
+
+std::string trim(const std::string& text) {
+  const char* space = " \t\r\n\f\v";
+  const auto first = text.find_first_not_of(space);
+  if (first == std::string::npos) return {};
+  const auto last = text.find_last_not_of(space);
+  return text.substr(first, last - first + 1);
+}
+
+// A whole-string, locale-independent number ("4096", "4e3", "2048.5", "inf"); nullopt
+// for anything else.
+std::optional<double> parse_number(const std::string& raw) {
+  std::string text = trim(raw);
+  if (!text.empty() && text.front() == '+') text.erase(0, 1);
+  if (text.empty()) return std::nullopt;
+  double value = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+bool valid_threshold(double value) {
+  return !std::isnan(value) && value >= 0.0;
+}
+
+std::string format_number(double value) {
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (std::isnan(value)) return "nan";
+  if (value == std::trunc(value) && std::fabs(value) < 9.007199254740992e15) {
+    return std::to_string(static_cast<std::int64_t>(value));
+  }
+  char buffer[64];
+  const auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return ec == std::errc() ? std::string(buffer, ptr) : std::to_string(value);
+}
+
+std::optional<double> CalibrationValues::*member_for(const std::string& key) {
+  if (key == "device_threshold") return &CalibrationValues::device_threshold;
+  if (key == "host_threshold") return &CalibrationValues::host_threshold;
+  return nullptr;
+}
+
+Threshold resolve_threshold(std::optional<double> arg, const char* what, const char* env_name,
+                            std::optional<double> CalibrationValues::*file_member,
+                            double default_value) {
+  if (arg) {
+    if (!valid_threshold(*arg)) {
+      throw std::invalid_argument(std::string("hamon: ") + what + " argument must be >= 0, got " +
+                                  format_number(*arg));
+    }
+    return {*arg, ThresholdSource::argument, "argument"};
+  }
+  if (const auto raw = env::get_env(env_name)) {
+    const auto value = parse_number(*raw);
+    if (!value || !valid_threshold(*value)) {
+      throw std::invalid_argument(std::string("hamon: ") + env_name + "='" + *raw +
+                                  "' is not a valid " + what +
+                                  " (expected a number >= 0, e.g. 4096)");
+    }
+    return {*value, ThresholdSource::environment, env_name};
+  }
+  if (const auto path = calibration_file_path()) {
+    const CalibrationValues values = read_calibration(*path);
+    if (const auto& value = values.*file_member) {
+      return {*value, ThresholdSource::calibration_file, *path};
+    }
+  }
+  return {default_value, ThresholdSource::default_value, "default"};
+}
+
+}  // namespace
+
+std::int64_t work_score(std::int64_t n_chains, std::int64_t n_free_nodes) {
+  if (n_chains < 0 || n_free_nodes < 0) {
+    throw std::invalid_argument(
+        "hamon: work_score needs n_chains >= 0 and n_free_nodes >= 0, got " +
+        std::to_string(n_chains) + " and " + std::to_string(n_free_nodes));
+  }
+  if (n_free_nodes != 0 && n_chains > std::numeric_limits<std::int64_t>::max() / n_free_nodes) {
+    throw std::overflow_error("hamon: work_score " + std::to_string(n_chains) + " x " +
+                              std::to_string(n_free_nodes) + " does not fit in 64 bits");
+  }
+  return n_chains * n_free_nodes;
+}
+
+std::string to_string(ThresholdSource source) {
+  switch (source) {
+    case ThresholdSource::argument:
+      return "argument";
+    case ThresholdSource::environment:
+      return "environment";
+    case ThresholdSource::calibration_file:
+      return "calibration file";
+    case ThresholdSource::default_value:
+      return "default";
+  }
+  return "unknown";
+}
+
+Threshold device_threshold(std::optional<double> arg) {
+  return resolve_threshold(arg, "device threshold", kDeviceThresholdEnv,
+                           &CalibrationValues::device_threshold, kDefaultDeviceThreshold);
+}
+
+Threshold host_threshold(std::optional<double> arg) {
+  return resolve_threshold(arg, "host threshold", kHostThresholdEnv,
+                           &CalibrationValues::host_threshold, kDefaultHostThreshold);
+}
+
+std::optional<std::string> calibration_file_path() {
+  if (const auto path = env::get_env(kCalibrationEnv)) {
+    if (path->empty()) return std::nullopt;
+    return *path;
+  }
+  // XDG: an empty XDG_CONFIG_HOME counts as unset.
+  std::filesystem::path base;
+  if (const auto xdg = env::get_env("XDG_CONFIG_HOME"); xdg && !xdg->empty()) {
+    base = *xdg;
+  } else if (const auto home = env::get_env("HOME"); home && !home->empty()) {
+    base = std::filesystem::path(*home) / ".config";
+  } else {
+    return std::nullopt;
+  }
+  return (base / "hamon" / "calibration.yaml").string();
+}
+
+CalibrationValues read_calibration(const std::string& path) {
+  CalibrationValues values;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return values;
+  std::ifstream in(path);
+  if (!in || std::filesystem::is_directory(path, ec)) {
+    throw std::runtime_error("hamon: cannot read calibration file " + path);
+  }
+  auto fail = [&path](int line, const std::string& why) {
+    throw std::runtime_error("hamon: malformed calibration file " + path + ":" +
+                             std::to_string(line) + ": " + why);
+  };
+  std::string line;
+  int line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    const std::string content = trim(line);
+    if (content.empty() || content.front() == '#') continue;
+    const auto colon = content.find(':');
+    if (colon == std::string::npos)
+      fail(line_number, "expected 'key: value', got '" + content + "'");
+    const std::string key = trim(content.substr(0, colon));
+    std::string value = content.substr(colon + 1);
+    // A trailing YAML comment needs whitespace before '#'.
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (value[i] == '#' && (i == 0 || value[i - 1] == ' ' || value[i - 1] == '\t')) {
+        value.erase(i);
+        break;
+      }
+    }
+    value = trim(value);
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+        value.back() == value.front()) {
+      value = value.substr(1, value.size() - 2);
+    }
+    if (key.empty()) fail(line_number, "missing key before ':'");
+    const auto member = member_for(key);
+    if (member == nullptr) continue;  // unknown keys: metadata, or a newer hamon's fields
+    if ((values.*member).has_value()) fail(line_number, "'" + key + "' given twice");
+    const auto number = parse_number(value);
+    if (!number || !valid_threshold(*number)) {
+      fail(line_number, "'" + key + "' must be a number >= 0, got '" + value + "'");
+    }
+    values.*member = *number;
+  }
+  return values;
+}
+
+void write_calibration(const std::string& path, const CalibrationValues& values) {
+  namespace fs = std::filesystem;
+  for (const auto& value : {values.device_threshold, values.host_threshold}) {
+    if (value && !valid_threshold(*value)) {
+      throw std::invalid_argument("hamon: calibration thresholds must be >= 0, got " +
+                                  format_number(*value));
+    }
+  }
+  const fs::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) {
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) {
+      throw std::runtime_error("hamon: cannot create " + target.parent_path().string() + ": " +
+                               ec.message());
+    }
+  }
+  std::ostringstream text;
+  text << "# hamon calibration (perf/device_crossover); read by hamon::device_threshold and\n"
+          "# hamon::host_threshold. Environment variables and arguments override it.\n";
+  if (values.device_threshold) {
+    text << "device_threshold: " << format_number(*values.device_threshold) << "\n";
+  }
+  if (values.host_threshold) {
+    text << "host_threshold: " << format_number(*values.host_threshold) << "\n";
+  }
+  const fs::path temporary =
+      target.string() + ".tmp." + std::to_string(static_cast<long long>(::getpid()));
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << text.str();
+    out.close();
+    if (!out) {
+      fs::remove(temporary, ec);
+      throw std::runtime_error("hamon: cannot write calibration file " + temporary.string());
+    }
+  }
+  fs::rename(temporary, target, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw std::runtime_error("hamon: cannot move " + temporary.string() + " to " + path + ": " +
+                             ec.message());
+  }
+}
+
+}  // namespace hamon

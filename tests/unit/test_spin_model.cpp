@@ -1,0 +1,347 @@
+// SpinModel: validation, edge normalisation, CRS layout, clamps, blocks and energy.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hamon/core/spin_model.hpp"
+
+namespace {
+
+using hamon::Clamp;
+using hamon::Edge;
+using hamon::LatticeShape;
+using hamon::ModelError;
+using hamon::SpinModel;
+
+/// Runs `make`, expects a ModelError, and checks its message contains every fragment (so
+/// the message names the offending entry).
+void expect_model_error(const std::function<void()>& make,
+                        const std::vector<std::string>& fragments) {
+  try {
+    make();
+  } catch (const ModelError& e) {
+    const std::string message = e.what();
+    for (const std::string& fragment : fragments) {
+      EXPECT_NE(message.find(fragment), std::string::npos)
+          << "message \"" << message << "\" lacks \"" << fragment << "\"";
+    }
+    return;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected ModelError, got another exception: " << e.what();
+    return;
+  }
+  ADD_FAILURE() << "expected ModelError, nothing was thrown";
+}
+
+/// Random couplings on a random graph; raw mt19937_64 outputs only (a fixed sequence).
+std::vector<Edge> random_edges(std::int64_t n, std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Edge> edges;
+  while (edges.size() < count) {
+    const auto i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
+    const auto j = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
+    const double coupling = static_cast<double>(rng() % 1000) / 100.0 - 5.0;
+    if (i != j) edges.push_back({i, j, coupling});
+  }
+  // A pair drawn again (in either orientation) repeats its first coupling, so the list has
+  // identical duplicates to merge but no conflicting ones.
+  for (std::size_t a = 0; a < edges.size(); ++a) {
+    for (std::size_t b = 0; b < a; ++b) {
+      if (std::min(edges[a].i, edges[a].j) == std::min(edges[b].i, edges[b].j) &&
+          std::max(edges[a].i, edges[a].j) == std::max(edges[b].i, edges[b].j)) {
+        edges[a].coupling = edges[b].coupling;
+        break;
+      }
+    }
+  }
+  return edges;
+}
+
+TEST(SpinModel, EdgesAreSortedUniqueWithILessThanJ) {
+  const auto model = SpinModel::from_edges(
+      5, {{3, 1, 0.5}, {0, 4, -1.0}, {1, 3, 0.5}, {2, 0, 2.0}, {0, 2, 2.0}, {0, 4, -1.0}});
+  ASSERT_EQ(model.n_edges(), 3);
+  EXPECT_EQ(model.n_nodes(), 5);
+  const auto& e = model.edges();
+  EXPECT_EQ(e[0].i, 0);
+  EXPECT_EQ(e[0].j, 2);
+  EXPECT_EQ(e[0].coupling, 2.0);
+  EXPECT_EQ(e[1].i, 0);
+  EXPECT_EQ(e[1].j, 4);
+  EXPECT_EQ(e[1].coupling, -1.0);
+  EXPECT_EQ(e[2].i, 1);
+  EXPECT_EQ(e[2].j, 3);
+  EXPECT_EQ(e[2].coupling, 0.5);
+}
+
+TEST(SpinModel, CrsIsSymmetricAndSorted) {
+  const std::int64_t n = 120;
+  const auto model = SpinModel::from_edges(n, random_edges(n, 600, 7));
+  const auto& offsets = model.row_offsets();
+  const auto& cols = model.columns();
+  const auto& vals = model.couplings();
+  ASSERT_EQ(offsets.size(), static_cast<std::size_t>(n) + 1);
+  EXPECT_EQ(offsets.front(), 0);
+  EXPECT_EQ(offsets.back(), 2 * model.n_edges());
+  ASSERT_EQ(cols.size(), static_cast<std::size_t>(offsets.back()));
+  ASSERT_EQ(vals.size(), cols.size());
+
+  const auto coupling_at = [&](std::int64_t row, std::int32_t col) -> std::optional<double> {
+    const auto begin = cols.begin() + offsets[static_cast<std::size_t>(row)];
+    const auto end = cols.begin() + offsets[static_cast<std::size_t>(row) + 1];
+    const auto it = std::lower_bound(begin, end, col);
+    if (it == end || *it != col) return std::nullopt;
+    return vals[static_cast<std::size_t>(it - cols.begin())];
+  };
+  for (std::int64_t row = 0; row < n; ++row) {
+    const auto r = static_cast<std::size_t>(row);
+    for (auto k = offsets[r]; k < offsets[r + 1]; ++k) {
+      const auto kk = static_cast<std::size_t>(k);
+      if (k + 1 < offsets[r + 1]) {
+        EXPECT_LT(cols[kk], cols[kk + 1]) << "row " << row;
+      }
+      EXPECT_NE(cols[kk], row);
+      EXPECT_EQ(coupling_at(cols[kk], static_cast<std::int32_t>(row)), vals[kk]);
+    }
+  }
+  for (const Edge& e : model.edges()) {
+    EXPECT_LT(e.i, e.j);
+    EXPECT_EQ(coupling_at(e.i, static_cast<std::int32_t>(e.j)), e.coupling);
+  }
+}
+
+TEST(SpinModel, FieldsDefaultToZeroAndAreKept) {
+  const auto zero = SpinModel::from_edges(3, {{0, 1, 1.0}});
+  EXPECT_EQ(zero.fields(), (std::vector<double>{0.0, 0.0, 0.0}));
+  const auto given = SpinModel::from_edges(3, {{0, 1, 1.0}}, {0.5, -1.0, 2.0});
+  EXPECT_EQ(given.fields(), (std::vector<double>{0.5, -1.0, 2.0}));
+}
+
+TEST(SpinModel, IsolatedNodesAreValid) {
+  const auto model = SpinModel::from_edges(4, {});
+  EXPECT_EQ(model.n_edges(), 0);
+  EXPECT_EQ(model.n_free(), 4);
+  EXPECT_EQ(model.n_colours(), 1);
+  EXPECT_EQ(model.block_offsets(), (std::vector<std::int64_t>{0, 4}));
+  EXPECT_EQ(model.block_nodes(), (std::vector<std::int32_t>{0, 1, 2, 3}));
+}
+
+TEST(SpinModel, ClampsSetValuesAndLeaveBlocks) {
+  // Path 0-1-2-3-4-5: greedy colours 0,1,0,1,0,1.
+  const std::vector<Edge> path = {{0, 1, 1.0}, {1, 2, 1.0}, {2, 3, 1.0}, {3, 4, 1.0}, {4, 5, 1.0}};
+  // The same clamp twice is accepted.
+  const auto model = SpinModel::from_edges(6, path, {}, {{2, -1}, {5, 1}, {2, -1}});
+  EXPECT_EQ(model.clamped(), (std::vector<std::int8_t>{0, 0, -1, 0, 0, 1}));
+  EXPECT_EQ(model.n_free(), 4);
+  EXPECT_EQ(model.n_colours(), 2);
+  EXPECT_EQ(model.colour_of_node(), (std::vector<std::int32_t>{0, 1, 0, 1, 0, 1}));
+  // Blocks hold free nodes only, ascending per colour.
+  EXPECT_EQ(model.block_offsets(), (std::vector<std::int64_t>{0, 2, 4}));
+  EXPECT_EQ(model.block_nodes(), (std::vector<std::int32_t>{0, 4, 1, 3}));
+}
+
+TEST(SpinModel, AllClampedGivesEmptyBlocks) {
+  const auto model = SpinModel::from_edges(2, {{0, 1, 1.0}}, {}, {{0, 1}, {1, -1}});
+  EXPECT_EQ(model.n_free(), 0);
+  EXPECT_EQ(model.n_colours(), 2);
+  EXPECT_EQ(model.block_offsets(), (std::vector<std::int64_t>{0, 0, 0}));
+  EXPECT_TRUE(model.block_nodes().empty());
+}
+
+TEST(SpinModel, BlocksPartitionFreeNodesByColour) {
+  const std::int64_t n = 200;
+  std::vector<Clamp> clamps;
+  for (std::int64_t v = 0; v < n; v += 7) clamps.push_back({v, v % 2 == 0 ? 1 : -1});
+  const auto model = SpinModel::from_edges(n, random_edges(n, 500, 11), {}, clamps);
+  EXPECT_EQ(model.n_free(), n - static_cast<std::int64_t>(clamps.size()));
+  ASSERT_EQ(model.block_offsets().size(), static_cast<std::size_t>(model.n_colours()) + 1);
+  EXPECT_EQ(model.block_offsets().back(), model.n_free());
+  std::vector<int> seen(static_cast<std::size_t>(n), 0);
+  for (std::int32_t c = 0; c < model.n_colours(); ++c) {
+    const auto begin = model.block_offsets()[static_cast<std::size_t>(c)];
+    const auto end = model.block_offsets()[static_cast<std::size_t>(c) + 1];
+    for (auto k = begin; k < end; ++k) {
+      const auto v = static_cast<std::size_t>(model.block_nodes()[static_cast<std::size_t>(k)]);
+      EXPECT_EQ(model.colour_of_node()[v], c);
+      EXPECT_EQ(model.clamped()[v], 0);
+      if (k > begin) {
+        EXPECT_LT(model.block_nodes()[static_cast<std::size_t>(k) - 1],
+                  static_cast<std::int32_t>(v));
+      }
+      ++seen[v];
+    }
+  }
+  for (std::size_t v = 0; v < seen.size(); ++v) {
+    EXPECT_EQ(seen[v], model.clamped()[v] == 0 ? 1 : 0) << "node " << v;
+  }
+}
+
+TEST(SpinModelValidation, NodeCount) {
+  expect_model_error([] { SpinModel::from_edges(0, {}); }, {"n_nodes = 0"});
+  expect_model_error([] { SpinModel::from_edges(-3, {}); }, {"n_nodes = -3"});
+  const std::int64_t too_many = std::int64_t{std::numeric_limits<std::int32_t>::max()} + 1;
+  expect_model_error([&] { SpinModel::from_edges(too_many, {}); },
+                     {std::to_string(too_many), "int32"});
+}
+
+TEST(SpinModelValidation, SelfLoop) {
+  expect_model_error(
+      [] {
+        SpinModel::from_edges(8, {{0, 1, 1.0}, {1, 2, 1.0}, {2, 3, 1.0}, {5, 5, 1.0}});
+      },
+      {"edge 3 (5, 5): self-loop"});
+}
+
+TEST(SpinModelValidation, EndpointOutOfRange) {
+  std::vector<Edge> edges(7, Edge{0, 1, 1.0});
+  edges.push_back({2, 9, 1.0});
+  expect_model_error([&] { SpinModel::from_edges(8, edges); },
+                     {"edge 7 (2, 9): node 9 out of range [0, 8)"});
+  expect_model_error(
+      [] {
+        SpinModel::from_edges(8, {{-1, 3, 1.0}});
+      },
+      {"edge 0 (-1, 3): node -1 out of range [0, 8)"});
+}
+
+TEST(SpinModelValidation, ConflictingDuplicateEdge) {
+  expect_model_error(
+      [] {
+        SpinModel::from_edges(4, {{1, 2, 1.0}, {0, 3, 1.0}, {2, 1, -1.0}});
+      },
+      {"(1, 2)", "different couplings 1 and -1", "edges 0 and 2"});
+}
+
+TEST(SpinModelValidation, NonFiniteCouplingAndField) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  expect_model_error(
+      [&] {
+        SpinModel::from_edges(3, {{0, 1, 1.0}, {1, 2, nan}});
+      },
+      {"edge 1 (1, 2)", "NaN"});
+  expect_model_error([&] { SpinModel::from_edges(3, {{0, 1, -inf}}); }, {"edge 0 (0, 1)", "-Inf"});
+  expect_model_error(
+      [&] {
+        SpinModel::from_edges(6, {}, {0, 0, 0, 0, nan, 0});
+      },
+      {"field of node 4 is NaN"});
+  expect_model_error(
+      [&] {
+        SpinModel::from_edges(3, {}, {inf, 0, 0});
+      },
+      {"field of node 0 is Inf"});
+}
+
+TEST(SpinModelValidation, FieldLength) {
+  expect_model_error([] { SpinModel::from_edges(3, {}, {1.0, 2.0}); }, {"2 entries", "3 nodes"});
+}
+
+TEST(SpinModelValidation, Clamps) {
+  expect_model_error(
+      [] {
+        SpinModel::from_edges(5, {}, {}, {{3, 2}});
+      },
+      {"clamp of node 3: value 2 is not +1 or -1"});
+  expect_model_error(
+      [] {
+        SpinModel::from_edges(5, {}, {}, {{3, 0}});
+      },
+      {"clamp of node 3: value 0"});
+  expect_model_error(
+      [] {
+        SpinModel::from_edges(5, {}, {}, {{0, 1}, {7, 1}});
+      },
+      {"clamp 1: node 7 out of range [0, 5)"});
+  expect_model_error(
+      [] {
+        SpinModel::from_edges(5, {}, {}, {{3, 1}, {1, 1}, {3, -1}});
+      },
+      {"node 3 clamped twice", "1 and -1", "clamps 0 and 2"});
+}
+
+TEST(SpinModelBlocks, UserBlocksReplaceTheColouring) {
+  // A 4-cycle 0-1-2-3-0 with a valid 3-block split (node 3 alone).
+  const auto cycle =
+      SpinModel::from_edges(4, {{0, 1, 1.0}, {1, 2, 1.0}, {2, 3, 1.0}, {3, 0, 1.0}}, {}, {{2, 1}});
+  const auto model = cycle.with_blocks({0, 1, 0, 2});
+  EXPECT_EQ(model.n_colours(), 3);
+  EXPECT_EQ(model.colour_of_node(), (std::vector<std::int32_t>{0, 1, 0, 2}));
+  // Node 2 is clamped, so block 0 holds node 0 only.
+  EXPECT_EQ(model.block_offsets(), (std::vector<std::int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(model.block_nodes(), (std::vector<std::int32_t>{0, 1, 3}));
+  // The original is unchanged, the rest of the model carried over.
+  EXPECT_EQ(cycle.n_colours(), 2);
+  EXPECT_EQ(model.edges().size(), cycle.edges().size());
+  EXPECT_EQ(model.clamped(), cycle.clamped());
+  EXPECT_EQ(model.n_free(), 3);
+}
+
+TEST(SpinModelBlocks, Validation) {
+  const auto path = SpinModel::from_edges(4, {{0, 1, 1.0}, {1, 2, 1.0}, {2, 3, 1.0}});
+  expect_model_error(
+      [&] {
+        (void)path.with_blocks({0, 1, 1, 0});
+      },
+      {"edge (1, 2) lies inside block 1"});
+  expect_model_error([&] { (void)path.with_blocks({0, 1, 0}); }, {"3 entries", "4 nodes"});
+  expect_model_error([&] { (void)path.with_blocks({0, -1, 0, 1}); }, {"node 1", "block -1"});
+  expect_model_error([&] { (void)path.with_blocks({0, 2, 0, 2}); }, {"block 1 has no node"});
+  expect_model_error([&] { (void)path.with_blocks({0, 1, 0, 9}); }, {"node 3", "block 9"});
+}
+
+TEST(SpinModelLattice, ShapeIsStoredAndChecked) {
+  const auto model = SpinModel::from_edges(12, {});
+  EXPECT_FALSE(model.lattice_shape().has_value());
+  const auto shaped = model.with_lattice_shape(LatticeShape{{3, 4}, false});
+  ASSERT_TRUE(shaped.lattice_shape().has_value());
+  EXPECT_EQ(shaped.lattice_shape()->extents, (std::vector<int>{3, 4}));
+  EXPECT_FALSE(shaped.lattice_shape()->periodic);
+  expect_model_error(
+      [&] {
+        (void)model.with_lattice_shape(LatticeShape{{3, 5}, true});
+      },
+      {"lattice shape 3x5", "12 nodes"});
+  expect_model_error(
+      [&] {
+        (void)model.with_lattice_shape(LatticeShape{{12}, true});
+      },
+      {"2 or 3 extents"});
+}
+
+TEST(SpinModelEnergy, HandComputedCase) {
+  // h = (0.5, 0, -1), J01 = 1.5, J12 = -2 (given as (2, 1)).
+  const auto model = SpinModel::from_edges(3, {{0, 1, 1.5}, {2, 1, -2.0}}, {0.5, 0.0, -1.0});
+  // s = (+1, +1, -1): sum h s = 0.5 + 0 + 1 = 1.5; sum J s s = 1.5 + 2 = 3.5; E = -5.
+  EXPECT_DOUBLE_EQ(model.energy({1, 1, -1}), -5.0);
+  // s = (+1, -1, +1): sum h s = -0.5; sum J s s = -1.5 + 2 = 0.5; E = 0.
+  EXPECT_DOUBLE_EQ(model.energy({1, -1, 1}), 0.0);
+  // s = (-1, -1, -1): sum h s = 0.5; sum J s s = 1.5 - 2 = -0.5; E = 0.
+  EXPECT_DOUBLE_EQ(model.energy({-1, -1, -1}), 0.0);
+  // Flipping every spin negates the field term only: E(-s) = E(s) + 2 sum h s.
+  EXPECT_DOUBLE_EQ(model.energy({-1, -1, 1}), -5.0 + 2 * 1.5);
+}
+
+TEST(SpinModelEnergy, ClampedNodesUseTheirClampValue) {
+  const auto model =
+      SpinModel::from_edges(3, {{0, 1, 1.5}, {1, 2, -2.0}}, {0.5, 0.0, -1.0}, {{2, -1}});
+  EXPECT_DOUBLE_EQ(model.energy({1, 1, -1}), -5.0);
+  EXPECT_DOUBLE_EQ(model.energy({1, 1, 1}), -5.0);
+  EXPECT_DOUBLE_EQ(model.energy({1, 1, 0}), -5.0);
+}
+
+TEST(SpinModelEnergy, RejectsBadConfigurations) {
+  const auto model = SpinModel::from_edges(3, {{0, 1, 1.0}});
+  expect_model_error([&] { (void)model.energy({1, 1}); }, {"2 spins", "3 nodes"});
+  expect_model_error([&] { (void)model.energy({1, 0, 1}); }, {"node 1"});
+}
+
+}  // namespace

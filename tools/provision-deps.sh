@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Provision hamon's dependencies on a Debian-like machine.
+#
+#   tools/provision-deps.sh [host|cuda]      prints the install prefix on stdout
+#
+# - Debian packages (yaml-cpp, GoogleTest, Google Benchmark, Random123, CLI11, ...)
+#   are installed only when missing.
+# - Kokkos and Kokkos Kernels 3.4.01 come from Debian's `trilinos` source package:
+#   only packages/kokkos and packages/kokkos-kernels are extracted, built and installed
+#   into a prefix outside the checkout, reused by every later build and every clone:
+#     ${HAMON_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hamon/deps}/<variant>
+# - deb-src and the non-free component (CUDA toolkit) are reached through a private
+#   apt configuration derived from the machine's own sources; no host is named here.
+#
+# The `cuda` variant adds Debian's nvidia-cuda-toolkit (11.8) with g++-11 as host
+# compiler and builds Kokkos with Cuda (AMPERE80, lambdas) through nvcc_wrapper.
+set -euo pipefail
+
+variant=${1:-host}
+case "$variant" in host | cuda) ;; *)
+  echo "provision-deps: unknown variant '$variant' (expected host or cuda)" >&2
+  exit 2
+  ;;
+esac
+
+deps_root=${HAMON_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hamon/deps}
+prefix="$deps_root/$variant"
+kokkos_version=3.4.01
+stamp="$prefix/.hamon-deps-$kokkos_version"
+jobs=${HAMON_BUILD_JOBS:-$(nproc)}
+
+log() { echo "provision-deps[$variant]: $*" >&2; }
+
+mkdir -p "$deps_root"
+exec 9>"$deps_root/.lock"
+flock 9 # one provisioning at a time per machine
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+
+# --- a private apt configuration: the machine's own sources + deb-src + non-free -----
+apt_state="$deps_root/apt"
+apt_opts=(-o "Dir::Etc::SourceList=/dev/null"
+  -o "Dir::Etc::SourceParts=$apt_state/sources.list.d"
+  -o "Dir::State::Lists=$apt_state/lists")
+
+write_private_sources() {
+  mkdir -p "$apt_state/sources.list.d" "$apt_state/lists/partial"
+  local out="$apt_state/sources.list.d/hamon.sources"
+  : >"$out.tmp"
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -e "$f" ] || continue
+    # deb822 stanzas: ask for binaries and sources, and the non-free component.
+    awk '
+      /^Types:/      { print "Types: deb deb-src"; next }
+      /^Components:/ { line=$0; if (line !~ / non-free( |$)/) line=line " non-free";
+                       if (line !~ / contrib( |$)/) line=line " contrib"; print line; next }
+      { print }
+      END { print "" }' "$f" >>"$out.tmp"
+  done
+  local list
+  for list in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -e "$list" ] || continue
+    # one-line format: "deb [opts] URI suite components..."
+    awk '
+      $1 == "deb" {
+        i = 2; opts = "";
+        if ($2 ~ /^\[/) { while ($i !~ /\]$/) { opts = opts " " $i; i++ } opts = opts " " $i; i++ }
+        uri = $i; suite = $(i+1); comps = "";
+        for (k = i + 2; k <= NF; k++) comps = comps " " $k;
+        if (comps !~ / non-free( |$)/) comps = comps " non-free";
+        if (comps !~ / contrib( |$)/) comps = comps " contrib";
+        signed = "";
+        if (opts ~ /signed-by=/) { s = opts; sub(/.*signed-by=/, "", s); sub(/[ \]].*/, "", s); signed = s }
+        print "Types: deb deb-src"; print "URIs: " uri; print "Suites: " suite;
+        print "Components:" comps; if (signed != "") print "Signed-By: " signed; print "";
+      }' "$list" >>"$out.tmp"
+  done
+  if ! grep -q '^URIs:' "$out.tmp"; then
+    log "found no apt sources in /etc/apt to derive deb-src entries from"
+    exit 1
+  fi
+  mv "$out.tmp" "$out"
+}
+
+private_apt_update() {
+  if [ ! -f "$apt_state/.updated" ] || [ -n "$(find "$apt_state/.updated" -mmin +1440 2>/dev/null)" ]; then
+    write_private_sources
+    log "apt-get update (private configuration with deb-src and non-free)"
+    "${sudo_cmd[@]}" apt-get "${apt_opts[@]}" update -qq >&2
+    touch "$apt_state/.updated"
+  fi
+}
+
+# --- Debian packages -------------------------------------------------------------------
+missing_packages() {
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+  done
+}
+
+install_packages() {
+  local missing
+  missing=$(missing_packages "$@")
+  [ -n "$missing" ] || return 0
+  private_apt_update
+  log "apt-get install $(echo $missing)"
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get "${apt_opts[@]}" install -y -qq \
+    --no-install-recommends $missing >&2
+}
+
+common_packages=(build-essential cmake git pkg-config dpkg-dev xz-utils
+  libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev librandom123-dev libcli11-dev
+  python3 python3-numpy python3-matplotlib python3-yaml)
+cuda_packages=(nvidia-cuda-toolkit g++-11)
+
+install_packages "${common_packages[@]}"
+if [ "$variant" = cuda ]; then install_packages "${cuda_packages[@]}"; fi
+
+if [ -f "$stamp" ]; then
+  log "reusing $prefix"
+  echo "$prefix"
+  exit 0
+fi
+
+# --- Kokkos + Kokkos Kernels sources from Debian's trilinos source package -------------
+src_root="$deps_root/src"
+kokkos_src="$src_root/trilinos/packages/kokkos"
+kernels_src="$src_root/trilinos/packages/kokkos-kernels"
+if [ ! -f "$src_root/.extracted" ]; then
+  private_apt_update
+  mkdir -p "$src_root/download"
+  (cd "$src_root/download" && apt-get "${apt_opts[@]}" source --download-only -qq trilinos >&2)
+  orig=$(ls "$src_root"/download/trilinos_*.orig.tar.* | head -n 1)
+  log "extracting packages/kokkos and packages/kokkos-kernels from $(basename "$orig")"
+  rm -rf "$src_root/trilinos" && mkdir -p "$src_root/trilinos"
+  tar -xf "$orig" -C "$src_root/trilinos" --strip-components=1 --wildcards \
+    '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
+  rm -rf "$src_root/download"
+  touch "$src_root/.extracted"
+fi
+
+# --- build and install --------------------------------------------------------------------
+build_root="$deps_root/build-$variant"
+rm -rf "$build_root" "$prefix"
+mkdir -p "$build_root"
+
+kokkos_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix"
+  -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
+  -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DBUILD_SHARED_LIBS=OFF
+  -DCMAKE_POSITION_INDEPENDENT_CODE=ON)
+compiler_env=()
+if [ "$variant" = cuda ]; then
+  # Debian's toolkit: nvcc in /usr/bin, headers in /usr/include. Put it before any other
+  # nvcc on PATH (nvcc_wrapper calls the first one) and tell CMake where its root is.
+  # A CUDA_HOME / LIBRARY_PATH pointing at another toolkit (e.g. CUDA 13 in /usr/local/cuda)
+  # would mix its headers and stubs in: Kokkos 3.4 does not compile with CUDA 13.
+  compiler_env=(env -u CUDA_HOME -u CUDA_PATH -u CUDA_ROOT -u LIBRARY_PATH -u CPATH
+    "PATH=/usr/bin:$PATH" NVCC_WRAPPER_DEFAULT_COMPILER=g++-11)
+  kokkos_args+=(-DCUDAToolkit_ROOT=/usr -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_AMPERE80=ON
+    -DCMAKE_CXX_COMPILER="$kokkos_src/bin/nvcc_wrapper"
+    -DCMAKE_CXX_FLAGS=-arch=sm_80) # the wrapper's own default (sm_35) is rejected by this ptxas
+fi
+
+log "building Kokkos $kokkos_version"
+"${compiler_env[@]}" cmake -S "$kokkos_src" -B "$build_root/kokkos" "${kokkos_args[@]}" >&2
+"${compiler_env[@]}" cmake --build "$build_root/kokkos" -j "$jobs" >&2
+"${compiler_env[@]}" cmake --install "$build_root/kokkos" >&2
+
+kernels_compiler=()
+if [ "$variant" = cuda ]; then
+  kernels_compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_CXX_FLAGS=-arch=sm_80
+    -DCUDAToolkit_ROOT=/usr)
+fi
+log "building Kokkos Kernels $kokkos_version (header-only use: explicit instantiation off)"
+"${compiler_env[@]}" cmake -S "$kernels_src" -B "$build_root/kokkos-kernels" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF "${kernels_compiler[@]}" \
+  -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \
+  -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
+  -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
+  -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
+  -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
+  -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
+  -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF \
+  -DKokkosKernels_INST_EXECSPACE_CUDA=OFF \
+  -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF \
+  -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF >&2
+"${compiler_env[@]}" cmake --build "$build_root/kokkos-kernels" -j "$jobs" >&2
+"${compiler_env[@]}" cmake --install "$build_root/kokkos-kernels" >&2
+
+rm -rf "$build_root"
+touch "$stamp"
+log "installed into $prefix"
+echo "$prefix"
