@@ -146,7 +146,7 @@ fi
 # --- build and install --------------------------------------------------------------------
 build_root="$deps_root/build-$variant"
 rm -rf "$build_root" "$prefix"
-mkdir -p "$build_root"
+mkdir -p "$build_root" "$prefix"
 
 kokkos_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix"
   -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
@@ -162,7 +162,20 @@ if [ "$variant" = cuda ]; then
     "PATH=/usr/bin:$PATH" NVCC_WRAPPER_DEFAULT_COMPILER=g++-11)
   kokkos_args+=(-DCUDAToolkit_ROOT=/usr -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_AMPERE80=ON
     -DCMAKE_CXX_COMPILER="$kokkos_src/bin/nvcc_wrapper"
-    -DCMAKE_CXX_FLAGS=-arch=sm_80) # the wrapper's own default (sm_35) is rejected by this ptxas
+  ) # CMAKE_CXX_FLAGS below: -arch=sm_80, as the wrapper's own default (sm_35) is rejected
+fi
+
+if [ "$variant" = cuda ]; then
+  # Some images link a newer toolkit's headers into /usr/local/include, which the host
+  # compiler searches before /usr/include: shadow every such name with Debian's 11.8 header
+  # (a -I directory wins over both). tools/dev.sh passes the same -I to hamon's build.
+  shadow="$prefix/cuda-include"
+  mkdir -p "$shadow"
+  for entry in /usr/local/include/*; do
+    name=$(basename "$entry")
+    if [ -e "/usr/include/$name" ]; then ln -sfn "/usr/include/$name" "$shadow/$name"; fi
+  done
+  kokkos_args+=(-DCMAKE_CXX_FLAGS="-arch=sm_80 -I$shadow")
 fi
 
 log "building Kokkos $kokkos_version"
@@ -172,7 +185,8 @@ log "building Kokkos $kokkos_version"
 
 kernels_compiler=()
 if [ "$variant" = cuda ]; then
-  kernels_compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_CXX_FLAGS=-arch=sm_80
+  kernels_compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper"
+    -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include"
     -DCUDAToolkit_ROOT=/usr)
 fi
 log "building Kokkos Kernels $kokkos_version (header-only use: explicit instantiation off)"

@@ -51,7 +51,9 @@ AcceleratorInfo probe_real_accelerator() {
 AcceleratorInfo probe_accelerator() {
   {
     std::lock_guard<std::mutex> lock(override_mutex());
-    if (accelerator_override()) return *accelerator_override();
+    if (accelerator_override()) {
+      return *accelerator_override();
+    }
   }
   static const AcceleratorInfo real = probe_real_accelerator();
   return real;
@@ -59,7 +61,9 @@ AcceleratorInfo probe_accelerator() {
 
 bool accelerator_compiled_in() {
   std::lock_guard<std::mutex> lock(override_mutex());
-  if (accelerator_override()) return accelerator_override()->compiled_in;
+  if (accelerator_override()) {
+    return accelerator_override()->compiled_in;
+  }
 #ifdef KOKKOS_ENABLE_CUDA
   return true;
 #else
@@ -79,7 +83,9 @@ ScopedAcceleratorOverride::~ScopedAcceleratorOverride() {
 
 HostBackends host_backends() {
   std::lock_guard<std::mutex> lock(override_mutex());
-  if (host_backends_override()) return *host_backends_override();
+  if (host_backends_override()) {
+    return *host_backends_override();
+  }
   HostBackends backends;
 #ifdef KOKKOS_ENABLE_SERIAL
   backends.serial = true;
@@ -97,7 +103,7 @@ ScopedHostBackendsOverride::ScopedHostBackendsOverride(HostBackends backends) {
 
 ScopedHostBackendsOverride::~ScopedHostBackendsOverride() {
   std::lock_guard<std::mutex> lock(override_mutex());
-  host_backends_override() = std::move(previous_);
+  host_backends_override() = previous_;
 }
 
 }  // namespace hamon

@@ -36,7 +36,9 @@ void create_directory(const std::string& directory) {
 }
 
 void raise_max_size() {
-  if (!env::get_env(kCudaCacheMaxSizeEnv)) env::set_env(kCudaCacheMaxSizeEnv, kCudaCacheMaxSize);
+  if (!env::get_env(kCudaCacheMaxSizeEnv)) {
+    env::set_env(kCudaCacheMaxSizeEnv, kCudaCacheMaxSize);
+  }
 }
 
 }  // namespace
@@ -57,7 +59,9 @@ CompileCacheStatus configure_persistent_compile_cache(std::optional<std::string>
   }
 
   if (path) {
-    if (path->empty()) throw std::invalid_argument("hamon: empty compile cache path");
+    if (path->empty()) {
+      throw std::invalid_argument("hamon: empty compile cache path");
+    }
     create_directory(*path);
     env::set_env(kCudaCachePathEnv, *path);
     raise_max_size();

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <type_traits>
 
 namespace hamon {
 
@@ -17,6 +16,27 @@ std::string trim_lower(const std::string& text) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
+
+// One overload per alternative of DeviceSpec::Instance: a new alternative without a name
+// does not compile.
+std::string instance_name(std::monostate /*unused*/) {
+  return "instance";
+}
+#ifdef KOKKOS_ENABLE_SERIAL
+std::string instance_name(const Kokkos::Serial& /*unused*/) {
+  return "instance:serial";
+}
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+std::string instance_name(const Kokkos::OpenMP& /*unused*/) {
+  return "instance:openmp";
+}
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+std::string instance_name(const Kokkos::Cuda& /*unused*/) {
+  return "instance:cuda";
+}
+#endif
 
 }  // namespace
 
@@ -41,33 +61,10 @@ std::string to_string(DeviceSpec::Kind kind) {
 }
 
 std::string to_string(const DeviceSpec& spec) {
-  if (!spec.is_instance()) return to_string(spec.kind());
-  return std::visit(
-      [](const auto& space) -> std::string {
-        using Space = std::decay_t<decltype(space)>;
-        if constexpr (std::is_same_v<Space, std::monostate>) {
-          return "instance";
-        }
-#ifdef KOKKOS_ENABLE_SERIAL
-        else if constexpr (std::is_same_v<Space, Kokkos::Serial>) {
-          return "instance:serial";
-        }
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-        else if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) {
-          return "instance:openmp";
-        }
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-        else if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
-          return "instance:cuda";
-        }
-#endif
-        else {
-          return "instance";
-        }
-      },
-      spec.instance());
+  if (!spec.is_instance()) {
+    return to_string(spec.kind());
+  }
+  return std::visit([](const auto& space) { return instance_name(space); }, spec.instance());
 }
 
 std::string accepted_device_specs() {
@@ -76,12 +73,24 @@ std::string accepted_device_specs() {
 
 DeviceSpec parse_device_spec(const std::string& text) {
   const std::string word = trim_lower(text);
-  if (word == "auto") return DeviceSpec::auto_();
-  if (word == "cpu") return DeviceSpec::cpu();
-  if (word == "gpu" || word == "cuda") return DeviceSpec::gpu();
-  if (word == "none" || word == "off") return DeviceSpec::none();
-  if (word == "serial") return DeviceSpec::serial();
-  if (word == "openmp") return DeviceSpec::openmp();
+  if (word == "auto") {
+    return DeviceSpec::auto_();
+  }
+  if (word == "cpu") {
+    return DeviceSpec::cpu();
+  }
+  if (word == "gpu" || word == "cuda") {
+    return DeviceSpec::gpu();
+  }
+  if (word == "none" || word == "off") {
+    return DeviceSpec::none();
+  }
+  if (word == "serial") {
+    return DeviceSpec::serial();
+  }
+  if (word == "openmp") {
+    return DeviceSpec::openmp();
+  }
   if (word == "tpu") {
     throw std::invalid_argument(
         "hamon: device 'tpu' is not supported: Kokkos has no TPU backend; accepted values: " +

@@ -4,7 +4,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/env.hpp"
@@ -17,7 +16,9 @@ namespace {
 std::string trim(const std::string& text) {
   const char* space = " \t\r\n\f\v";
   const auto first = text.find_first_not_of(space);
-  if (first == std::string::npos) return {};
+  if (first == std::string::npos) {
+    return {};
+  }
   const auto last = text.find_last_not_of(space);
   return text.substr(first, last - first + 1);
 }
@@ -30,37 +31,35 @@ std::string without_prefix(const std::string& message) {
 // "device 'gpu' requested" or "device 'gpu' requested by HAMON_DEVICE=gpu".
 std::string requested(const char* word, const DeviceDecision& decision) {
   std::string text = std::string("device '") + word + "' requested";
-  if (decision.env_device) text += std::string(" by ") + kDeviceEnv + "=" + *decision.env_device;
+  if (decision.env_device) {
+    text += std::string(" by ") + kDeviceEnv + "=" + *decision.env_device;
+  }
   return text;
 }
 
-Placement placement_of(const DeviceSpec::Instance& instance) {
-  return std::visit(
-      [](const auto& space) -> Placement {
-        using Space = std::decay_t<decltype(space)>;
-        if constexpr (std::is_same_v<Space, std::monostate>) {
-          throw std::logic_error("hamon: DeviceSpec of kind instance holds no instance");
-        }
+// One overload per alternative of DeviceSpec::Instance: a new alternative without a
+// placement does not compile.
+Placement placement_of_space(std::monostate /*unused*/) {
+  throw std::logic_error("hamon: DeviceSpec of kind instance holds no instance");
+}
 #ifdef KOKKOS_ENABLE_SERIAL
-        else if constexpr (std::is_same_v<Space, Kokkos::Serial>) {
-          return Placement::serial;
-        }
+Placement placement_of_space(const Kokkos::Serial& /*unused*/) {
+  return Placement::serial;
+}
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
-        else if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) {
-          return Placement::openmp;
-        }
+Placement placement_of_space(const Kokkos::OpenMP& /*unused*/) {
+  return Placement::openmp;
+}
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
-        else if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
-          return Placement::cuda;
-        }
+Placement placement_of_space(const Kokkos::Cuda& /*unused*/) {
+  return Placement::cuda;
+}
 #endif
-        else {
-          throw std::logic_error("hamon: unhandled execution-space instance");
-        }
-      },
-      instance);
+
+Placement placement_of(const DeviceSpec::Instance& instance) {
+  return std::visit([](const auto& space) { return placement_of_space(space); }, instance);
 }
 
 // The host tier; returns false (decision untouched) when no host backend is compiled in.
@@ -102,7 +101,9 @@ void place_on_accelerator(DeviceDecision& decision) {
                           " but no CUDA device is visible at run time (CUDA_VISIBLE_DEVICES " +
                           (mask ? "is '" + *mask + "'" : std::string("is unset")) +
                           "; it can hide devices)";
-    if (!accelerator.detail.empty()) message += "; " + accelerator.detail;
+    if (!accelerator.detail.empty()) {
+      message += "; " + accelerator.detail;
+    }
     throw DeviceUnavailable(message);
   }
   decision.placement = Placement::cuda;
@@ -238,13 +239,19 @@ DeviceDecision resolve_device(const DeviceSpec& spec, std::optional<std::int64_t
 std::string DeviceDecision::describe() const {
   std::ostringstream out;
   out << "spec=" << to_string(spec);
-  if (env_device) out << " " << kDeviceEnv << "=" << *env_device;
+  if (env_device) {
+    out << " " << kDeviceEnv << "=" << *env_device;
+  }
   out << " placement=" << to_string(placement) << " reason=" << to_string(reason);
   out << " score=" << (score ? std::to_string(*score) : std::string("none"));
-  if (threshold) out << " threshold=" << format_threshold(*threshold);
+  if (threshold) {
+    out << " threshold=" << format_threshold(*threshold);
+  }
   if (host_tier) {
     out << " host_tier=" << to_string(host_tier->rule);
-    if (host_tier->threshold) out << " host_threshold=" << format_threshold(*host_tier->threshold);
+    if (host_tier->threshold) {
+      out << " host_threshold=" << format_threshold(*host_tier->threshold);
+    }
   }
   return out.str();
 }

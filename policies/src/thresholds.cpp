@@ -20,7 +20,9 @@ namespace {
 std::string trim(const std::string& text) {
   const char* space = " \t\r\n\f\v";
   const auto first = text.find_first_not_of(space);
-  if (first == std::string::npos) return {};
+  if (first == std::string::npos) {
+    return {};
+  }
   const auto last = text.find_last_not_of(space);
   return text.substr(first, last - first + 1);
 }
@@ -29,12 +31,18 @@ std::string trim(const std::string& text) {
 // for anything else.
 std::optional<double> parse_number(const std::string& raw) {
   std::string text = trim(raw);
-  if (!text.empty() && text.front() == '+') text.erase(0, 1);
-  if (text.empty()) return std::nullopt;
+  if (!text.empty() && text.front() == '+') {
+    text.erase(0, 1);
+  }
+  if (text.empty()) {
+    return std::nullopt;
+  }
   double value = 0.0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end) return std::nullopt;
+  if (ec != std::errc() || ptr != end) {
+    return std::nullopt;
+  }
   return value;
 }
 
@@ -43,8 +51,12 @@ bool valid_threshold(double value) {
 }
 
 std::string format_number(double value) {
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) {
+    return value > 0 ? "inf" : "-inf";
+  }
+  if (std::isnan(value)) {
+    return "nan";
+  }
   if (value == std::trunc(value) && std::fabs(value) < 9.007199254740992e15) {
     return std::to_string(static_cast<std::int64_t>(value));
   }
@@ -53,15 +65,21 @@ std::string format_number(double value) {
   return ec == std::errc() ? std::string(buffer, ptr) : std::to_string(value);
 }
 
-std::optional<double> CalibrationValues::*member_for(const std::string& key) {
-  if (key == "device_threshold") return &CalibrationValues::device_threshold;
-  if (key == "host_threshold") return &CalibrationValues::host_threshold;
+// A pointer to one of CalibrationValues' thresholds.
+using CalibrationMember = std::optional<double> CalibrationValues::*;
+
+CalibrationMember member_for(const std::string& key) {
+  if (key == "device_threshold") {
+    return &CalibrationValues::device_threshold;
+  }
+  if (key == "host_threshold") {
+    return &CalibrationValues::host_threshold;
+  }
   return nullptr;
 }
 
 Threshold resolve_threshold(std::optional<double> arg, const char* what, const char* env_name,
-                            std::optional<double> CalibrationValues::*file_member,
-                            double default_value) {
+                            CalibrationMember file_member, double default_value) {
   if (arg) {
     if (!valid_threshold(*arg)) {
       throw std::invalid_argument(std::string("hamon: ") + what + " argument must be >= 0, got " +
@@ -128,7 +146,9 @@ Threshold host_threshold(std::optional<double> arg) {
 
 std::optional<std::string> calibration_file_path() {
   if (const auto path = env::get_env(kCalibrationEnv)) {
-    if (path->empty()) return std::nullopt;
+    if (path->empty()) {
+      return std::nullopt;
+    }
     return *path;
   }
   // XDG: an empty XDG_CONFIG_HOME counts as unset.
@@ -146,7 +166,9 @@ std::optional<std::string> calibration_file_path() {
 CalibrationValues read_calibration(const std::string& path) {
   CalibrationValues values;
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return values;
+  if (!std::filesystem::exists(path, ec)) {
+    return values;
+  }
   std::ifstream in(path);
   if (!in || std::filesystem::is_directory(path, ec)) {
     throw std::runtime_error("hamon: cannot read calibration file " + path);
@@ -160,10 +182,13 @@ CalibrationValues read_calibration(const std::string& path) {
   while (std::getline(in, line)) {
     ++line_number;
     const std::string content = trim(line);
-    if (content.empty() || content.front() == '#') continue;
+    if (content.empty() || content.front() == '#') {
+      continue;
+    }
     const auto colon = content.find(':');
-    if (colon == std::string::npos)
+    if (colon == std::string::npos) {
       fail(line_number, "expected 'key: value', got '" + content + "'");
+    }
     const std::string key = trim(content.substr(0, colon));
     std::string value = content.substr(colon + 1);
     // A trailing YAML comment needs whitespace before '#'.
@@ -178,10 +203,16 @@ CalibrationValues read_calibration(const std::string& path) {
         value.back() == value.front()) {
       value = value.substr(1, value.size() - 2);
     }
-    if (key.empty()) fail(line_number, "missing key before ':'");
+    if (key.empty()) {
+      fail(line_number, "missing key before ':'");
+    }
     const auto member = member_for(key);
-    if (member == nullptr) continue;  // unknown keys: metadata, or a newer hamon's fields
-    if ((values.*member).has_value()) fail(line_number, "'" + key + "' given twice");
+    if (member == nullptr) {
+      continue;  // unknown keys: metadata, or a newer hamon's fields
+    }
+    if ((values.*member).has_value()) {
+      fail(line_number, "'" + key + "' given twice");
+    }
     const auto number = parse_number(value);
     if (!number || !valid_threshold(*number)) {
       fail(line_number, "'" + key + "' must be a number >= 0, got '" + value + "'");

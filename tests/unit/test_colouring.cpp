@@ -93,14 +93,14 @@ TEST(GreedyColouring, Deterministic) {
   EXPECT_EQ(a.block_nodes(), b.block_nodes());
 }
 
-TEST(Checkerboard, ParityOfCoordinateSum) {
+TEST(CheckerboardColouring, ParityOfCoordinateSum) {
   const auto colour = hamon::checkerboard_colouring({2, 4}, true);
   EXPECT_EQ(colour, (std::vector<std::int32_t>{0, 1, 0, 1, 1, 0, 1, 0}));
   const auto cube = hamon::checkerboard_colouring({2, 2, 2}, false);
   EXPECT_EQ(cube, (std::vector<std::int32_t>{0, 1, 1, 0, 1, 0, 0, 1}));
 }
 
-TEST(Checkerboard, TwoColoursForEvenPeriodicAndOpenLattices) {
+TEST(CheckerboardColouring, TwoColoursForEvenPeriodicAndOpenLattices) {
   const std::vector<std::pair<std::vector<int>, bool>> cases = {
       {{4, 4}, true},  {{8, 6}, true},     {{4, 4, 6}, true},
       {{3, 5}, false}, {{5, 5, 5}, false}, {{1, 7}, false}};
@@ -113,7 +113,7 @@ TEST(Checkerboard, TwoColoursForEvenPeriodicAndOpenLattices) {
   }
 }
 
-TEST(Checkerboard, EmptyWhenNotProperOrNotALattice) {
+TEST(CheckerboardColouring, EmptyWhenNotProperOrNotALattice) {
   EXPECT_TRUE(hamon::checkerboard_colouring({3, 3}, true).empty());
   EXPECT_TRUE(hamon::checkerboard_colouring({4, 5}, true).empty());
   EXPECT_TRUE(hamon::checkerboard_colouring({4, 4, 3}, true).empty());

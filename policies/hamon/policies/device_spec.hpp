@@ -26,47 +26,53 @@ class DeviceUnavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+namespace detail {
+template <typename Variant, typename Space>
+struct AppendSpace;
+template <typename... Spaces, typename Space>
+struct AppendSpace<std::variant<Spaces...>, Space> {
+  using type = std::variant<Spaces..., Space>;
+};
+
+using InstanceNone = std::variant<std::monostate>;
+#ifdef KOKKOS_ENABLE_SERIAL
+using InstanceSerial = AppendSpace<InstanceNone, Kokkos::Serial>::type;
+#else
+using InstanceSerial = InstanceNone;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+using InstanceOpenMP = AppendSpace<InstanceSerial, Kokkos::OpenMP>::type;
+#else
+using InstanceOpenMP = InstanceSerial;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+using InstanceVariant = AppendSpace<InstanceOpenMP, Kokkos::Cuda>::type;
+#else
+using InstanceVariant = InstanceOpenMP;
+#endif
+}  // namespace detail
+
 class DeviceSpec {
  public:
   enum class Kind { auto_, cpu, gpu, none, serial, openmp, instance };
 
-  /// A concrete execution-space instance; monostate unless kind() == Kind::instance.
-  using Instance = std::variant<std::monostate
-#ifdef KOKKOS_ENABLE_SERIAL
-                                ,
-                                Kokkos::Serial
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-                                ,
-                                Kokkos::OpenMP
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-                                ,
-                                Kokkos::Cuda
-#endif
-                                >;
+  /// A concrete execution-space instance; monostate unless kind() == Kind::instance. One
+  /// alternative per enabled backend among Serial, OpenMP, Cuda.
+  using Instance = detail::InstanceVariant;
 
   /// `auto`. Constructs no Kokkos object, so it is safe before Kokkos::initialize.
   DeviceSpec() = default;
 
-  static DeviceSpec auto_() {
-    return DeviceSpec(Kind::auto_);
-  }
-  static DeviceSpec cpu() {
-    return DeviceSpec(Kind::cpu);
-  }
-  static DeviceSpec gpu() {
-    return DeviceSpec(Kind::gpu);
-  }
-  static DeviceSpec none() {
-    return DeviceSpec(Kind::none);
-  }
-  static DeviceSpec serial() {
-    return DeviceSpec(Kind::serial);
-  }
-  static DeviceSpec openmp() {
-    return DeviceSpec(Kind::openmp);
-  }
+  static DeviceSpec auto_() { return DeviceSpec(Kind::auto_); }  // NOLINT: `auto` is a keyword
+  static DeviceSpec cpu() { return DeviceSpec(Kind::cpu); }
+  static DeviceSpec gpu() { return DeviceSpec(Kind::gpu); }
+  static DeviceSpec none() { return DeviceSpec(Kind::none); }
+  static DeviceSpec serial() { return DeviceSpec(Kind::serial); }
+  static DeviceSpec openmp() { return DeviceSpec(Kind::openmp); }
+
+  Kind kind() const { return kind_; }
+  bool is_instance() const { return kind_ == Kind::instance; }
+  const Instance& instance() const { return instance_; }
 
   // Implicit on purpose: `hamon::sample(model, opts, Kokkos::Cuda(stream))` reads naturally.
 #ifdef KOKKOS_ENABLE_SERIAL
@@ -78,16 +84,6 @@ class DeviceSpec {
 #ifdef KOKKOS_ENABLE_CUDA
   DeviceSpec(const Kokkos::Cuda& space) : kind_(Kind::instance), instance_(space) {}
 #endif
-
-  Kind kind() const {
-    return kind_;
-  }
-  bool is_instance() const {
-    return kind_ == Kind::instance;
-  }
-  const Instance& instance() const {
-    return instance_;
-  }
 
  private:
   explicit DeviceSpec(Kind kind) : kind_(kind) {}

@@ -12,7 +12,9 @@ namespace hamon::env {
 /// The value of `name`, or nullopt when it is not set (an empty value is returned as "").
 inline std::optional<std::string> get_env(const char* name) {
   const char* value = std::getenv(name);
-  if (value == nullptr) return std::nullopt;
+  if (value == nullptr) {
+    return std::nullopt;
+  }
   return std::string(value);
 }
 

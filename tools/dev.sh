@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The README's commands. Each is idempotent: dependencies are provisioned once per machine
+# (tools/provision-deps.sh, skipped when Kokkos_ROOT is given), the build directory is
+# reused, and only what changed is rebuilt.
+#
+#   tools/dev.sh demo    build, then run the demo experiment (build/bin/hamon)
+#   tools/dev.sh test    build, then run the whole test suite with CTest
+#   tools/dev.sh cuda    build the Cuda variant in build-cuda/ (compiles; runs nothing)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+jobs=${HAMON_BUILD_JOBS:-$(nproc)}
+stage_start=$(date +%s)
+stage() {
+  local now
+  now=$(date +%s)
+  echo "== [$((now - stage_start)) s] $*" >&2
+}
+
+# Where Kokkos comes from: the caller's install, or the provisioned one.
+dependency_args() {
+  local variant=$1
+  if [ -n "${Kokkos_ROOT:-}" ]; then
+    echo "-DKokkos_ROOT=$Kokkos_ROOT"
+  else
+    local prefix
+    prefix=$(tools/provision-deps.sh "$variant")
+    echo "-DCMAKE_PREFIX_PATH=$prefix"
+  fi
+}
+
+configure_and_build() {
+  local preset=$1 variant=$2
+  shift 2
+  stage "dependencies ($variant)"
+  local deps
+  deps=$(dependency_args "$variant")
+  stage "configure ($preset)"
+  cmake --preset "$preset" "$deps" "$@" >/dev/null
+  stage "build ($preset)"
+  cmake --build --preset "$preset" -j "$jobs"
+}
+
+command=${1:-}
+case "$command" in
+  demo)
+    configure_and_build host host
+    stage "demo"
+    build/bin/hamon demo
+    ;;
+  test)
+    configure_and_build host host
+    stage "tests"
+    ctest --preset host
+    ;;
+  cuda)
+    prefix=$(tools/provision-deps.sh cuda)
+    # -arch=sm_80 also for CMake's compiler check (nvcc_wrapper's default sm_35 is rejected
+    # by CUDA 11.8); the -I shadows another toolkit's headers (see provision-deps.sh).
+    configure_and_build cuda cuda -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
+      -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include"
+    ;;
+  *)
+    echo "usage: tools/dev.sh demo|test|cuda" >&2
+    exit 2
+    ;;
+esac
+stage "done"
