@@ -26,15 +26,22 @@ TEST(TEST_CATEGORY, philox_known_answers) {
   EXPECT_EQ(ones.w[3], 0x6d5451fdu);
 }
 
-TEST(TEST_CATEGORY, philox_same_words_in_every_space) {
-  const int n = 4096;
-  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, TEST_EXECSPACE::memory_space> words(
-      "words", n, 4);
+using WordView = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, TEST_EXECSPACE::memory_space>;
+
+// Device lambdas may not live in a gtest TestBody (a private member): a free function.
+void fill_words_in_space(const WordView& words) {
   Kokkos::parallel_for(
-      "test::philox", Kokkos::RangePolicy<TEST_EXECSPACE>(0, n), KOKKOS_LAMBDA(const int k) {
+      "test::philox", Kokkos::RangePolicy<TEST_EXECSPACE>(0, static_cast<int>(words.extent(0))),
+      KOKKOS_LAMBDA(const int k) {
         const auto d = philox4(0x1234567890abcdefull, static_cast<std::uint32_t>(k), 7u, 3u, 11u);
         for (int w = 0; w < 4; ++w) words(k, w) = d.w[w];
       });
+}
+
+TEST(TEST_CATEGORY, philox_same_words_in_every_space) {
+  const int n = 4096;
+  WordView words("words", n, 4);
+  fill_words_in_space(words);
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), words);
   for (int k = 0; k < n; ++k) {
     const auto d = philox4(0x1234567890abcdefull, static_cast<std::uint32_t>(k), 7u, 3u, 11u);
