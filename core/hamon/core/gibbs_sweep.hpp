@@ -43,10 +43,10 @@ struct WorkIndex {
   }
 };
 
-/// Heat-bath acceptance: new spin +1 with probability 1 / (1 + exp(-2 beta phi)).
+/// Heat-bath acceptance: new spin +1 with probability 1 / (1 + exp(-2 beta phi)), tested
+/// as u (1 + exp(-2 beta phi)) < 1 (no division on the critical path).
 KOKKOS_INLINE_FUNCTION std::int8_t heat_bath_spin(double beta, double local_field, double u) {
-  const double p_up = 1.0 / (1.0 + std::exp(-2.0 * beta * local_field));
-  return u < p_up ? std::int8_t(1) : std::int8_t(-1);
+  return u * (1.0 + std::exp(-2.0 * beta * local_field)) < 1.0 ? std::int8_t(1) : std::int8_t(-1);
 }
 
 template <class ExecutionSpace>
@@ -74,15 +74,21 @@ struct BlockUpdate {
                                  static_cast<std::uint32_t>(group), sweep, round);
     const std::int64_t row_begin = model.row_offsets(node);
     const std::int64_t row_end = model.row_offsets(node + 1);
-    const double h = model.fields(node);
-    for (std::int32_t lane = 0; lane < kMachinesPerDraw; ++lane) {
-      const std::int32_t m = static_cast<std::int32_t>(group) * kMachinesPerDraw + lane;
-      if (m >= n_machines) break;
-      double phi = h;
-      for (std::int64_t e = row_begin; e < row_end; ++e) {
-        phi += model.couplings(e) * spins(m, model.columns(e));
-      }
-      spins(m, node) = heat_bath_spin(betas(chain_of_machine(m)), phi, to_unit_interval(draw.w[lane]));
+    const std::int32_t first = static_cast<std::int32_t>(group) * kMachinesPerDraw;
+    const std::int32_t lanes =
+        n_machines - first < kMachinesPerDraw ? n_machines - first : kMachinesPerDraw;
+    // The lanes are independent: accumulate their fields side by side so the loads and the
+    // exp calls of different machines overlap.
+    double phi[kMachinesPerDraw];
+    for (std::int32_t lane = 0; lane < kMachinesPerDraw; ++lane) phi[lane] = model.fields(node);
+    for (std::int64_t e = row_begin; e < row_end; ++e) {
+      const double coupling = model.couplings(e);
+      const std::int32_t j = model.columns(e);
+      for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] += coupling * spins(first + lane, j);
+    }
+    for (std::int32_t lane = 0; lane < lanes; ++lane) {
+      const std::int32_t m = first + lane;
+      spins(m, node) = heat_bath_spin(betas(chain_of_machine(m)), phi[lane], to_unit_interval(draw.w[lane]));
     }
   }
 };

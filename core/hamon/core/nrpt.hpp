@@ -12,6 +12,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hamon/core/device_model.hpp"
@@ -35,6 +36,16 @@ struct ObserverOptions {
   std::int32_t moment_batches = 32;
 };
 
+/// A progress report, for displays. Producing one copies the swap counters to the host,
+/// so it happens only every NrptOptions::progress_every rounds.
+struct Progress {
+  std::int64_t rounds_done = 0;   // burn-in included
+  std::int64_t rounds_total = 0;  // burn_in + n_rounds
+  bool burning_in = false;
+  double Lambda = 0.0;            // over the rounds since the counters were last reset
+  double min_acceptance = 0.0;
+};
+
 struct NrptOptions {
   /// The ladder: explicit ascending betas, or (when empty) n_chains betas spaced
   /// linearly from beta_min to beta_max. The last beta is the target.
@@ -51,6 +62,9 @@ struct NrptOptions {
   bool adapt_schedule = false;
   std::int32_t adapt_phases = 5;
   ObserverOptions observers;
+  /// Called every `progress_every` rounds (0 = never) from the calling thread.
+  std::int64_t progress_every = 0;
+  std::function<void(const Progress&)> on_progress;
 };
 
 /// Throws std::invalid_argument naming the offending option.

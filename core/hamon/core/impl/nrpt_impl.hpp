@@ -86,12 +86,28 @@ void reset_counters(const ExecutionSpace& space, const ChainState<ExecutionSpace
   Kokkos::deep_copy(space, s.restarts, 0);
 }
 
+template <class ExecutionSpace>
+void report_progress(const ChainState<ExecutionSpace>& state, const NrptOptions& options,
+                     const std::vector<double>& betas, std::int64_t rounds_done) {
+  Progress p;
+  p.rounds_done = rounds_done;
+  p.rounds_total = options.burn_in + options.n_rounds;
+  p.burning_in = rounds_done <= options.burn_in;
+  const auto stats = swap_statistics(betas, to_host_vector<std::int64_t>(state.attempted),
+                                     to_host_vector<std::int64_t>(state.accepted));
+  p.Lambda = stats.Lambda;
+  p.min_acceptance = stats.acceptance.empty()
+                         ? 1.0
+                         : *std::min_element(stats.acceptance.begin(), stats.acceptance.end());
+  options.on_progress(p);
+}
+
 /// The rounds of one phase, [first, first + count). Observers only in measured rounds.
 template <class ExecutionSpace>
 void run_rounds(const ExecutionSpace& space,
                 const DeviceModel<typename ExecutionSpace::memory_space>& model,
                 const ChainState<ExecutionSpace>& state, const NrptOptions& options,
-                std::int64_t first, std::int64_t count,
+                const std::vector<double>& betas, std::int64_t first, std::int64_t count,
                 const ObserverBuffers<ExecutionSpace>* observers, std::int64_t measured_offset) {
   const bool has_pairs = state.betas.extent(0) > 1;
   for (std::int64_t r = first; r < first + count; ++r) {
@@ -107,6 +123,9 @@ void run_rounds(const ExecutionSpace& space,
     }
     if (observers != nullptr) {
       observe_round(space, model, state, *observers, r - measured_offset, options.n_rounds);
+    }
+    if (options.progress_every > 0 && options.on_progress && (r + 1) % options.progress_every == 0) {
+      report_progress(state, options, betas, r + 1);
     }
   }
 }
@@ -164,7 +183,7 @@ NrptResult nrpt(const ExecutionSpace& space,
   std::int64_t done = 0;
   for (std::int32_t phase = 0; phase < phases; ++phase) {
     const std::int64_t length = options.burn_in * (phase + 1) / phases - done;
-    detail::run_rounds(space, model, state, options, done, length,
+    detail::run_rounds(space, model, state, options, betas, done, length,
                        static_cast<const detail::ObserverBuffers<ExecutionSpace>*>(nullptr), 0);
     done += length;
     if (phases > 1) {
@@ -186,7 +205,7 @@ NrptResult nrpt(const ExecutionSpace& space,
     buffers = detail::make_observer_buffers(space, model, options.observers, options.n_rounds,
                                             n_chains);
   }
-  detail::run_rounds(space, model, state, options, options.burn_in, options.n_rounds,
+  detail::run_rounds(space, model, state, options, betas, options.burn_in, options.n_rounds,
                      observing ? &buffers : nullptr, options.burn_in);
   compute_energies(space, model, state);
   space.fence();
