@@ -5,7 +5,8 @@
 // reduction order of a backend. Each node's term is rounded to a fixed-point integer
 // (DeviceModel::energy_fraction_bits fractional bits, chosen so no sum can overflow) and
 // the integers are summed: integer addition is associative, so every space and thread
-// count gets the same bits. The rounding error is below 2^-(bits+1) per node.
+// count gets the same bits (partial sums of node chunks meet in integer atomics). The
+// rounding error is below 2^-(bits+1) per node.
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
@@ -13,41 +14,79 @@
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
+#include "hamon/core/gibbs_sweep.hpp"
 
 namespace hamon {
 
 namespace detail {
 
-KOKKOS_INLINE_FUNCTION std::int64_t to_fixed_point(double value, double scale) {
+inline constexpr std::int64_t kEnergyNodeChunk = 512;
+
+KOKKOS_FORCEINLINE_FUNCTION std::int64_t to_fixed_point(double value, double scale) {
   return static_cast<std::int64_t>(std::floor(value * scale + 0.5));
 }
 
 template <class ExecutionSpace>
-struct MachineEnergy {
+struct ChunkEnergy {
   using model_type = DeviceModel<typename ExecutionSpace::memory_space>;
-  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
   model_type model;
   typename ChainState<ExecutionSpace>::spin_view spins;
   typename ChainState<ExecutionSpace>::template view<std::int64_t> energy_fixed;
   double scale;
+  std::int32_t n_machines;
+  std::int64_t n_chunks;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const std::int32_t m = team.league_rank();
-    std::int64_t total = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, model.n_nodes),
-        [&](const std::int64_t i, std::int64_t& sum) {
-          const double s_i = spins(m, i);
-          double field = model.fields(i);
+  /// Fixed-point energy term of node i in machine m: -s_i (h_i + sum_{j > i} J_ij s_j).
+  KOKKOS_FORCEINLINE_FUNCTION std::int64_t term(std::int64_t i, std::int32_t m) const {
+    double field = model.fields(i);
+    for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
+      const std::int32_t j = model.columns(e);
+      if (j > i) field += model.couplings(e) * spins(m, j);
+    }
+    return to_fixed_point(-spins(m, i) * field, scale);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
+    if (host_style<ExecutionSpace>) {
+      // One node chunk, every machine: loops over machines inside.
+      const std::int64_t begin = idx * kEnergyNodeChunk;
+      const std::int64_t end = begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk
+                                                                         : model.n_nodes;
+      for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
+        const std::int32_t lanes =
+            n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
+        std::int64_t sum[kHostLanes] = {};
+        for (std::int64_t i = begin; i < end; ++i) {
+          double field[kHostLanes];
+          const double h = model.fields(i);
+          for (std::int32_t lane = 0; lane < kHostLanes; ++lane) field[lane] = h;
           for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
             const std::int32_t j = model.columns(e);
-            if (j > i) field += model.couplings(e) * spins(m, j);
+            if (j <= i) continue;
+            const double coupling = model.couplings(e);
+            const std::int8_t* neighbour = &spins(first, j);
+            for (std::int32_t lane = 0; lane < lanes; ++lane) field[lane] += coupling * neighbour[lane];
           }
-          sum += to_fixed_point(-s_i * field, scale);
-        },
-        total);
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { energy_fixed(m) = total; });
+          const std::int8_t* own = &spins(first, i);
+          for (std::int32_t lane = 0; lane < lanes; ++lane) {
+            sum[lane] += to_fixed_point(-own[lane] * field[lane], scale);
+          }
+        }
+        for (std::int32_t lane = 0; lane < lanes; ++lane) {
+          Kokkos::atomic_add(&energy_fixed(first + lane), sum[lane]);
+        }
+      }
+    } else {
+      // One machine of one node chunk per thread; machines of a chunk in adjacent threads.
+      const auto m = static_cast<std::int32_t>(idx % n_machines);
+      const std::int64_t begin = (idx / n_machines) * kEnergyNodeChunk;
+      const std::int64_t end = begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk
+                                                                         : model.n_nodes;
+      std::int64_t sum = 0;
+      for (std::int64_t i = begin; i < end; ++i) sum += term(i, m);
+      Kokkos::atomic_add(&energy_fixed(m), sum);
+    }
   }
 };
 
@@ -63,11 +102,19 @@ template <class ExecutionSpace>
 void compute_energies(const ExecutionSpace& space,
                       const DeviceModel<typename ExecutionSpace::memory_space>& model,
                       const ChainState<ExecutionSpace>& state) {
-  detail::MachineEnergy<ExecutionSpace> kernel{model, state.spins, state.energy_fixed,
-                                               std::ldexp(1.0, model.energy_fraction_bits)};
-  Kokkos::parallel_for("hamon::energies",
-                       Kokkos::TeamPolicy<ExecutionSpace>(space, state.n_machines(), Kokkos::AUTO),
-                       kernel);
+  Kokkos::deep_copy(space, state.energy_fixed, std::int64_t(0));
+  const std::int64_t n_chunks = (model.n_nodes + detail::kEnergyNodeChunk - 1) / detail::kEnergyNodeChunk;
+  const detail::ChunkEnergy<ExecutionSpace> kernel{model,
+                                                   state.spins,
+                                                   state.energy_fixed,
+                                                   std::ldexp(1.0, model.energy_fraction_bits),
+                                                   state.n_machines(),
+                                                   n_chunks};
+  const std::int64_t items =
+      detail::host_style<ExecutionSpace> ? n_chunks : n_chunks * state.n_machines();
+  Kokkos::parallel_for(
+      "hamon::energies",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, items), kernel);
 }
 
 }  // namespace hamon

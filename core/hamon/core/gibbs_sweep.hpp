@@ -9,44 +9,41 @@
 // The uniform for (round, sweep, node, machine) is word (machine % 4) of Philox4x32-10 at
 // counter (node, machine / 4, sweep, round): one generator call serves four machines, and
 // the number never depends on which thread draws it.
+//
+// Spins are (machine, node) with machines adjacent for a node (ChainState). A GPU thread
+// updates one node in one group of 4 machines (a warp reads coalesced bytes); a host work
+// item updates one node in every machine, 32 at a time in plain loops over machines that
+// the compiler vectorises (generators, fields, exp and the decision). Both evaluate the
+// same expressions in the same order, so they give the same bits.
 
 #include <Kokkos_Core.hpp>
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/impl/exp.hpp"
 
 namespace hamon {
 
 namespace detail {
 
 inline constexpr std::int32_t kMachinesPerDraw = 4;
+inline constexpr std::int32_t kHostDraws = 8;  // generators per node and host chunk
+inline constexpr std::int32_t kHostLanes = kHostDraws * kMachinesPerDraw;  // machines
+inline constexpr std::int32_t kHostNodes = 2;  // nodes per host work item (generators in flight)
 
-/// Maps a flat work index to (position in block, machine group). GPUs (LayoutLeft) put
-/// the groups of one node in adjacent threads; the host walks the block for one group.
-template <class Layout>
-struct WorkIndex {
-  static constexpr bool machines_fastest = std::is_same<Layout, Kokkos::LayoutLeft>::value;
-  KOKKOS_INLINE_FUNCTION static void split(std::int64_t idx, std::int64_t n_block,
-                                           std::int64_t n_groups, std::int64_t& k,
-                                           std::int64_t& group) {
-    if (machines_fastest) {
-      k = idx / n_groups;
-      group = idx % n_groups;
-    } else {
-      group = idx / n_block;
-      k = idx % n_block;
-    }
-  }
-};
+/// Host execution spaces (LayoutRight by default) take the per-node, vectorised path.
+template <class ExecutionSpace>
+inline constexpr bool host_style =
+    std::is_same<typename ExecutionSpace::array_layout, Kokkos::LayoutRight>::value;
 
 /// Heat-bath acceptance: new spin +1 with probability 1 / (1 + exp(-2 beta phi)), tested
 /// as u (1 + exp(-2 beta phi)) < 1 (no division on the critical path).
-KOKKOS_INLINE_FUNCTION std::int8_t heat_bath_spin(double beta, double local_field, double u) {
-  return u * (1.0 + std::exp(-2.0 * beta * local_field)) < 1.0 ? std::int8_t(1) : std::int8_t(-1);
+KOKKOS_FORCEINLINE_FUNCTION std::int8_t heat_bath_spin(double beta, double local_field, double u) {
+  return u * (1.0 + deterministic_exp(-2.0 * beta * local_field)) < 1.0 ? std::int8_t(1)
+                                                                        : std::int8_t(-1);
 }
 
 template <class ExecutionSpace>
@@ -56,8 +53,7 @@ struct BlockUpdate {
 
   model_type model;
   typename state_type::spin_view spins;
-  typename state_type::template view<double> betas;
-  typename state_type::template view<std::int32_t> chain_of_machine;
+  typename state_type::template view<double> beta_of_machine;
   std::int64_t block_begin;
   std::int64_t n_block;
   std::int64_t n_groups;
@@ -67,33 +63,85 @@ struct BlockUpdate {
   std::uint32_t round;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
-    std::int64_t k, group;
-    WorkIndex<typename ExecutionSpace::array_layout>::split(idx, n_block, n_groups, k, group);
-    const std::int32_t node = model.block_nodes(block_begin + k);
+    if (host_style<ExecutionSpace>) {
+      const std::int64_t begin = idx * kHostNodes;
+      const std::int32_t nodes =
+          n_block - begin < kHostNodes ? static_cast<std::int32_t>(n_block - begin) : kHostNodes;
+      for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
+        update_lanes(begin, nodes, first);
+      }
+    } else {
+      update_group(model.block_nodes(block_begin + idx / n_groups),
+                   static_cast<std::int32_t>(idx % n_groups));
+    }
+  }
+
+  /// Device path: one node in the machines of one group of 4.
+  KOKKOS_INLINE_FUNCTION void update_group(std::int32_t node, std::int32_t group) const {
     const Philox4 draw = philox4(seed, static_cast<std::uint32_t>(node),
                                  static_cast<std::uint32_t>(group), sweep, round);
-    const std::int64_t row_begin = model.row_offsets(node);
-    const std::int64_t row_end = model.row_offsets(node + 1);
-    const std::int32_t first = static_cast<std::int32_t>(group) * kMachinesPerDraw;
+    const std::int32_t first = group * kMachinesPerDraw;
     const std::int32_t lanes =
         n_machines - first < kMachinesPerDraw ? n_machines - first : kMachinesPerDraw;
-    // The lanes are independent: accumulate their fields side by side so the loads and the
-    // exp calls of different machines overlap.
-    double phi[kMachinesPerDraw];
-    for (std::int32_t lane = 0; lane < kMachinesPerDraw; ++lane) phi[lane] = model.fields(node);
-    for (std::int64_t e = row_begin; e < row_end; ++e) {
-      const double coupling = model.couplings(e);
-      const std::int32_t j = model.columns(e);
-      for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] += coupling * spins(first + lane, j);
-    }
     for (std::int32_t lane = 0; lane < lanes; ++lane) {
       const std::int32_t m = first + lane;
-      spins(m, node) = heat_bath_spin(betas(chain_of_machine(m)), phi[lane], to_unit_interval(draw.w[lane]));
+      double phi = model.fields(node);
+      for (std::int64_t e = model.row_offsets(node); e < model.row_offsets(node + 1); ++e) {
+        phi += model.couplings(e) * spins(m, model.columns(e));
+      }
+      spins(m, node) = heat_bath_spin(beta_of_machine(m), phi, to_unit_interval(draw.w[lane]));
+    }
+  }
+
+  /// Host path: block nodes [begin, begin + nodes) in machines [first, first + 32), as
+  /// loops over machines.
+  KOKKOS_INLINE_FUNCTION void update_lanes(std::int64_t begin, std::int32_t nodes,
+                                           std::int32_t first) const {
+    const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
+    constexpr std::int32_t kDraws = kHostNodes * kHostDraws;
+    std::uint32_t node_counter[kDraws], group_counter[kDraws];
+    for (std::int32_t g = 0; g < kDraws; ++g) {
+      const std::int32_t n = g / kHostDraws < nodes ? g / kHostDraws : 0;
+      node_counter[g] = static_cast<std::uint32_t>(model.block_nodes(block_begin + begin + n));
+      group_counter[g] = static_cast<std::uint32_t>(first / kMachinesPerDraw + g % kHostDraws);
+    }
+    std::uint32_t words[4 * kDraws];
+    philox4_lanes<kDraws>(seed, node_counter, group_counter, sweep, round, words);
+
+    const double* beta = &beta_of_machine(first);
+    for (std::int32_t n = 0; n < nodes; ++n) {
+      const std::int32_t node = model.block_nodes(block_begin + begin + n);
+      double phi[kHostLanes];
+      const double h = model.fields(node);
+      for (std::int32_t lane = 0; lane < kHostLanes; ++lane) phi[lane] = h;
+      for (std::int64_t e = model.row_offsets(node); e < model.row_offsets(node + 1); ++e) {
+        const double coupling = model.couplings(e);
+        const std::int8_t* neighbour = &spins(first, model.columns(e));
+        HAMON_SIMD
+        for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] += coupling * neighbour[lane];
+      }
+      const std::uint32_t* word = &words[n * kHostLanes];
+      std::int8_t* out = &spins(first, node);
+      HAMON_SIMD
+      for (std::int32_t lane = 0; lane < lanes; ++lane) {
+        out[lane] = heat_bath_spin(beta[lane], phi[lane], to_unit_interval(word[lane]));
+      }
     }
   }
 };
 
 }  // namespace detail
+
+/// Refreshes state.beta_of_machine from the ladder and the permutation.
+template <class ExecutionSpace>
+void update_machine_betas(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state) {
+  const auto beta_of_machine = state.beta_of_machine;
+  const auto betas = state.betas;
+  const auto chain_of_machine = state.chain_of_machine;
+  Kokkos::parallel_for(
+      "hamon::machine_betas", Kokkos::RangePolicy<ExecutionSpace>(space, 0, state.n_machines()),
+      KOKKOS_LAMBDA(const std::int32_t m) { beta_of_machine(m) = betas(chain_of_machine(m)); });
+}
 
 /// One block-Gibbs sweep of every machine: each colour class in turn.
 template <class ExecutionSpace>
@@ -101,21 +149,25 @@ void gibbs_sweep(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
                  const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep) {
+  update_machine_betas(space, state);
   const std::int32_t n_machines = state.n_machines();
-  const std::int64_t n_groups = (n_machines + detail::kMachinesPerDraw - 1) / detail::kMachinesPerDraw;
+  const std::int64_t n_groups =
+      (n_machines + detail::kMachinesPerDraw - 1) / detail::kMachinesPerDraw;
   const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
   for (std::size_t c = 0; c < n_colours; ++c) {
     const std::int64_t begin = model.block_offsets[c];
     const std::int64_t n_block = model.block_offsets[c + 1] - begin;
     if (n_block == 0) continue;
-    detail::BlockUpdate<ExecutionSpace> update{model,      state.spins,    state.betas,
-                                               state.chain_of_machine, begin, n_block,
-                                               n_groups,   n_machines,     seed,
-                                               sweep,      round};
-    Kokkos::parallel_for("hamon::gibbs_sweep",
-                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-                             space, 0, n_block * n_groups),
-                         update);
+    const detail::BlockUpdate<ExecutionSpace> update{
+        model, state.spins, state.beta_of_machine, begin, n_block,
+        n_groups, n_machines, seed,      sweep, round};
+    const std::int64_t items = detail::host_style<ExecutionSpace>
+                                   ? (n_block + detail::kHostNodes - 1) / detail::kHostNodes
+                                   : n_block * n_groups;
+    Kokkos::parallel_for(
+        "hamon::gibbs_sweep",
+        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, items),
+        update);
   }
 }
 

@@ -14,6 +14,7 @@
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/energy.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/impl/exp.hpp"
 
 namespace hamon {
 
@@ -45,7 +46,7 @@ struct DeoSwapPass {
                 round)
             .w[0]);
     state.attempted(i) += 1;
-    if (log_ratio >= 0.0 || u < std::exp(log_ratio)) {
+    if (log_ratio >= 0.0 || u < deterministic_exp(log_ratio)) {
       state.accepted(i) += 1;
       state.machine_of_chain(i) = m_hi;
       state.machine_of_chain(i + 1) = m_lo;

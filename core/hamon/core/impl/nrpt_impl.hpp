@@ -40,6 +40,7 @@ ChainState<ExecutionSpace> make_chain_state(
   s.spins = typename state_type::spin_view(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")), n, model.n_nodes);
   s.betas = to_view(space, betas, "hamon::betas");
+  s.beta_of_machine = to_view(space, betas, "hamon::beta_of_machine");
   std::vector<std::int32_t> identity(static_cast<std::size_t>(n));
   for (std::int32_t k = 0; k < n; ++k) identity[static_cast<std::size_t>(k)] = k;
   s.chain_of_machine = to_view(space, identity, "hamon::chain_of_machine");
