@@ -87,8 +87,18 @@ TEST(TEST_CATEGORY, nrpt_observers_record_what_was_asked) {
   o.observers.samples_every = 7;
   o.observers.sample_nodes = {0, 3, 19};
   o.observers.energies = true;
+  o.observers.index_process = true;
   o.observers.moments = true;
   const auto r = hamon::nrpt(Space(), model, o);
+  ASSERT_EQ(r.index_process.size(), 400u * 6u);
+  for (std::size_t m = 0; m < 6; ++m) {
+    EXPECT_EQ(r.index_process[399 * 6 + m], r.chain_of_machine[m]) << "machine " << m;
+  }
+  for (std::size_t row = 0; row < 400; ++row) {  // every row is a permutation
+    std::vector<int> seen(6, 0);
+    for (std::size_t m = 0; m < 6; ++m) seen[static_cast<std::size_t>(r.index_process[row * 6 + m])]++;
+    ASSERT_EQ(seen, std::vector<int>(6, 1)) << "round " << row;
+  }
   EXPECT_EQ(r.n_samples, 400 / 7);
   EXPECT_EQ(r.samples.size(), static_cast<std::size_t>(400 / 7) * 3);
   for (auto s : r.samples) EXPECT_TRUE(s == 1 || s == -1);
@@ -161,6 +171,30 @@ TEST(TEST_CATEGORY, nrpt_swap_acceptance_of_independent_exact_draws) {
   ASSERT_EQ(r.swaps.attempted[0], 20000);
   EXPECT_NEAR(r.swaps.acceptance[0], expected,
               5 * std::sqrt(expected * (1 - expected) / 20000.0));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(TEST_CATEGORY, nrpt_on_caller_views_uses_them_in_place) {
+  // Embedding: a caller that already holds the model in the space's memory passes its
+  // Views; the run reads them where they are (the same allocations) and gives the same
+  // bits as the copying entry point.
+  const auto model = hamon::make_lattice({6, 6}, true, hamon::ValueDistribution::pm_one(9));
+  Space space;
+  const auto views = hamon::make_device_model(space, model);
+  const auto* couplings_before = views.couplings.data();
+  const long use_count_before = views.couplings.use_count();
+  auto options = small_run();
+  options.observers.samples_every = 4;
+  const auto in_place = hamon::nrpt(space, views, options);
+  const auto copied = hamon::nrpt(space, model, options);
+  EXPECT_EQ(views.couplings.data(), couplings_before);
+  EXPECT_EQ(views.couplings.use_count(), use_count_before);  // no copy kept alive
+  EXPECT_EQ(in_place.samples, copied.samples);
+  EXPECT_EQ(in_place.swaps.accepted, copied.swaps.accepted);
+  EXPECT_EQ(in_place.final_energies, copied.final_energies);
 }
 
 }  // namespace

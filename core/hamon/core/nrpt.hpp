@@ -30,6 +30,9 @@ struct ObserverOptions {
   std::vector<std::int64_t> sample_nodes;
   /// Record every chain's energy (indexed by temperature) every measured round.
   bool energies = false;
+  /// Record the index process: every machine's chain (temperature index) every measured
+  /// round.
+  bool index_process = false;
   /// Running moments of the cold chain: <s_i>, <s_i s_j> on edges, energy and
   /// |magnetisation| per node, with standard errors from batch means.
   bool moments = false;
@@ -101,6 +104,7 @@ struct NrptResult {
   std::int64_t n_samples = 0;
   std::vector<std::int8_t> samples;    // n_samples x sample_nodes.size(), row-major
   std::vector<double> energies;        // n_rounds x n_chains, row-major, by temperature
+  std::vector<std::int32_t> index_process;  // n_rounds x n_chains, row-major, by machine
   Moments moments;
 };
 

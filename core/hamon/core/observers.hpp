@@ -30,6 +30,8 @@ struct ObserverBuffers {
   matrix<std::int8_t> samples;  // (n_samples, n_sample_nodes)
   // energies by temperature
   matrix<double> energies;  // (n_rounds, n_chains)
+  // chain of every machine
+  matrix<std::int32_t> index_process;  // (n_rounds, n_machines)
   // moments
   std::int32_t n_batches = 0;
   matrix<std::int64_t> node_sums;  // (n_batches, n_nodes)
@@ -61,6 +63,10 @@ ObserverBuffers<ExecutionSpace> make_observer_buffers(
   if (options.energies) {
     b.energies = typename ObserverBuffers<ExecutionSpace>::template matrix<double>(
         Kokkos::view_alloc(space, std::string("hamon::energy_trace")), n_rounds, n_chains);
+  }
+  if (options.index_process) {
+    b.index_process = typename ObserverBuffers<ExecutionSpace>::template matrix<std::int32_t>(
+        Kokkos::view_alloc(space, std::string("hamon::index_trace")), n_rounds, n_chains);
   }
   if (options.moments) {
     b.n_batches = static_cast<std::int32_t>(
@@ -108,6 +114,13 @@ void observe_round(const ExecutionSpace& space,
         "hamon::observe_energies", range(space, 0, top + 1), KOKKOS_LAMBDA(const std::int64_t c) {
           energies(r, c) = fixed_point_energy(energy_fixed(machine_of_chain(c)), bits);
         });
+  }
+  if (b.index_process.extent(0) > 0) {
+    const auto trace = b.index_process;
+    const auto chain_of_machine = state.chain_of_machine;
+    Kokkos::parallel_for(
+        "hamon::observe_index_process", range(space, 0, top + 1),
+        KOKKOS_LAMBDA(const std::int64_t m) { trace(r, m) = chain_of_machine(m); });
   }
   if (b.n_batches > 0) {
     const std::int64_t batch = r * b.n_batches / n_rounds;

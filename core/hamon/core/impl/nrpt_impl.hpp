@@ -200,7 +200,7 @@ NrptResult nrpt(const ExecutionSpace& space,
   detail::reset_counters(space, state);
 
   const bool observing = options.observers.samples_every > 0 || options.observers.energies ||
-                         options.observers.moments;
+                         options.observers.index_process || options.observers.moments;
   detail::ObserverBuffers<ExecutionSpace> buffers;
   if (observing) {
     buffers = detail::make_observer_buffers(space, model, options.observers, options.n_rounds,
@@ -243,6 +243,9 @@ NrptResult nrpt(const ExecutionSpace& space,
   }
   if (buffers.energies.extent(0) > 0) {
     result.energies = detail::to_host_vector<double>(buffers.energies);
+  }
+  if (buffers.index_process.extent(0) > 0) {
+    result.index_process = detail::to_host_vector<std::int32_t>(buffers.index_process);
   }
   if (buffers.n_batches > 0) result.moments = detail::collect_moments(buffers, model.n_nodes);
   return result;

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Run a Google Benchmark binary of perf/ and record its results in perf/results/.
+
+    python3 perf/tools/record_benchmark.py BINARY NAME [--filter REGEX] [-- extra args]
+
+Writes perf/results/NAME.json (the raw benchmark output) and perf/results/NAME.md (machine,
+date, exact command, and a table of every benchmark with its counters).
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+
+
+def machine_description():
+    model = platform.processor() or "unknown cpu"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary")
+    parser.add_argument("name")
+    parser.add_argument("--filter", default="")
+    parser.add_argument("extra", nargs="*")
+    args = parser.parse_args()
+
+    results_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results")
+    os.makedirs(results_dir, exist_ok=True)
+    json_path = os.path.join(results_dir, args.name + ".json")
+    command = [args.binary, "--benchmark_format=json"]
+    if args.filter:
+        command.append("--benchmark_filter=" + args.filter)
+    command += args.extra
+    env = dict(os.environ)
+    env.setdefault("OMP_PROC_BIND", "false")
+    env.setdefault("OMP_NUM_THREADS", str(os.cpu_count()))
+    started = datetime.datetime.now(datetime.timezone.utc)
+    output = subprocess.run(command, env=env, check=True, stdout=subprocess.PIPE).stdout
+    data = json.loads(output)
+    with open(json_path + ".tmp", "w") as f:
+        json.dump(data, f, indent=1)
+    os.replace(json_path + ".tmp", json_path)
+
+    counters = []
+    for b in data["benchmarks"]:
+        for key in b:
+            if key not in counters and key not in (
+                "name", "family_index", "per_family_instance_index", "run_name", "run_type",
+                "repetitions", "repetition_index", "threads", "iterations", "real_time",
+                "cpu_time", "time_unit", "aggregate_name", "aggregate_unit", "label"):
+                counters.append(key)
+    lines = [
+        f"# {args.name}",
+        "",
+        f"- machine: {machine_description()}",
+        f"- date: {started.strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- command: `OMP_PROC_BIND={env['OMP_PROC_BIND']} OMP_NUM_THREADS={env['OMP_NUM_THREADS']} "
+        + " ".join(command) + "`",
+        f"- re-run: `python3 perf/tools/record_benchmark.py {' '.join(sys.argv[1:])}`",
+        "",
+        "| benchmark | time | " + " | ".join(counters) + " |",
+        "|---|---|" + "---|" * len(counters),
+    ]
+    for b in data["benchmarks"]:
+        row = [b["name"], f"{b['real_time']:.3g} {b['time_unit']}"]
+        row += [f"{b[c]:.4g}" if isinstance(b.get(c), (int, float)) else str(b.get(c, "")) for c in counters]
+        lines.append("| " + " | ".join(row) + " |")
+    md_path = os.path.join(results_dir, args.name + ".md")
+    with open(md_path + ".tmp", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(md_path + ".tmp", md_path)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
