@@ -15,4 +15,24 @@ int energy_fraction_bits_for(const SpinModel& model) {
   return std::clamp(bits, 0, 40);
 }
 
+std::int32_t integer_field_bound_for(const SpinModel& model) {
+  constexpr double kLargestTabulated = 64.0;
+  auto is_integer = [](double v) { return std::floor(v) == v; };
+  double bound = 0.0;
+  for (std::int64_t i = 0; i < model.n_nodes(); ++i) {
+    const double h = model.fields()[static_cast<std::size_t>(i)];
+    if (!is_integer(h)) return -1;
+    double reach = std::abs(h);
+    for (auto e = model.row_offsets()[static_cast<std::size_t>(i)];
+         e < model.row_offsets()[static_cast<std::size_t>(i) + 1]; ++e) {
+      const double j = model.couplings()[static_cast<std::size_t>(e)];
+      if (!is_integer(j)) return -1;
+      reach += std::abs(j);
+    }
+    bound = std::max(bound, reach);
+    if (bound > kLargestTabulated) return -1;
+  }
+  return static_cast<std::int32_t>(bound);
+}
+
 }  // namespace hamon::detail

@@ -31,6 +31,10 @@ struct DeviceModel {
   /// Energies are accumulated in fixed point with this many fractional bits, so their
   /// sums are exact integers whatever the reduction order (see energy.hpp).
   int energy_fraction_bits = 0;
+  /// When every coupling and field is an integer and every |local field| is at most this
+  /// bound (<= 64), local fields take few values and the sweep looks acceptance factors
+  /// up in a per-machine table instead of calling exp; -1 otherwise.
+  std::int32_t integer_field_bound = -1;
 };
 
 namespace detail {
@@ -49,6 +53,9 @@ Kokkos::View<T*, typename Space::memory_space> to_view(const Space& space,
 
 /// Fractional bits such that the largest possible |energy| stays below 2^61.
 int energy_fraction_bits_for(const SpinModel& model);
+
+/// DeviceModel::integer_field_bound for this model.
+std::int32_t integer_field_bound_for(const SpinModel& model);
 
 }  // namespace detail
 
@@ -76,6 +83,7 @@ DeviceModel<typename ExecutionSpace::memory_space> make_device_model(const Execu
   dm.n_nodes = model.n_nodes();
   dm.n_free = model.n_free();
   dm.energy_fraction_bits = detail::energy_fraction_bits_for(model);
+  dm.integer_field_bound = detail::integer_field_bound_for(model);
   space.fence();
   return dm;
 }

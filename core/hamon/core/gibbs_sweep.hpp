@@ -39,11 +39,15 @@ template <class ExecutionSpace>
 inline constexpr bool host_style =
     std::is_same<typename ExecutionSpace::array_layout, Kokkos::LayoutRight>::value;
 
-/// Heat-bath acceptance: new spin +1 with probability 1 / (1 + exp(-2 beta phi)), tested
-/// as u (1 + exp(-2 beta phi)) < 1 (no division on the critical path).
-KOKKOS_FORCEINLINE_FUNCTION std::int8_t heat_bath_spin(double beta, double local_field, double u) {
-  return u * (1.0 + deterministic_exp(-2.0 * beta * local_field)) < 1.0 ? std::int8_t(1)
-                                                                        : std::int8_t(-1);
+/// The heat-bath factor 1 + exp(-2 beta phi): the new spin is +1 with probability
+/// 1 / factor, decided as u * factor < 1 (no division on the critical path). Tables of it
+/// hold exactly these bits, so the table and exp paths decide identically.
+KOKKOS_FORCEINLINE_FUNCTION double heat_bath_factor(double beta, double local_field) {
+  return 1.0 + deterministic_exp(-2.0 * beta * local_field);
+}
+
+KOKKOS_FORCEINLINE_FUNCTION std::int8_t heat_bath_decision(double factor, double u) {
+  return u * factor < 1.0 ? std::int8_t(1) : std::int8_t(-1);
 }
 
 template <class ExecutionSpace>
@@ -54,6 +58,8 @@ struct BlockUpdate {
   model_type model;
   typename state_type::spin_view spins;
   typename state_type::template view<double> beta_of_machine;
+  Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> table;
+  std::int32_t bound;  // integer_field_bound, -1 without a table
   std::int64_t block_begin;
   std::int64_t n_block;
   std::int64_t n_groups;
@@ -89,7 +95,9 @@ struct BlockUpdate {
       for (std::int64_t e = model.row_offsets(node); e < model.row_offsets(node + 1); ++e) {
         phi += model.couplings(e) * spins(m, model.columns(e));
       }
-      spins(m, node) = heat_bath_spin(beta_of_machine(m), phi, to_unit_interval(draw.w[lane]));
+      const double factor = bound >= 0 ? table(m, static_cast<std::int32_t>(phi) + bound)
+                                       : heat_bath_factor(beta_of_machine(m), phi);
+      spins(m, node) = heat_bath_decision(factor, to_unit_interval(draw.w[lane]));
     }
   }
 
@@ -122,9 +130,20 @@ struct BlockUpdate {
       }
       const std::uint32_t* word = &words[n * kHostLanes];
       std::int8_t* out = &spins(first, node);
-      HAMON_SIMD
-      for (std::int32_t lane = 0; lane < lanes; ++lane) {
-        out[lane] = heat_bath_spin(beta[lane], phi[lane], to_unit_interval(word[lane]));
+      if (bound >= 0) {
+        const double* factors = &table(first, bound);  // row stride 2 * bound + 1
+        const std::int32_t stride = 2 * bound + 1;
+        HAMON_SIMD
+        for (std::int32_t lane = 0; lane < lanes; ++lane) {
+          const double factor = factors[lane * stride + static_cast<std::int32_t>(phi[lane])];
+          out[lane] = heat_bath_decision(factor, to_unit_interval(word[lane]));
+        }
+      } else {
+        HAMON_SIMD
+        for (std::int32_t lane = 0; lane < lanes; ++lane) {
+          out[lane] = heat_bath_decision(heat_bath_factor(beta[lane], phi[lane]),
+                                         to_unit_interval(word[lane]));
+        }
       }
     }
   }
@@ -132,15 +151,27 @@ struct BlockUpdate {
 
 }  // namespace detail
 
-/// Refreshes state.beta_of_machine from the ladder and the permutation.
+/// Refreshes state.beta_of_machine from the ladder and the permutation, and the
+/// acceptance table when the model has one.
 template <class ExecutionSpace>
-void update_machine_betas(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state) {
+void refresh_machine_parameters(const ExecutionSpace& space,
+                                const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                                const ChainState<ExecutionSpace>& state) {
   const auto beta_of_machine = state.beta_of_machine;
   const auto betas = state.betas;
   const auto chain_of_machine = state.chain_of_machine;
+  const auto table = state.acceptance_table;
+  const std::int32_t bound = model.integer_field_bound;
+  const std::int32_t width = bound >= 0 ? 2 * bound + 1 : 0;
   Kokkos::parallel_for(
-      "hamon::machine_betas", Kokkos::RangePolicy<ExecutionSpace>(space, 0, state.n_machines()),
-      KOKKOS_LAMBDA(const std::int32_t m) { beta_of_machine(m) = betas(chain_of_machine(m)); });
+      "hamon::machine_parameters", Kokkos::RangePolicy<ExecutionSpace>(space, 0, state.n_machines()),
+      KOKKOS_LAMBDA(const std::int32_t m) {
+        const double beta = betas(chain_of_machine(m));
+        beta_of_machine(m) = beta;
+        for (std::int32_t k = 0; k < width; ++k) {
+          table(m, k) = detail::heat_bath_factor(beta, static_cast<double>(k - bound));
+        }
+      });
 }
 
 /// One block-Gibbs sweep of every machine: each colour class in turn.
@@ -149,7 +180,7 @@ void gibbs_sweep(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
                  const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep) {
-  update_machine_betas(space, state);
+  refresh_machine_parameters(space, model, state);
   const std::int32_t n_machines = state.n_machines();
   const std::int64_t n_groups =
       (n_machines + detail::kMachinesPerDraw - 1) / detail::kMachinesPerDraw;
@@ -159,8 +190,8 @@ void gibbs_sweep(const ExecutionSpace& space,
     const std::int64_t n_block = model.block_offsets[c + 1] - begin;
     if (n_block == 0) continue;
     const detail::BlockUpdate<ExecutionSpace> update{
-        model, state.spins, state.beta_of_machine, begin, n_block,
-        n_groups, n_machines, seed,      sweep, round};
+        model,    state.spins, state.beta_of_machine, state.acceptance_table,
+        model.integer_field_bound, begin, n_block, n_groups, n_machines, seed, sweep, round};
     const std::int64_t items = detail::host_style<ExecutionSpace>
                                    ? (n_block + detail::kHostNodes - 1) / detail::kHostNodes
                                    : n_block * n_groups;

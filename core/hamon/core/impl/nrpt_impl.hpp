@@ -41,6 +41,11 @@ ChainState<ExecutionSpace> make_chain_state(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")), n, model.n_nodes);
   s.betas = to_view(space, betas, "hamon::betas");
   s.beta_of_machine = to_view(space, betas, "hamon::beta_of_machine");
+  if (model.integer_field_bound >= 0) {
+    s.acceptance_table = Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
+        Kokkos::view_alloc(space, std::string("hamon::acceptance_table")), n,
+        2 * model.integer_field_bound + 1);
+  }
   std::vector<std::int32_t> identity(static_cast<std::size_t>(n));
   for (std::int32_t k = 0; k < n; ++k) identity[static_cast<std::size_t>(k)] = k;
   s.chain_of_machine = to_view(space, identity, "hamon::chain_of_machine");
