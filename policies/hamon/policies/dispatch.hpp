@@ -3,9 +3,31 @@
 // work score (n_chains x free nodes), resolves the device once, copies the model to the
 // chosen space once, runs the whole round loop there, and returns host results together
 // with the decision record.
+//
+// Placement -> execution space:
+//   leave_alone        Kokkos::DefaultExecutionSpace (always one of the spaces below)
+//   serial / openmp    Kokkos::Serial / Kokkos::OpenMP (default instance)
+//   cuda               Kokkos::Cuda (default instance)
+//   a concrete instance in the decision's spec: that instance, as it is.
+// The round loop is explicitly instantiated once per concrete space (policies/src/
+// nrpt_<space>.cpp); DefaultExecutionSpace is an alias of one of them, never a separate
+// instantiation. The dispatcher owns no execution-space instance (the default instances
+// belong to Kokkos), and it never initialises Kokkos: calling an entry point before
+// Kokkos::initialize (or after Kokkos::finalize) throws std::logic_error.
+//
+// Data that already lives in a memory space (a caller embedding hamon in a Kokkos code
+// passes its DeviceModel) is not routed: nrpt_in_place runs in an execution space that can
+// access that memory and copies nothing.
 
+#include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
 
+#include "hamon/core/device_model.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/spin_model.hpp"
 #include "hamon/policies/device_spec.hpp"
@@ -17,9 +39,14 @@ namespace hamon {
 struct RoutedResult {
   NrptResult result;
   DeviceDecision decision;
+  /// The Kokkos execution space that ran the call ("Serial", "OpenMP", "Cuda"): for
+  /// leave_alone, what Kokkos::DefaultExecutionSpace is in this build.
+  std::string execution_space;
 };
 
-/// The work score of an NRPT call: chains of the ladder x free nodes of the model.
+/// The work score of an NRPT call: chains of the ladder (explicit betas or n_chains) x
+/// free nodes of the model (clamped nodes excluded). Validates the options first
+/// (std::invalid_argument naming the offending option).
 std::int64_t work_score_of(const SpinModel& model, const NrptOptions& options);
 
 /// Resolves `device` for this call (score from the model and options; `threshold`
@@ -32,13 +59,191 @@ DeviceDecision resolve_for(const SpinModel& model, const NrptOptions& options,
 RoutedResult nrpt(const SpinModel& model, const NrptOptions& options,
                   const DeviceSpec& device = DeviceSpec::auto_());
 
-/// Block-Gibbs sampling at one beta, routed by `device`.
+/// Block-Gibbs sampling at one beta, routed by `device` (score = 1 chain x free nodes).
 RoutedResult sample(const SpinModel& model, double beta, NrptOptions options,
                     const DeviceSpec& device = DeviceSpec::auto_());
 
 /// Runs where an earlier decision says (orchestrators resolve once and pass it down, so
 /// the space never flips between phases). A concrete instance in decision.spec is used.
+/// Throws DeviceUnavailable when the decision names a space this build lacks.
 NrptResult nrpt_with(const DeviceDecision& decision, const SpinModel& model,
                      const NrptOptions& options);
+
+/// The same for block-Gibbs sampling at one beta.
+NrptResult sample_with(const DeviceDecision& decision, const SpinModel& model, double beta,
+                       NrptOptions options);
+
+/// The name of the execution space a decision runs in ("Serial", "OpenMP", "Cuda").
+/// Throws DeviceUnavailable as nrpt_with does.
+std::string execution_space_of(const DeviceDecision& decision);
+
+/// NRPT on a model whose Views already live in `MemSpace` (see the top of this file).
+/// Runs in an enabled execution space that can access MemSpace (checked at compile time):
+/// the memory space's own execution space (Kokkos::CudaSpace -> Cuda), and for host
+/// memory the host tier (Serial below the host threshold, OpenMP at or above it, when
+/// both are compiled in). HAMON_DEVICE and the device threshold are not consulted: there
+/// is nothing to route. Nothing is copied; the decision's reason is data_resident.
+template <class MemSpace>
+RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& model, const NrptOptions& options,
+                           std::optional<double> host_threshold = std::nullopt);
+
+// ---------------------------------------------------------------------------------------
+// Implementation details of the templates above.
+
+namespace detail {
+
+/// True for the execution spaces the round loop is instantiated for in this build.
+template <class Space>
+inline constexpr bool is_instantiated_space = false
+#ifdef KOKKOS_ENABLE_SERIAL
+                                              || std::is_same_v<Space, Kokkos::Serial>
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+                                              || std::is_same_v<Space, Kokkos::OpenMP>
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+                                              || std::is_same_v<Space, Kokkos::Cuda>
+#endif
+    ;
+
+static_assert(is_instantiated_space<Kokkos::DefaultExecutionSpace>,
+              "hamon dispatches to Serial, OpenMP and Cuda only: this Kokkos's "
+              "DefaultExecutionSpace is none of them");
+
+/// The placement naming `Space` (leave_alone when it is not an instantiated space).
+template <class Space>
+constexpr Placement placement_of_type() {
+#ifdef KOKKOS_ENABLE_SERIAL
+  if constexpr (std::is_same_v<Space, Kokkos::Serial>) return Placement::serial;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) return Placement::openmp;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return Placement::cuda;
+#endif
+  return Placement::leave_alone;
+}
+
+template <class Space, class MemSpace>
+inline constexpr bool can_access = Kokkos::SpaceAccessibility<Space, MemSpace>::accessible;
+
+/// Which instantiated spaces can access a memory space, and its own execution space.
+struct InPlaceCandidates {
+  bool serial = false;
+  bool openmp = false;
+  bool cuda = false;
+  Placement natural = Placement::leave_alone;  // leave_alone: not an instantiated space
+};
+
+template <class MemSpace>
+constexpr InPlaceCandidates in_place_candidates() {
+  InPlaceCandidates c;
+#ifdef KOKKOS_ENABLE_SERIAL
+  c.serial = can_access<Kokkos::Serial, MemSpace>;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  c.openmp = can_access<Kokkos::OpenMP, MemSpace>;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  c.cuda = can_access<Kokkos::Cuda, MemSpace>;
+#endif
+  c.natural = placement_of_type<typename MemSpace::execution_space>();
+  return c;
+}
+
+/// The decision for data resident in a memory space with these candidates (defined in
+/// dispatch.cpp): reason data_resident, placement one of the candidates.
+DeviceDecision decide_in_place(const InPlaceCandidates& candidates, std::int64_t score,
+                               std::optional<double> host_threshold);
+
+/// Throws std::logic_error unless Kokkos is initialised (and not finalised).
+void require_kokkos_initialized(const char* entry_point);
+
+/// The same model seen through Views of `Target` (unmanaged, same pointers; every other
+/// member copied — keep in step with DeviceModel): for memory
+/// that `Target`'s execution space can access without being its own memory space (e.g.
+/// CudaUVMSpace or CudaHostPinnedSpace data run by Cuda or a host space).
+template <class Target, class MemSpace>
+DeviceModel<Target> alias_model(const DeviceModel<MemSpace>& m) {
+  DeviceModel<Target> out;
+  auto alias = [](const auto& view) {
+    using T = typename std::decay_t<decltype(view)>::value_type;
+    return typename DeviceModel<Target>::template view<T>(view.data(), view.extent(0));
+  };
+  out.row_offsets = alias(m.row_offsets);
+  out.columns = alias(m.columns);
+  out.couplings = alias(m.couplings);
+  out.fields = alias(m.fields);
+  out.clamped = alias(m.clamped);
+  out.block_nodes = alias(m.block_nodes);
+  out.edge_i = alias(m.edge_i);
+  out.edge_j = alias(m.edge_j);
+  out.block_offsets = m.block_offsets;
+  out.n_nodes = m.n_nodes;
+  out.n_free = m.n_free;
+  out.energy_fraction_bits = m.energy_fraction_bits;
+  out.integer_field_bound = m.integer_field_bound;
+  return out;
+}
+
+template <class Space, class MemSpace>
+RoutedResult run_in_place(const DeviceModel<MemSpace>& model, const NrptOptions& options,
+                          DeviceDecision decision) {
+  static_assert(can_access<Space, MemSpace>);
+  RoutedResult out;
+  const Space space;
+  if constexpr (std::is_same_v<typename Space::memory_space, MemSpace>) {
+    out.result = hamon::nrpt(space, model, options);
+  } else {
+    out.result = hamon::nrpt(space, alias_model<typename Space::memory_space>(model), options);
+  }
+  out.decision = std::move(decision);
+  out.execution_space = Space::name();
+  return out;
+}
+
+}  // namespace detail
+
+template <class MemSpace>
+RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& model, const NrptOptions& options,
+                           std::optional<double> host_threshold) {
+  constexpr detail::InPlaceCandidates candidates = detail::in_place_candidates<MemSpace>();
+  static_assert(candidates.serial || candidates.openmp || candidates.cuda,
+                "hamon::nrpt_in_place: no enabled execution space (Serial, OpenMP, Cuda) "
+                "can access this memory space");
+  detail::require_kokkos_initialized("nrpt_in_place");
+  validate_options(options, model.n_nodes);
+  const auto n_chains = static_cast<std::int64_t>(ladder_of(options).size());
+  DeviceDecision decision =
+      detail::decide_in_place(candidates, work_score(n_chains, model.n_free), host_threshold);
+  switch (decision.placement) {
+#ifdef KOKKOS_ENABLE_SERIAL
+    case Placement::serial:
+      if constexpr (candidates.serial) {
+        return detail::run_in_place<Kokkos::Serial>(model, options, std::move(decision));
+      }
+      break;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+    case Placement::openmp:
+      if constexpr (candidates.openmp) {
+        return detail::run_in_place<Kokkos::OpenMP>(model, options, std::move(decision));
+      }
+      break;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+    case Placement::cuda:
+      if constexpr (candidates.cuda) {
+        return detail::run_in_place<Kokkos::Cuda>(model, options, std::move(decision));
+      }
+      break;
+#endif
+    default:
+      break;
+  }
+  throw std::logic_error("hamon::nrpt_in_place: decided " + to_string(decision.placement) +
+                         ", which cannot access the model's memory space");
+}
 
 }  // namespace hamon

@@ -43,6 +43,8 @@ enum class DecisionReason {
   concrete_instance,            // the caller passed an execution-space instance
   opted_out,                    // spec none: hamon never touches placement
   no_host_backend,              // auto wanted the host tier but neither Serial nor OpenMP is built
+  data_resident,                // the caller's Views already live in a memory space: run where
+                                // the data is, copy nothing (nrpt_in_place)
 };
 
 /// A short phrase, e.g. "score >= threshold", "forced by env (HAMON_DEVICE)".
@@ -66,6 +68,8 @@ inline std::string to_string(DecisionReason reason) {
       return "opted out (none)";
     case DecisionReason::no_host_backend:
       return "no host backend compiled in";
+    case DecisionReason::data_resident:
+      return "data resident (runs where the caller's Views live)";
   }
   return "unknown";
 }

@@ -1,0 +1,32 @@
+#pragma once
+// The subcommands of `hamon`. Each add_* registers its options on the CLI11 app and
+// returns what to run when it was chosen. Exit codes: 0 success, 1 a run that failed,
+// 2 bad input (the experiment file, a command-line value, the device).
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <stdexcept>
+
+namespace hamon::cli {
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command add_run_command(CLI::App& app);
+Command add_validate_command(CLI::App& app);
+Command add_demo_command(CLI::App& app);
+Command add_devices_command(CLI::App& app);
+Command add_resolve_command(CLI::App& app);
+
+/// Bad input with no place in a file (a command-line value, the environment): exit 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kExitRunFailed = 1;
+inline constexpr int kExitBadInput = 2;
+
+}  // namespace hamon::cli

@@ -1,0 +1,122 @@
+// `hamon devices`: what this build and this machine offer, and the thresholds routing
+// uses, each with where it came from.
+#include <yaml-cpp/yaml.h>
+
+#include <Kokkos_Core.hpp>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+
+#include "commands/commands.hpp"
+#include "commands/kokkos_session.hpp"
+#include "hamon/policies/accelerator.hpp"
+#include "hamon/policies/resolve_device.hpp"
+#include "hamon/policies/thresholds.hpp"
+#include "hamon/version.hpp"
+#include "output/summary.hpp"
+#include "output/yaml_values.hpp"
+
+namespace hamon::cli {
+
+namespace {
+
+std::vector<std::string> enabled_spaces() {
+  std::vector<std::string> spaces;
+#ifdef KOKKOS_ENABLE_SERIAL
+  spaces.push_back(Kokkos::Serial::name());
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  spaces.push_back(Kokkos::OpenMP::name());
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  spaces.push_back(Kokkos::Cuda::name());
+#endif
+  return spaces;
+}
+
+/// A threshold, or its error (a bad environment value or calibration file) — reported,
+/// not fatal, since this command is how one finds such problems.
+bool emit_threshold(YAML::Emitter& out, const char* key, const std::function<Threshold()>& read) {
+  out << YAML::Key << key << YAML::Value << YAML::BeginMap;
+  bool ok = true;
+  try {
+    const Threshold t = read();
+    out << YAML::Key << "value" << YAML::Value;
+    emit_float(out, t.value);
+    out << YAML::Key << "source" << YAML::Value << to_string(t.source);
+    out << YAML::Key << "origin" << YAML::Value << t.origin;
+  } catch (const std::exception& e) {
+    out << YAML::Key << "error" << YAML::Value << e.what();
+    ok = false;
+  }
+  out << YAML::EndMap;
+  return ok;
+}
+
+int list_devices() {
+  const KokkosSession kokkos;
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "hamon" << YAML::Value << YAML::DoubleQuoted << hamon::version;
+  out << YAML::Key << "kokkos" << YAML::Value << YAML::DoubleQuoted << kokkos_version();
+  out << YAML::Key << "backends" << YAML::Value << YAML::Flow << build_backend_list();
+
+  out << YAML::Key << "spaces" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "enabled" << YAML::Value << YAML::Flow << enabled_spaces();
+  out << YAML::Key << "default" << YAML::Value << Kokkos::DefaultExecutionSpace::name();
+  out << YAML::Key << "default_host" << YAML::Value << Kokkos::DefaultHostExecutionSpace::name();
+  out << YAML::Key << "host_concurrency" << YAML::Value
+      << Kokkos::DefaultHostExecutionSpace().concurrency();
+  out << YAML::EndMap;
+
+  const AcceleratorInfo accelerator = probe_accelerator();
+  out << YAML::Key << "accelerator" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "compiled_in" << YAML::Value << accelerator.compiled_in;
+  out << YAML::Key << "visible_devices" << YAML::Value << accelerator.visible_devices;
+  out << YAML::Key << "visible" << YAML::Value << accelerator.visible();
+  if (!accelerator.detail.empty()) {
+    out << YAML::Key << "detail" << YAML::Value << accelerator.detail;
+  }
+  out << YAML::EndMap;
+
+  out << YAML::Key << "thresholds" << YAML::Value << YAML::BeginMap;
+  bool ok = emit_threshold(out, "device", [] { return device_threshold(); });
+  ok = emit_threshold(out, "host", [] { return host_threshold(); }) && ok;
+  out << YAML::EndMap;
+  const auto calibration = calibration_file_path();
+  std::error_code ec;
+  out << YAML::Key << "calibration" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "file" << YAML::Value;
+  if (calibration) {
+    out << *calibration;
+  } else {
+    emit_null(out);
+  }
+  out << YAML::Key << "present" << YAML::Value
+      << (calibration && std::filesystem::is_regular_file(*calibration, ec));
+  out << YAML::EndMap;
+
+  const auto env_device = std::getenv(kDeviceEnv);
+  out << YAML::Key << "env" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << kDeviceEnv << YAML::Value;
+  if (env_device != nullptr) {
+    out << YAML::DoubleQuoted << env_device;
+  } else {
+    emit_null(out);
+  }
+  out << YAML::EndMap;
+  out << YAML::EndMap;
+  std::cout << out.c_str() << "\n";
+  return ok ? 0 : kExitBadInput;
+}
+
+}  // namespace
+
+Command add_devices_command(CLI::App& app) {
+  CLI::App* sub = app.add_subcommand(
+      "devices", "Kokkos spaces, accelerator, routing thresholds and their sources");
+  sub->footer("Exit status: 0, or 2 when a threshold setting is invalid (shown as error).");
+  return {sub, [] { return list_devices(); }};
+}
+
+}  // namespace hamon::cli

@@ -1,0 +1,64 @@
+// `hamon run CONFIG.yaml` and `hamon validate CONFIG.yaml`.
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "commands/commands.hpp"
+#include "commands/kokkos_session.hpp"
+#include "commands/run_flags.hpp"
+#include "commands/run_report.hpp"
+#include "output/progress_display.hpp"
+#include "run/execute_run.hpp"
+#include "run/prepare_run.hpp"
+
+namespace hamon::cli {
+
+namespace {
+
+struct RunState {
+  std::string config;
+  RunFlags flags;
+};
+
+}  // namespace
+
+Command add_run_command(CLI::App& app) {
+  auto state = std::make_shared<RunState>();
+  CLI::App* sub = app.add_subcommand("run", "Run the experiment a YAML file describes");
+  sub->add_option("CONFIG", state->config, "experiment file (see examples/README.md)")
+      ->required()
+      ->type_name("FILE");
+  add_run_flags(*sub, state->flags, FlagSet::run);
+  sub->footer(
+      "Writes DIR (output.dir, or --out) with summary.yaml, betas.npy, energies.npy,\n"
+      "index_process.npy and samples.npy. DIR appears only when complete; an existing\n"
+      "non-empty DIR is refused unless --overwrite is given and DIR is an earlier hamon run.\n"
+      "Exit status: 0 done, 1 the run failed, 2 bad input (nothing created).");
+  return {sub, [state]() {
+            const auto started = std::chrono::steady_clock::now();
+            const RunFlags& f = state->flags;
+            const PreparedRun run = prepare_run(
+                state->config, overrides_of(f),
+                f.overwrite ? OutputPolicy::replace_run : OutputPolicy::refuse_non_empty);
+            const KokkosSession kokkos;
+            const RunOutcome outcome = execute_run(run, !f.quiet && stderr_is_terminal(), started);
+            if (!f.quiet) print_run_report(std::cout, run, outcome, false);
+            return 0;
+          }};
+}
+
+Command add_validate_command(CLI::App& app) {
+  auto state = std::make_shared<RunState>();
+  CLI::App* sub = app.add_subcommand("validate", "Check an experiment as `run` would; run nothing");
+  sub->add_option("CONFIG", state->config, "experiment file")->required()->type_name("FILE");
+  add_run_flags(*sub, state->flags, FlagSet::validate);
+  sub->footer("Exit status: 0 valid, 2 not (one message on stderr names file:line:column).");
+  return {sub, [state]() {
+            const PreparedRun run = prepare_run(state->config, overrides_of(state->flags),
+                                                OutputPolicy::refuse_non_empty);
+            print_validation_report(std::cout, run);
+            return 0;
+          }};
+}
+
+}  // namespace hamon::cli

@@ -1,0 +1,49 @@
+#include "commands/run_flags.hpp"
+
+#include <limits>
+
+#include "commands/option_values.hpp"
+
+namespace hamon::cli {
+
+void add_run_flags(CLI::App& app, RunFlags& flags, FlagSet set) {
+  flags.out_option =
+      app.add_option("--out", flags.out, "run directory (overrides output.dir)")->type_name("DIR");
+  flags.device_option =
+      app.add_option("--device", flags.device,
+                     "auto | cpu | gpu | none | serial | openmp (overrides device)")
+          ->type_name("SPEC");
+  flags.seed_option =
+      app.add_option("--seed", flags.seed, "random seed (overrides seed)")->type_name("N");
+  flags.rounds_option =
+      app.add_option("--rounds", flags.rounds, "measured rounds (overrides nrpt.rounds)")
+          ->type_name("N");
+  flags.burn_in_option =
+      app.add_option("--burn-in", flags.burn_in, "burn-in rounds (overrides nrpt.burn_in)")
+          ->type_name("N");
+  if (set != FlagSet::validate) {
+    app.add_flag("--quiet,-q", flags.quiet, "no progress display and no report on stdout");
+  }
+  if (set == FlagSet::run) {
+    app.add_flag("--overwrite", flags.overwrite,
+                 "replace an earlier hamon run (a directory with summary.yaml) at the output "
+                 "directory");
+  }
+}
+
+Overrides overrides_of(const RunFlags& flags) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  Overrides o;
+  if (flags.out_option->count() > 0) o.out = flags.out;
+  if (flags.device_option->count() > 0) o.device = flags.device;
+  if (flags.seed_option->count() > 0) o.seed = parse_seed_option("--seed", flags.seed);
+  if (flags.rounds_option->count() > 0) {
+    o.rounds = parse_integer_option("--rounds", flags.rounds, 1, kMax);
+  }
+  if (flags.burn_in_option->count() > 0) {
+    o.burn_in = parse_integer_option("--burn-in", flags.burn_in, 0, kMax);
+  }
+  return o;
+}
+
+}  // namespace hamon::cli

@@ -1,0 +1,175 @@
+#include "config/emit_experiment.hpp"
+
+#include <filesystem>
+
+#include "output/yaml_values.hpp"
+
+namespace hamon::cli {
+
+namespace {
+
+std::string absolute(const std::string& path) {
+  std::error_code ec;
+  const auto p = std::filesystem::absolute(path, ec);
+  return ec ? path : p.lexically_normal().string();
+}
+
+void emit_distribution(YAML::Emitter& out, const ValueDistribution& d) {
+  out << YAML::Flow << YAML::BeginMap;
+  switch (d.kind) {
+    case ValueDistribution::Kind::constant:
+      out << YAML::Key << "distribution" << YAML::Value << "constant";
+      out << YAML::Key << "value" << YAML::Value;
+      emit_float(out, d.value);
+      break;
+    case ValueDistribution::Kind::pm_one:
+      out << YAML::Key << "distribution" << YAML::Value << "pm_one";
+      out << YAML::Key << "value" << YAML::Value;
+      emit_float(out, d.value);
+      out << YAML::Key << "seed" << YAML::Value << d.seed;
+      break;
+    case ValueDistribution::Kind::gaussian:
+      out << YAML::Key << "distribution" << YAML::Value << "gaussian";
+      out << YAML::Key << "std" << YAML::Value;
+      emit_float(out, d.value);
+      out << YAML::Key << "mean" << YAML::Value;
+      emit_float(out, d.mean);
+      out << YAML::Key << "seed" << YAML::Value << d.seed;
+      break;
+  }
+  out << YAML::EndMap;
+}
+
+void emit_values(YAML::Emitter& out, const char* key, const ValuesSpec& values) {
+  switch (values.form) {
+    case ValuesSpec::Form::absent:
+      return;
+    case ValuesSpec::Form::scalar:
+      out << YAML::Key << key << YAML::Value;
+      emit_float(out, values.scalar);
+      return;
+    case ValuesSpec::Form::list:
+      out << YAML::Key << key << YAML::Value;
+      emit_float_list(out, values.list);
+      return;
+    case ValuesSpec::Form::file:
+      out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "file"
+          << YAML::Value << absolute(values.file) << YAML::EndMap;
+      return;
+  }
+}
+
+void emit_model(YAML::Emitter& out, const LatticeSpec& spec) {
+  out << YAML::Key << "kind" << YAML::Value << "lattice";
+  out << YAML::Key << "shape" << YAML::Value << YAML::Flow << spec.shape;
+  out << YAML::Key << "periodic" << YAML::Value << spec.periodic;
+  out << YAML::Key << "coupling" << YAML::Value;
+  emit_distribution(out, spec.coupling);
+  out << YAML::Key << "field" << YAML::Value;
+  emit_distribution(out, spec.field);
+}
+
+void emit_model(YAML::Emitter& out, const GraphSpec& spec) {
+  out << YAML::Key << "kind" << YAML::Value << "graph";
+  if (!spec.file.empty()) {
+    out << YAML::Key << "file" << YAML::Value << absolute(spec.file);
+    return;
+  }
+  out << YAML::Key << "nodes" << YAML::Value << spec.nodes;
+  out << YAML::Key << "edges" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (const Edge& e : spec.edges) {
+    out << YAML::Flow << YAML::BeginSeq << e.i << e.j;
+    emit_float(out, e.coupling);
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndSeq;
+  emit_values(out, "field", spec.field);
+  if (!spec.clamped.empty()) {
+    out << YAML::Key << "clamped" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (const Clamp& c : spec.clamped) out << YAML::Key << c.node << YAML::Value << c.value;
+    out << YAML::EndMap;
+  }
+}
+
+void emit_model(YAML::Emitter& out, const RbmSpec& spec) {
+  out << YAML::Key << "kind" << YAML::Value << "rbm";
+  out << YAML::Key << "visible" << YAML::Value << spec.visible;
+  out << YAML::Key << "hidden" << YAML::Value << spec.hidden;
+  if (spec.random) {
+    out << YAML::Key << "random" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "seed" << YAML::Value << spec.random->seed;
+    out << YAML::Key << "std" << YAML::Value;
+    emit_float(out, spec.random->std);
+    out << YAML::Key << "bias_std" << YAML::Value;
+    emit_float(out, spec.random->bias_std);
+    out << YAML::EndMap;
+  } else {
+    emit_values(out, "weights", spec.weights);
+    emit_values(out, "visible_bias", spec.visible_bias);
+    emit_values(out, "hidden_bias", spec.hidden_bias);
+  }
+  if (!spec.clamped_visible.empty()) {
+    out << YAML::Key << "clamped_visible" << YAML::Value << YAML::Flow << spec.clamped_visible;
+  }
+}
+
+void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "chains" << YAML::Value << spec.chains;
+  if (!spec.betas.empty()) {
+    out << YAML::Key << "betas" << YAML::Value;
+    emit_float_list(out, spec.betas);
+  } else {
+    out << YAML::Key << "beta_min" << YAML::Value;
+    emit_float(out, spec.beta_min);
+    out << YAML::Key << "beta_max" << YAML::Value;
+    emit_float(out, spec.beta_max);
+    out << YAML::Key << "spacing" << YAML::Value
+        << (spec.spacing == NrptSpec::Spacing::geometric ? "geometric" : "linear");
+  }
+  out << YAML::Key << "rounds" << YAML::Value << spec.rounds;
+  out << YAML::Key << "burn_in" << YAML::Value << spec.burn_in;
+  out << YAML::Key << "explore_sweeps" << YAML::Value << spec.explore_sweeps;
+  out << YAML::Key << "adapt_schedule" << YAML::Value << spec.adapt_schedule;
+  out << YAML::EndMap;
+}
+
+void emit_output(YAML::Emitter& out, const OutputSpec& spec) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "dir" << YAML::Value << spec.dir;
+  out << YAML::Key << "samples" << YAML::Value;
+  if (spec.samples_every == 0) {
+    out << false;
+  } else {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "every" << YAML::Value << spec.samples_every
+        << YAML::Key << "nodes" << YAML::Value;
+    if (spec.sample_nodes.empty()) {
+      out << "all";
+    } else {
+      emit_int_list(out, spec.sample_nodes);
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::Key << "moments" << YAML::Value << spec.moments;
+  out << YAML::Key << "energies" << YAML::Value << spec.energies;
+  out << YAML::Key << "index_process" << YAML::Value << spec.index_process;
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+void emit_experiment(YAML::Emitter& out, const ExperimentConfig& config) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "seed" << YAML::Value << config.seed;
+  out << YAML::Key << "device" << YAML::Value << config.device;
+  out << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
+  std::visit([&](const auto& spec) { emit_model(out, spec); }, config.model);
+  out << YAML::EndMap;
+  out << YAML::Key << "nrpt" << YAML::Value;
+  emit_nrpt(out, config.nrpt);
+  out << YAML::Key << "output" << YAML::Value;
+  emit_output(out, config.output);
+  out << YAML::EndMap;
+}
+
+}  // namespace hamon::cli

@@ -1,0 +1,117 @@
+#pragma once
+// The experiment a YAML file describes, as plain data: parsed and checked by
+// parse_experiment (parse_experiment.hpp), turned into a model and NRPT options by
+// apps/run/, written back by emit_experiment. Every key is documented in
+// examples/README.md; defaults here are the documented ones.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "config/config_error.hpp"
+#include "hamon/core/model_builders.hpp"
+#include "hamon/core/spin_model.hpp"
+
+namespace hamon::cli {
+
+/// model.kind: lattice.
+struct LatticeSpec {
+  std::vector<int> shape;  // 2 or 3 extents
+  bool periodic = true;
+  ValueDistribution coupling = ValueDistribution::constant(1.0);
+  ValueDistribution field = ValueDistribution::constant(0.0);
+};
+
+/// A list of numbers given inline, as a scalar for every entry, or in a text file.
+struct ValuesSpec {
+  enum class Form { absent, scalar, list, file };
+  Form form = Form::absent;
+  double scalar = 0.0;
+  std::vector<double> list;
+  std::string file;  // resolved against the YAML file's directory
+};
+
+/// model.kind: graph — inline (nodes, edges, field, clamped) or a graph file.
+struct GraphSpec {
+  std::string file;  // non-empty: read with hamon::read_graph_file (resolved path)
+  std::int64_t nodes = 0;
+  std::vector<Edge> edges;
+  ValuesSpec field;  // scalar or list of `nodes` values
+  std::vector<Clamp> clamped;
+};
+
+/// model.kind: rbm — random, or weights and biases inline or from files.
+struct RbmSpec {
+  std::int64_t visible = 0;
+  std::int64_t hidden = 0;
+  struct Random {
+    std::uint64_t seed = 0;
+    double std = 1.0;       // weights ~ N(0, std^2)
+    double bias_std = 0.0;  // biases ~ N(0, bias_std^2); 0: zero biases
+  };
+  std::optional<Random> random;
+  ValuesSpec weights;  // visible-major: weights[v * hidden + h]
+  ValuesSpec visible_bias;
+  ValuesSpec hidden_bias;
+  std::vector<int> clamped_visible;  // empty, or `visible` values of +-1
+};
+
+using ModelSpec = std::variant<LatticeSpec, GraphSpec, RbmSpec>;
+
+/// "lattice", "graph" or "rbm".
+std::string kind_of(const ModelSpec& model);
+
+struct NrptSpec {
+  enum class Spacing { linear, geometric };
+  std::int32_t chains = 0;  // from `chains`, or the length of `betas`
+  double beta_min = 0.0;
+  double beta_max = 1.0;
+  Spacing spacing = Spacing::linear;
+  std::vector<double> betas;  // non-empty: an explicit ladder (beta_min/max/spacing unused)
+  std::int64_t rounds = 0;
+  std::int64_t burn_in = 0;
+  std::int32_t explore_sweeps = 1;
+  bool adapt_schedule = false;
+};
+
+struct OutputSpec {
+  std::string dir;                         // run directory (relative to the working directory)
+  std::int64_t samples_every = 0;          // 0: no samples
+  std::vector<std::int64_t> sample_nodes;  // empty: all nodes
+  bool moments = true;                     // per-node <s_i> and |m| in the summary
+  bool energies = true;                    // energies.npy (rounds x chains)
+  bool index_process = true;               // index_process.npy (rounds x machines)
+};
+
+struct ExperimentConfig {
+  std::string file;      // the YAML file as named on the command line
+  std::string base_dir;  // its directory: relative model files are resolved against it
+  std::uint64_t seed = 0;
+  std::string device = "auto";
+  ModelSpec model;
+  NrptSpec nrpt;
+  OutputSpec output;
+
+  /// Where each key was read (key path -> location), so later stages (the model builders,
+  /// the device resolution) can blame the right line.
+  std::map<std::string, Location> locations;
+
+  /// The location of `key`, or of the closest enclosing key that has one.
+  Location where(const std::string& key) const;
+  /// A ConfigError at `key`.
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+};
+
+/// Values from the command line that replace those of the file.
+struct Overrides {
+  std::optional<std::string> out;
+  std::optional<std::string> device;
+  std::optional<std::uint64_t> seed;
+  std::optional<std::int64_t> rounds;
+  std::optional<std::int64_t> burn_in;
+};
+
+}  // namespace hamon::cli

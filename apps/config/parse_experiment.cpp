@@ -1,0 +1,177 @@
+// The top level of an experiment file, the overrides, and the checks between keys.
+#include "config/parse_experiment.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "config/parse_sections.hpp"
+#include "config/yaml_reader.hpp"
+#include "hamon/policies/device_spec.hpp"
+
+namespace hamon::cli {
+
+namespace {
+
+constexpr std::int64_t kMaxRoundsTotal = std::numeric_limits<std::uint32_t>::max();
+
+/// Messages from the policies start with "hamon: "; the location already says who speaks.
+std::string without_prefix(const std::string& message) {
+  const std::string prefix = "hamon: ";
+  return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+}
+
+void check_device_word(const ExperimentConfig& config) {
+  try {
+    (void)parse_device_spec(config.device);
+  } catch (const std::invalid_argument& e) {
+    config.fail("device", without_prefix(e.what()));
+  }
+}
+
+std::string default_output_dir(const std::string& file) {
+  const std::string stem = std::filesystem::path(file).stem().string();
+  return "runs/" + (stem.empty() ? std::string("experiment") : stem);
+}
+
+}  // namespace
+
+ExperimentConfig parse_experiment_text(const std::string& text, const std::string& name,
+                                       const std::string& base_dir) {
+  ExperimentConfig config;
+  config.file = name;
+  config.base_dir = base_dir;
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    const bool located = !e.mark.is_null() && e.mark.line >= 0;
+    throw ConfigError(
+        Location{name, located ? e.mark.line + 1 : 0, located ? e.mark.column + 1 : 0, ""},
+        "invalid YAML: " + e.msg);
+  }
+  YamlReader reader(name, config.locations);
+  if (root.IsNull()) {
+    throw ConfigError(Location{name, 1, 1, ""},
+                      "the experiment file is empty (expected keys seed, device, model, nrpt, "
+                      "output)");
+  }
+  try {
+    const auto top =
+        reader.entries(root, "", {"seed", "device", "model", "nrpt", "output"},
+                       {{"tune",
+                         "automatic tuning comes with a later version; give nrpt.chains (or "
+                         "nrpt.betas) and nrpt.adapt_schedule: true"},
+                        {"autotune",
+                         "automatic tuning comes with a later version; give nrpt.chains (or "
+                         "nrpt.betas) and nrpt.adapt_schedule: true"}});
+    if (top.count("seed") != 0) config.seed = reader.seed(top.at("seed"), "seed");
+    if (top.count("device") != 0) {
+      config.device = reader.text(top.at("device"), "device");
+      check_device_word(config);
+    }
+    if (top.count("model") == 0) reader.fail("", "missing required key 'model'");
+    if (top.count("nrpt") == 0) reader.fail("", "missing required key 'nrpt'");
+    config.model = detail::parse_model(reader, top.at("model"), base_dir);
+    config.nrpt = detail::parse_nrpt(reader, top.at("nrpt"));
+    if (top.count("output") != 0) config.output = detail::parse_output(reader, top.at("output"));
+    if (config.output.dir.empty()) config.output.dir = default_output_dir(name);
+  } catch (const YAML::Exception& e) {
+    // Only reached for a document yaml-cpp accepted but cannot walk; say where.
+    const bool located = !e.mark.is_null() && e.mark.line >= 0;
+    throw ConfigError(
+        Location{name, located ? e.mark.line + 1 : 0, located ? e.mark.column + 1 : 0, ""},
+        "cannot read the document: " + e.msg);
+  }
+  check_consistency(config);
+  return config;
+}
+
+ExperimentConfig parse_experiment_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ConfigError(Location{path, 0, 0, ""}, "is a directory, not an experiment file");
+  }
+  if (!std::filesystem::exists(path, ec)) {
+    throw ConfigError(Location{path, 0, 0, ""}, "no such experiment file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(Location{path, 0, 0, ""}, "cannot open the experiment file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(Location{path, 0, 0, ""}, "cannot read the experiment file");
+  std::string base = std::filesystem::path(path).parent_path().string();
+  if (base.empty()) base = ".";
+  return parse_experiment_text(text.str(), path, base);
+}
+
+void apply_overrides(ExperimentConfig& config, const Overrides& overrides) {
+  const auto on_command_line = [&](const std::string& key, const std::string& option) {
+    config.locations[key] = Location{"command line", 0, 0, option};
+  };
+  const auto fail = [](const std::string& option, const std::string& message) {
+    throw ConfigError(Location{"command line", 0, 0, option}, message);
+  };
+  if (overrides.out) {
+    if (overrides.out->empty()) fail("--out", "the output directory is empty");
+    config.output.dir = *overrides.out;
+    on_command_line("output.dir", "--out");
+  }
+  if (overrides.device) {
+    config.device = *overrides.device;
+    on_command_line("device", "--device");
+    try {
+      (void)parse_device_spec(config.device);
+    } catch (const std::invalid_argument& e) {
+      fail("--device", without_prefix(e.what()));
+    }
+  }
+  if (overrides.seed) {
+    config.seed = *overrides.seed;
+    on_command_line("seed", "--seed");
+  }
+  if (overrides.rounds) {
+    if (*overrides.rounds < 1 || *overrides.rounds > kMaxRoundsTotal) {
+      fail("--rounds", std::to_string(*overrides.rounds) + " is out of range [1, " +
+                           std::to_string(kMaxRoundsTotal) + "]");
+    }
+    config.nrpt.rounds = *overrides.rounds;
+    on_command_line("nrpt.rounds", "--rounds");
+  }
+  if (overrides.burn_in) {
+    if (*overrides.burn_in < 0 || *overrides.burn_in > kMaxRoundsTotal) {
+      fail("--burn-in", std::to_string(*overrides.burn_in) + " is out of range [0, " +
+                            std::to_string(kMaxRoundsTotal) + "]");
+    }
+    config.nrpt.burn_in = *overrides.burn_in;
+    on_command_line("nrpt.burn_in", "--burn-in");
+  }
+  check_consistency(config);
+}
+
+void check_consistency(const ExperimentConfig& config) {
+  const NrptSpec& nrpt = config.nrpt;
+  if (nrpt.rounds > kMaxRoundsTotal - nrpt.burn_in) {
+    config.fail("nrpt.rounds", "rounds + burn_in = " + std::to_string(nrpt.rounds) + " + " +
+                                   std::to_string(nrpt.burn_in) +
+                                   " exceeds 2^32 - 1 = " + std::to_string(kMaxRoundsTotal) +
+                                   " (the round counter is 32 bits)");
+  }
+  const auto check_trace = [&](bool on, const char* file, double bytes_per_value, const char* key) {
+    const double bytes = static_cast<double>(nrpt.rounds) * nrpt.chains * bytes_per_value;
+    if (on && bytes > static_cast<double>(kMaxRecordedBytes)) {
+      config.fail("nrpt.rounds", std::string(file) + " would hold " + std::to_string(nrpt.rounds) +
+                                     " rounds x " + std::to_string(nrpt.chains) +
+                                     " chains, more than 16 GiB; " +
+                                     "use fewer rounds or set output." + key + ": false");
+    }
+  };
+  check_trace(config.output.energies, "energies.npy", 8.0, "energies");
+  check_trace(config.output.index_process, "index_process.npy", 4.0, "index_process");
+}
+
+}  // namespace hamon::cli

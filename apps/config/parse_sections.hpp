@@ -1,0 +1,21 @@
+#pragma once
+// The sections of an experiment file, each read by its own function (parse_*.cpp).
+// Internal to apps/config.
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+#include "config/experiment_config.hpp"
+#include "config/yaml_reader.hpp"
+
+namespace hamon::cli::detail {
+
+ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::string& base_dir);
+NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node);
+OutputSpec parse_output(YamlReader& reader, const YAML::Node& node);
+
+/// `path` as written, or joined to `base_dir` when relative.
+std::string resolve_path(const std::string& base_dir, const std::string& path);
+
+}  // namespace hamon::cli::detail

@@ -1,0 +1,39 @@
+#pragma once
+// summary.yaml: what ran (hamon version and build, the resolved config, the device
+// decision, the model's size) and what came out (ladder statistics, observables, timing).
+// The schema is documented in examples/README.md and checked by tests/cli/check_run.py.
+
+#include <string>
+
+#include "config/experiment_config.hpp"
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/spin_model.hpp"
+#include "hamon/policies/placement.hpp"
+#include "run/observables.hpp"
+
+namespace hamon::cli {
+
+struct Timing {
+  double total_s = 0.0;     // the whole command, up to writing the summary
+  double sampling_s = 0.0;  // the NRPT call (burn-in and measured rounds)
+};
+
+struct SummaryInputs {
+  const ExperimentConfig& config;
+  const SpinModel& model;
+  const DeviceDecision& decision;
+  const std::string& execution_space;
+  const NrptResult& result;
+  const Observables& observables;
+  Timing timing;
+};
+
+std::string summary_yaml(const SummaryInputs& in);
+
+/// "3.4.1" from KOKKOS_VERSION.
+std::string kokkos_version();
+
+/// hamon::build_backends split into a list ("SERIAL;OPENMP" -> {SERIAL, OPENMP}).
+std::vector<std::string> build_backend_list();
+
+}  // namespace hamon::cli

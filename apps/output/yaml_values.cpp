@@ -1,0 +1,52 @@
+#include "output/yaml_values.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+
+namespace hamon::cli {
+
+std::string yaml_float(double value) {
+  if (std::isnan(value)) return ".nan";
+  if (std::isinf(value)) return value > 0 ? ".inf" : "-.inf";
+  std::array<char, 40> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  std::string text(buffer.data(), result.ptr);
+  const auto exponent = text.find('e');
+  const std::string mantissa = text.substr(0, exponent);
+  if (mantissa.find('.') == std::string::npos) {
+    if (exponent == std::string::npos) return text + ".0";
+    text.insert(exponent, ".0");
+  }
+  return text;
+}
+
+void emit_float(YAML::Emitter& out, double value) {
+  out << yaml_float(value);
+}
+
+void emit_null(YAML::Emitter& out) {
+  out << YAML::Null;
+}
+
+void emit_optional_float(YAML::Emitter& out, const std::optional<double>& value) {
+  if (value) {
+    emit_float(out, *value);
+  } else {
+    emit_null(out);
+  }
+}
+
+void emit_float_list(YAML::Emitter& out, const std::vector<double>& values) {
+  out << YAML::Flow << YAML::BeginSeq;
+  for (double v : values) emit_float(out, v);
+  out << YAML::EndSeq;
+}
+
+void emit_int_list(YAML::Emitter& out, const std::vector<std::int64_t>& values) {
+  out << YAML::Flow << YAML::BeginSeq;
+  for (auto v : values) out << v;
+  out << YAML::EndSeq;
+}
+
+}  // namespace hamon::cli

@@ -1,0 +1,24 @@
+#pragma once
+// Writing numbers and lists into YAML so that every reader (yaml-cpp, PyYAML's YAML 1.1
+// rules, ruamel) reads them back as the same floats: the shortest decimal that round-trips,
+// always with a '.' and a signed exponent ("0.5", "2.0", "1.0e-05"), ".nan" and ".inf".
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hamon::cli {
+
+std::string yaml_float(double value);
+
+/// Emitter helpers: a float, an optional float (null when absent), flow lists.
+void emit_float(YAML::Emitter& out, double value);
+void emit_optional_float(YAML::Emitter& out, const std::optional<double>& value);
+void emit_float_list(YAML::Emitter& out, const std::vector<double>& values);
+void emit_int_list(YAML::Emitter& out, const std::vector<std::int64_t>& values);
+void emit_null(YAML::Emitter& out);
+
+}  // namespace hamon::cli

@@ -1,0 +1,109 @@
+#include "run/build_model.hpp"
+
+#include <new>
+#include <stdexcept>
+#include <type_traits>
+
+#include "hamon/core/model_builders.hpp"
+#include "run/numbers_file.hpp"
+
+namespace hamon::cli {
+
+namespace {
+
+/// A list of `count` values (empty when absent: the builders read that as zeros).
+std::vector<double> values_of(const ExperimentConfig& config, const ValuesSpec& spec,
+                              const std::string& key, std::int64_t count, const std::string& what) {
+  switch (spec.form) {
+    case ValuesSpec::Form::absent:
+      return {};
+    case ValuesSpec::Form::scalar:
+      return std::vector<double>(static_cast<std::size_t>(count), spec.scalar);
+    case ValuesSpec::Form::list:
+      return spec.list;
+    case ValuesSpec::Form::file:
+      break;
+  }
+  std::vector<double> values;
+  try {
+    values = read_numbers_file(spec.file);
+  } catch (const std::runtime_error& e) {
+    config.fail(key + ".file", e.what());
+  }
+  if (static_cast<std::int64_t>(values.size()) != count) {
+    config.fail(key + ".file", spec.file + " holds " + std::to_string(values.size()) +
+                                   " numbers, expected " + std::to_string(count) + " (" + what +
+                                   ")");
+  }
+  return values;
+}
+
+SpinModel build(const ExperimentConfig& config, const LatticeSpec& spec) {
+  try {
+    return make_lattice(spec.shape, spec.periodic, spec.coupling, spec.field);
+  } catch (const ModelError& e) {
+    config.fail("model", e.what());
+  }
+}
+
+SpinModel build(const ExperimentConfig& config, const GraphSpec& spec) {
+  if (!spec.file.empty()) {
+    try {
+      return read_graph_file(spec.file);
+    } catch (const ModelError& e) {
+      config.fail("model.file", e.what());
+    }
+  }
+  const std::vector<double> fields =
+      values_of(config, spec.field, "model.field", spec.nodes, "one per node");
+  try {
+    return SpinModel::from_edges(spec.nodes, spec.edges, fields, spec.clamped);
+  } catch (const ModelError& e) {
+    config.fail("model.edges", e.what());
+  }
+}
+
+SpinModel build(const ExperimentConfig& config, const RbmSpec& spec) {
+  try {
+    if (spec.random) {
+      const auto& r = *spec.random;
+      const ValueDistribution biases = r.bias_std > 0.0
+                                           ? ValueDistribution::gaussian(r.seed, r.bias_std)
+                                           : ValueDistribution::constant(0.0);
+      SpinModel model = make_random_rbm(spec.visible, spec.hidden,
+                                        ValueDistribution::gaussian(r.seed, r.std), biases);
+      if (spec.clamped_visible.empty()) return model;
+      // make_random_rbm has no clamps: rebuild with the drawn values and the clamps.
+      std::vector<double> weights(static_cast<std::size_t>(spec.visible * spec.hidden));
+      for (const Edge& e : model.edges()) {
+        weights[static_cast<std::size_t>(e.i * spec.hidden + (e.j - spec.visible))] = e.coupling;
+      }
+      const auto& f = model.fields();
+      const auto split = f.begin() + static_cast<std::ptrdiff_t>(spec.visible);
+      return make_rbm(spec.visible, spec.hidden, weights, std::vector<double>(f.begin(), split),
+                      std::vector<double>(split, f.end()), spec.clamped_visible);
+    }
+    const auto weights = values_of(config, spec.weights, "model.weights",
+                                   spec.visible * spec.hidden, "visible x hidden");
+    const auto visible_bias = values_of(config, spec.visible_bias, "model.visible_bias",
+                                        spec.visible, "one per visible node");
+    const auto hidden_bias = values_of(config, spec.hidden_bias, "model.hidden_bias", spec.hidden,
+                                       "one per hidden node");
+    return make_rbm(spec.visible, spec.hidden, weights, visible_bias, hidden_bias,
+                    spec.clamped_visible);
+  } catch (const ModelError& e) {
+    config.fail("model", e.what());
+  }
+}
+
+}  // namespace
+
+SpinModel build_model(const ExperimentConfig& config) {
+  try {
+    return std::visit([&](const auto& spec) { return build(config, spec); }, config.model);
+  } catch (const std::bad_alloc&) {
+    config.fail("model", "the model does not fit in memory");
+  }
+}
+
+}  // namespace hamon::cli

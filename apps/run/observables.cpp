@@ -1,0 +1,44 @@
+#include "run/observables.hpp"
+
+#include <algorithm>
+
+namespace hamon::cli {
+
+namespace {
+
+constexpr std::int64_t kBatches = 32;  // as ObserverOptions::moment_batches
+
+/// Energy per node of the cold chain from the energy trace (rounds x chains).
+MeanWithError energy_from_trace(const NrptResult& result, std::int64_t n_nodes) {
+  const auto n_chains = static_cast<std::int64_t>(result.betas.size());
+  const std::int64_t rounds = result.n_rounds;
+  const std::int64_t batches = std::min(kBatches, rounds);
+  std::vector<double> sums(static_cast<std::size_t>(batches), 0.0);
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(batches), 0);
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    const auto b = static_cast<std::size_t>(r * batches / rounds);
+    sums[b] += result.energies[static_cast<std::size_t>(r * n_chains + n_chains - 1)] /
+               static_cast<double>(n_nodes);
+    counts[b] += 1;
+  }
+  return batch_means(sums, counts);
+}
+
+}  // namespace
+
+Observables observables_of(const NrptResult& result, std::int64_t n_nodes, bool moments) {
+  Observables obs;
+  if (moments) {
+    obs.energy_per_node = result.moments.energy_per_node;
+    obs.abs_magnetization_per_node = result.moments.abs_magnetization_per_node;
+    obs.n_samples = result.moments.n_samples;
+    obs.node_means = result.moments.node_means;
+    obs.node_means_stderr = result.moments.node_means_stderr;
+  } else if (!result.energies.empty()) {
+    obs.energy_per_node = energy_from_trace(result, n_nodes);
+    obs.n_samples = result.n_rounds;
+  }
+  return obs;
+}
+
+}  // namespace hamon::cli

@@ -1,0 +1,25 @@
+#pragma once
+// The observables a summary reports, from a result: cold chain, measured rounds only,
+// standard errors from batch means (the engine's moments when output.moments is on; the
+// energy trace otherwise, with the same batching).
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/statistics.hpp"
+
+namespace hamon::cli {
+
+struct Observables {
+  std::optional<MeanWithError> energy_per_node;             // null without moments or energies
+  std::optional<MeanWithError> abs_magnetization_per_node;  // null without moments
+  std::int64_t n_samples = 0;                     // cold-chain measurements the means average over
+  std::optional<std::vector<double>> node_means;  // null without moments
+  std::optional<std::vector<double>> node_means_stderr;
+};
+
+Observables observables_of(const NrptResult& result, std::int64_t n_nodes, bool moments);
+
+}  // namespace hamon::cli

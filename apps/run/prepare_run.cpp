@@ -1,0 +1,84 @@
+#include "run/prepare_run.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "config/parse_experiment.hpp"
+#include "hamon/policies/device_spec.hpp"
+#include "hamon/policies/dispatch.hpp"
+#include "output/run_directory.hpp"
+#include "run/build_model.hpp"
+#include "run/nrpt_options.hpp"
+
+namespace hamon::cli {
+
+namespace {
+
+std::string without_prefix(const std::string& message) {
+  const std::string prefix = "hamon: ";
+  return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+}
+
+/// Checks that need the model: sampled nodes in range, recorded array sizes.
+void check_against_model(const ExperimentConfig& config, const SpinModel& model) {
+  const OutputSpec& out = config.output;
+  for (std::size_t k = 0; k < out.sample_nodes.size(); ++k) {
+    if (out.sample_nodes[k] >= model.n_nodes()) {
+      config.fail("output.samples.nodes[" + std::to_string(k) + "]",
+                  "node " + std::to_string(out.sample_nodes[k]) + " is out of range [0, " +
+                      std::to_string(model.n_nodes()) + ")");
+    }
+  }
+  if (out.samples_every > 0) {
+    const double observed = out.sample_nodes.empty() ? static_cast<double>(model.n_nodes())
+                                                     : static_cast<double>(out.sample_nodes.size());
+    const double bytes = static_cast<double>(config.nrpt.rounds / out.samples_every) * observed;
+    if (bytes > 16.0 * 1024 * 1024 * 1024) {
+      config.fail("output.samples.every",
+                  "samples.npy would hold more than 16 GiB (" +
+                      std::to_string(config.nrpt.rounds / out.samples_every) + " samples x " +
+                      std::to_string(static_cast<std::int64_t>(observed)) +
+                      " nodes); sample less often or fewer nodes");
+    }
+  }
+}
+
+PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputPolicy policy) {
+  apply_overrides(config, overrides);
+  PreparedRun run;
+  run.output_policy = policy;
+  run.model = build_model(config);
+  check_against_model(config, *run.model);
+  run.options = make_nrpt_options(config);
+  try {
+    validate_options(run.options, run.model->n_nodes());
+  } catch (const std::invalid_argument& e) {
+    // Everything validate_options checks is checked above with a location; a safety net.
+    config.fail("nrpt", e.what());
+  }
+  try {
+    run.decision = resolve_for(*run.model, run.options, parse_device_spec(config.device));
+  } catch (const DeviceUnavailable& e) {
+    config.fail("device", without_prefix(e.what()));
+  } catch (const std::invalid_argument& e) {
+    // A bad HAMON_DEVICE or threshold in the environment: the message names the variable.
+    config.fail("device", without_prefix(e.what()));
+  }
+  check_output_directory(config, policy == OutputPolicy::replace_run);
+  run.config = std::move(config);
+  return run;
+}
+
+}  // namespace
+
+PreparedRun prepare_run(const std::string& config_path, const Overrides& overrides,
+                        OutputPolicy policy) {
+  return prepare(parse_experiment_file(config_path), overrides, policy);
+}
+
+PreparedRun prepare_run_from_text(const std::string& text, const std::string& name,
+                                  const Overrides& overrides, OutputPolicy policy) {
+  return prepare(parse_experiment_text(text, name, "."), overrides, policy);
+}
+
+}  // namespace hamon::cli

@@ -1,0 +1,37 @@
+#pragma once
+// Everything `hamon run` does before it creates anything, and all that `hamon validate`
+// does: parse and check the file, apply the command-line overrides, build the model,
+// make the NRPT options, resolve the device once (a GPU asked for where none is fails
+// here), and check the output directory. Any failure is a ConfigError (bad input).
+
+#include <optional>
+#include <string>
+
+#include "config/experiment_config.hpp"
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/spin_model.hpp"
+#include "hamon/policies/placement.hpp"
+
+namespace hamon::cli {
+
+/// What may already be at the output directory.
+enum class OutputPolicy {
+  refuse_non_empty,  // an existing non-empty directory is an error
+  replace_run,       // --overwrite: replace an earlier hamon run (one with summary.yaml)
+};
+
+struct PreparedRun {
+  ExperimentConfig config;
+  std::optional<SpinModel> model;  // always set after prepare_run
+  NrptOptions options;
+  DeviceDecision decision;
+  OutputPolicy output_policy = OutputPolicy::refuse_non_empty;
+};
+
+/// From a file, or (demo) from text with a display name.
+PreparedRun prepare_run(const std::string& config_path, const Overrides& overrides,
+                        OutputPolicy policy);
+PreparedRun prepare_run_from_text(const std::string& text, const std::string& name,
+                                  const Overrides& overrides, OutputPolicy policy);
+
+}  // namespace hamon::cli

@@ -1,0 +1,38 @@
+#pragma once
+// Diagnostics of an NRPT run in one call (what a run summary reports): the health
+// report, log Z by thermodynamic integration and stepping stone when the run recorded
+// energies and log Z(beta_0) is known, and the effective sample size of the cold chain's
+// energy trace. The pieces live in health.hpp, log_partition.hpp, ess.hpp and rhat.hpp.
+
+#include <optional>
+
+#include "hamon/core/ess.hpp"
+#include "hamon/core/health.hpp"
+#include "hamon/core/log_partition.hpp"
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/rhat.hpp"
+#include "hamon/core/spin_model.hpp"
+
+namespace hamon {
+
+struct DiagnosticsOptions {
+  HealthThresholds thresholds;
+  /// log Z(beta_0) when the ladder does not start at 0 (with beta_0 = 0 it is exact).
+  std::optional<double> reference_log_z0;
+  int log_z_batches = 32;
+};
+
+struct RunDiagnostics {
+  HealthReport health;
+  std::optional<LogPartition> log_z;                   // needs recorded energies
+  std::optional<EffectiveSampleSize> cold_energy_ess;  // needs recorded energies
+};
+
+RunDiagnostics diagnose(const SpinModel& model, const NrptResult& result,
+                        const DiagnosticsOptions& options = {});
+
+/// The energy trace of chain `chain` (temperature index) from NrptResult::energies;
+/// empty when the run recorded none.
+std::vector<double> energy_trace(const NrptResult& result, std::size_t chain);
+
+}  // namespace hamon

@@ -1,0 +1,34 @@
+#pragma once
+// Seeds derived from the user's one seed, so every run of a multi-run flow (tuning phases,
+// probes, production segments) draws its own random numbers, deterministically.
+
+#include <cstdint>
+
+namespace hamon {
+
+/// SplitMix64 (Steele, Lea & Flood 2014): a bijective 64-bit mixer.
+constexpr std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// The stages of the tuning flow that run the sampler; each gets its own seed stream.
+enum class SeedStream : std::uint64_t {
+  chain_pilot = 1,      // tune_chains: the pilot and every iteration's schedule tuning
+  schedule = 2,         // tune_schedule: one seed per phase and per pooled extension
+  exploration = 3,      // tune_exploration: one seed per candidate
+  schedule_polish = 4,  // autotune: the final schedule tuning
+  production = 5,       // Plan::sample / Plan::extend
+};
+
+/// The seed of run `index` of `stream`, derived from `seed`. Distinct (stream, index)
+/// pairs give distinct seeds with overwhelming probability (64-bit hash); the map is
+/// fixed, so a flow is reproducible from its seed.
+constexpr std::uint64_t derive_seed(std::uint64_t seed, SeedStream stream, std::uint64_t index) {
+  const std::uint64_t s = splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(stream)));
+  return splitmix64(s + splitmix64(index + 0x632be59bd9b4e019ULL));
+}
+
+}  // namespace hamon

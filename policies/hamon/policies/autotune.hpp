@@ -1,0 +1,141 @@
+#pragma once
+// autotune / autosample: the resolve-once orchestration of the tuning algorithms of
+// hamon/core/tuning.hpp (shared/spec/nrpt.md "Tuning", routing.md "Entry points").
+//
+// autotune(model, options, device):
+//   1. Resolves the device ONCE for the whole flow, with the largest work score the flow
+//      will use: the pilot's max_chains x free nodes when the chain count is tuned (else
+//      the fixed chain count x free nodes). Every run of the flow, and every later
+//      Plan::sample / Plan::extend, runs through nrpt_with(that decision, ...), so the
+//      space never flips between tuning phases and production.
+//   2. Looks the plan up in the tuning cache (tuning_cache.hpp). The key holds the model's
+//      fingerprint (graph, couplings, fields, clamps, colouring), the beta range, every
+//      tuning target and parameter, the fixed inputs, the execution space (n_expl is
+//      tuned by wall time, which depends on it) and hamon::version. The seed is not in
+//      the key: a plan is a tuning, not a sample. A hit skips tuning.
+//   3. On a miss: chains (tune_chains, which tunes the ladder at every iteration), then
+//      exploration (tune_exploration on that ladder), then a schedule polish
+//      (tune_schedule with the chosen n_expl) -> the plan, stored in the cache.
+// Every run gets its own seed, derived from options.seed (seeds.hpp): the chain search
+// from stream chain_pilot, the exploration probes from exploration, the polish from
+// schedule_polish, production from production.
+//
+// The CLI's partial forms map onto the flags: `chains: auto` = tune_chains, `betas: auto`
+// = tune_betas, `explore_sweeps: auto` = tune_exploration (`tune: auto` = all three).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hamon/core/diagnostics.hpp"
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/spin_model.hpp"
+#include "hamon/core/tuning.hpp"
+#include "hamon/policies/device_spec.hpp"
+#include "hamon/policies/placement.hpp"
+
+namespace hamon {
+
+/// chains.tune_betas is ignored: autotune sets it from tune_betas.
+struct AutotuneOptions {
+  double beta_min = 0.0;  // the ladder's ends (used unless `betas` is given)
+  double beta_max = 1.0;
+  bool tune_chains = true;
+  std::int32_t n_chains = 8;  // the chain count when tune_chains is false and betas is empty
+  bool tune_betas = true;
+  std::vector<double> betas;  // a fixed ladder: needs tune_chains = tune_betas = false
+  bool tune_exploration = true;
+  std::int32_t n_expl = 1;  // the fixed n_expl, and the one the chain search runs with
+  ChainTuningOptions chains;
+  ScheduleTuningOptions schedule;
+  ExplorationTuningOptions exploration;
+  std::uint64_t seed = 0;
+  bool use_cache = true;  // false: neither read nor write the tuning cache
+};
+
+/// What tuning found (from the cache entry on a hit).
+struct TuningSummary {
+  double Lambda = 0.0;                     // global barrier on the final ladder
+  std::optional<bool> barrier_identified;  // unknown when the ladder was not tuned
+  std::optional<bool> conveyor_alive;
+  double tuned_seconds = 0.0;  // what the tuning took when it ran (a hit: the earlier run)
+};
+
+/// The tuning runs themselves (empty on a cache hit, and for the parts not tuned).
+struct TuningDetails {
+  std::optional<ChainTuningResult> chains;
+  std::optional<ExplorationTuningResult> exploration;
+  std::optional<ScheduleTuningResult> schedule;  // the polish
+};
+
+struct Plan {
+  std::int32_t n_chains = 0;
+  std::vector<double> betas;
+  std::int32_t n_expl = 1;
+  DeviceDecision decision;      // resolved once; every run of the plan uses it
+  std::string execution_space;  // "Serial", "OpenMP", "Cuda"
+  double seconds = 0.0;         // wall time of autotune (a hit: the lookup)
+  bool cache_hit = false;
+  std::string cache_entry;  // the entry read or written; empty when the cache is off
+  TuningSummary tuning;
+  TuningDetails details;
+  std::uint64_t seed = 0;  // the flow's seed (production seeds derive from it)
+  std::shared_ptr<const SpinModel> model;
+
+  /// `base` with the plan's ladder, n_expl, n_rounds and the production seed of segment
+  /// `segment` (burn-in, observers and progress are the caller's).
+  NrptOptions options_for(std::int64_t n_rounds, NrptOptions base = {},
+                          std::uint64_t segment = 0) const;
+  /// A production run of n_rounds measured rounds (options.seed is ignored: the seed
+  /// derives from the plan's).
+  NrptResult sample(std::int64_t n_rounds, NrptOptions options = {}) const;
+  /// `previous` (a result of this plan) pooled with n_more further rounds. The engine
+  /// cannot resume a run, so the extension is an independent run on the same ladder (its
+  /// own burn-in, seed segment previous.n_rounds), merged with merge_runs.
+  NrptResult extend(const NrptResult& previous, std::int64_t n_more,
+                    NrptOptions options = {}) const;
+};
+
+/// The key under which autotune caches its plan (see the top of this file).
+std::string autotune_cache_key(const SpinModel& model, const AutotuneOptions& options,
+                               const std::string& execution_space);
+
+/// The work score the flow resolves the device with: its largest chain count x free nodes.
+std::int64_t autotune_work_score(const SpinModel& model, const AutotuneOptions& options);
+
+/// Tunes (or loads) a plan. Throws std::invalid_argument for inconsistent options (a fixed
+/// ladder with tune_chains or tune_betas, bad counts), and what resolve_device throws.
+Plan autotune(const SpinModel& model, const AutotuneOptions& options = {},
+              const DeviceSpec& device = DeviceSpec::auto_());
+
+struct AutosampleResult {
+  Plan plan;
+  NrptResult result;
+  RunDiagnostics diagnostics;  // health report, log Z, cold-chain ESS
+};
+
+/// autotune, then plan.sample(n_rounds, sample_options) with per-chain energies recorded
+/// (log Z and the ESS need them), then diagnose. What the CLI calls for `tune: auto`.
+AutosampleResult autosample(const SpinModel& model, std::int64_t n_rounds,
+                            const AutotuneOptions& options = {}, NrptOptions sample_options = {},
+                            const DeviceSpec& device = DeviceSpec::auto_(),
+                            const DiagnosticsOptions& diagnostics = {});
+
+namespace detail {
+
+/// The tuning part of autotune (step 3 at the top of this file) on any runner: what
+/// autotune runs through nrpt_with(decision, model, .), exposed so tests can watch every
+/// run of the flow (e.g. its seeds).
+struct TunedFlow {
+  std::vector<double> betas;
+  std::int32_t n_expl = 1;
+  TuningSummary summary;  // tuned_seconds left 0
+  TuningDetails details;
+};
+TunedFlow run_tuning_flow(const NrptRunner& run, const AutotuneOptions& options);
+
+}  // namespace detail
+
+}  // namespace hamon

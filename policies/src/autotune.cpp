@@ -1,0 +1,222 @@
+// autotune / autosample and Plan (hamon/policies/autotune.hpp).
+#include "hamon/policies/autotune.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <stdexcept>
+#include <utility>
+
+#include "hamon/core/merge_runs.hpp"
+#include "hamon/core/schedule.hpp"
+#include "hamon/core/seeds.hpp"
+#include "hamon/policies/dispatch.hpp"
+#include "hamon/policies/thresholds.hpp"
+#include "hamon/policies/tuning_cache.hpp"
+
+namespace hamon {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void validate(const AutotuneOptions& o) {
+  auto reject = [](const std::string& what) {
+    throw std::invalid_argument("autotune options: " + what);
+  };
+  if (!o.betas.empty()) {
+    if (o.tune_chains || o.tune_betas) {
+      reject("a fixed ladder (betas) needs tune_chains = false and tune_betas = false");
+    }
+    validate_ladder(o.betas);
+  } else if (!(o.beta_max > o.beta_min) || o.beta_min < 0.0) {
+    reject("need 0 <= beta_min < beta_max, got beta_min = " + std::to_string(o.beta_min) +
+           ", beta_max = " + std::to_string(o.beta_max));
+  }
+  if (!o.tune_chains && o.betas.empty() && o.n_chains < 1) {
+    reject("n_chains must be >= 1, got " + std::to_string(o.n_chains));
+  }
+  if (o.n_expl < 1) reject("n_expl must be >= 1, got " + std::to_string(o.n_expl));
+}
+
+// The largest chain count any run of the flow uses.
+std::int32_t flow_chains(const AutotuneOptions& o) {
+  if (!o.betas.empty()) return static_cast<std::int32_t>(o.betas.size());
+  return o.tune_chains ? o.chains.max_chains : o.n_chains;
+}
+
+// A cache record that the key says is ours but that contradicts the options is not used.
+std::optional<std::string> contradiction(const TunedPlanRecord& r, const AutotuneOptions& o) {
+  if (!o.betas.empty()) {
+    if (r.betas != o.betas) return "ladder differs from the fixed one";
+  } else if (r.betas.front() != o.beta_min || r.betas.back() != o.beta_max) {
+    return "ladder endpoints differ from the beta range";
+  }
+  if (!o.tune_chains && o.betas.empty() && r.n_chains != o.n_chains) return "chain count differs";
+  if (!o.tune_exploration && r.n_expl != o.n_expl) return "n_expl differs";
+  return std::nullopt;
+}
+
+}  // namespace
+
+namespace detail {
+
+TunedFlow run_tuning_flow(const NrptRunner& run, const AutotuneOptions& o) {
+  validate(o);
+  TunedFlow out;
+  std::vector<double>& betas = out.betas;
+  if (!o.betas.empty()) {
+    betas = o.betas;
+  } else if (o.tune_chains) {
+    ChainTuningOptions chains = o.chains;
+    chains.tune_betas = o.tune_betas;
+    out.details.chains =
+        tune_chains(run, o.beta_min, o.beta_max, o.n_expl,
+                    derive_seed(o.seed, SeedStream::chain_pilot, 0), chains, o.schedule);
+    betas = out.details.chains->betas;
+    out.summary.Lambda = out.details.chains->Lambda;
+  } else {
+    betas = linear_ladder(o.beta_min, o.beta_max, o.n_chains);
+  }
+
+  out.n_expl = o.n_expl;
+  if (o.tune_exploration) {
+    out.details.exploration = tune_exploration(
+        run, betas, derive_seed(o.seed, SeedStream::exploration, 0), o.exploration);
+    out.n_expl = out.details.exploration->n_expl;
+  }
+
+  if (o.tune_betas && betas.size() >= 3) {
+    out.details.schedule = tune_schedule(
+        run, betas, out.n_expl, derive_seed(o.seed, SeedStream::schedule_polish, 0), o.schedule);
+    const ScheduleTuningResult& polish = *out.details.schedule;
+    betas = polish.betas;
+    out.summary.Lambda = polish.best.swaps.Lambda;
+    out.summary.barrier_identified = polish.barrier_identified;
+    out.summary.conveyor_alive = polish.conveyor_alive;
+  }
+  return out;
+}
+
+}  // namespace detail
+
+std::int64_t autotune_work_score(const SpinModel& model, const AutotuneOptions& options) {
+  validate(options);
+  return work_score(flow_chains(options), model.n_free());
+}
+
+Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceSpec& device) {
+  const auto start = Clock::now();
+  detail::require_kokkos_initialized("autotune");
+  validate(o);
+
+  Plan plan;
+  NrptOptions flow;  // the flow's largest run, for the score
+  if (o.betas.empty()) {
+    flow.n_chains = flow_chains(o);
+    flow.beta_min = o.beta_min;
+    flow.beta_max = o.beta_max;
+  } else {
+    flow.betas = o.betas;
+  }
+  plan.decision = resolve_for(model, flow, device);
+  plan.execution_space = execution_space_of(plan.decision);
+  plan.model = std::make_shared<const SpinModel>(model);
+  plan.seed = o.seed;
+
+  const std::string key = autotune_cache_key(model, o, plan.execution_space);
+  std::optional<TuningCache> cache;
+  if (o.use_cache) {
+    if (auto directory = tuning_cache_directory()) cache.emplace(std::move(*directory));
+  }
+  if (cache) {
+    plan.cache_entry = cache->entry_path(key).string();
+    if (auto record = cache->load(key)) {
+      if (const auto why = contradiction(*record, o)) {
+        std::cerr << "hamon: warning: ignoring tuning cache entry " << plan.cache_entry << ": "
+                  << *why << "\n";
+      } else {
+        plan.n_chains = record->n_chains;
+        plan.betas = record->betas;
+        plan.n_expl = record->n_expl;
+        plan.tuning = {record->Lambda, record->barrier_identified, record->conveyor_alive,
+                       record->tuning_seconds};
+        plan.cache_hit = true;
+        plan.seconds = seconds_since(start);
+        return plan;
+      }
+    }
+  }
+
+  const DeviceDecision& decision = plan.decision;
+  const NrptRunner run = [&decision, &model](const NrptOptions& options) {
+    return nrpt_with(decision, model, options);
+  };
+  detail::TunedFlow flow_result = detail::run_tuning_flow(run, o);
+  std::vector<double> betas = std::move(flow_result.betas);
+  const std::int32_t n_expl = flow_result.n_expl;
+  plan.tuning = flow_result.summary;
+  plan.details = std::move(flow_result.details);
+
+  plan.n_chains = static_cast<std::int32_t>(betas.size());
+  plan.betas = std::move(betas);
+  plan.n_expl = n_expl;
+  plan.seconds = seconds_since(start);
+  plan.tuning.tuned_seconds = plan.seconds;
+  if (cache) {
+    TunedPlanRecord record;
+    record.n_chains = plan.n_chains;
+    record.betas = plan.betas;
+    record.n_expl = plan.n_expl;
+    record.Lambda = plan.tuning.Lambda;
+    record.barrier_identified = plan.tuning.barrier_identified;
+    record.conveyor_alive = plan.tuning.conveyor_alive;
+    record.tuning_seconds = plan.tuning.tuned_seconds;
+    cache->store(key, record);
+  }
+  return plan;
+}
+
+NrptOptions Plan::options_for(std::int64_t n_rounds, NrptOptions base,
+                              std::uint64_t segment) const {
+  base.betas = betas;
+  base.n_chains = n_chains;
+  base.n_expl = n_expl;
+  base.n_rounds = n_rounds;
+  base.seed = derive_seed(seed, SeedStream::production, segment);
+  base.adapt_schedule = false;
+  return base;
+}
+
+NrptResult Plan::sample(std::int64_t n_rounds, NrptOptions options) const {
+  if (!model) throw std::logic_error("hamon::Plan::sample: the plan has no model");
+  return nrpt_with(decision, *model, options_for(n_rounds, std::move(options), 0));
+}
+
+NrptResult Plan::extend(const NrptResult& previous, std::int64_t n_more,
+                        NrptOptions options) const {
+  if (!model) throw std::logic_error("hamon::Plan::extend: the plan has no model");
+  if (previous.betas != betas) {
+    throw std::invalid_argument(
+        "hamon::Plan::extend: the result was not run on this plan's ladder");
+  }
+  const auto segment = static_cast<std::uint64_t>(previous.n_rounds);
+  return merge_runs(previous,
+                    nrpt_with(decision, *model, options_for(n_more, std::move(options), segment)));
+}
+
+AutosampleResult autosample(const SpinModel& model, std::int64_t n_rounds,
+                            const AutotuneOptions& options, NrptOptions sample_options,
+                            const DeviceSpec& device, const DiagnosticsOptions& diagnostics) {
+  AutosampleResult out;
+  out.plan = autotune(model, options, device);
+  sample_options.observers.energies = true;
+  out.result = out.plan.sample(n_rounds, std::move(sample_options));
+  out.diagnostics = diagnose(model, out.result, diagnostics);
+  return out;
+}
+
+}  // namespace hamon

@@ -1,0 +1,176 @@
+// The runtime dispatcher (see hamon/policies/dispatch.hpp): a decision -> a concrete
+// Kokkos execution space -> the round loop explicitly instantiated for that space in
+// nrpt_<space>.cpp. Nothing is instantiated here: nrpt.hpp only declares the templates,
+// so every call below links against the per-space instantiations.
+#include "hamon/policies/dispatch.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "hamon/policies/resolve_device.hpp"
+#include "hamon/policies/thresholds.hpp"
+
+namespace hamon {
+
+namespace {
+
+[[noreturn]] void missing_backend(Placement placement, const char* option) {
+  throw DeviceUnavailable("hamon: the decision places the call on " + to_string(placement) +
+                          " but the Kokkos " + option + " backend is not compiled into this build");
+}
+
+// Calls run(space) with the execution space the decision names and returns its result.
+template <class Run>
+auto with_space(const DeviceDecision& decision, Run&& run)
+    -> decltype(run(Kokkos::DefaultExecutionSpace())) {
+  using Result = decltype(run(Kokkos::DefaultExecutionSpace()));
+  if (decision.spec.is_instance()) {
+    return std::visit(
+        [&](const auto& space) -> Result {
+          using Space = std::decay_t<decltype(space)>;
+          if constexpr (std::is_same_v<Space, std::monostate>) {
+            throw std::logic_error("hamon: DeviceSpec of kind instance holds no instance");
+          } else {
+            return run(space);
+          }
+        },
+        decision.spec.instance());
+  }
+  switch (decision.placement) {
+    case Placement::leave_alone:
+      // An alias of Serial, OpenMP or Cuda (checked in dispatch.hpp): the same
+      // instantiation as that space, not a separate one.
+      return run(Kokkos::DefaultExecutionSpace());
+    case Placement::serial:
+#ifdef KOKKOS_ENABLE_SERIAL
+      return run(Kokkos::Serial());
+#else
+      missing_backend(decision.placement, "Serial (Kokkos_ENABLE_SERIAL)");
+#endif
+    case Placement::openmp:
+#ifdef KOKKOS_ENABLE_OPENMP
+      return run(Kokkos::OpenMP());
+#else
+      missing_backend(decision.placement, "OpenMP (Kokkos_ENABLE_OPENMP)");
+#endif
+    case Placement::cuda:
+#ifdef KOKKOS_ENABLE_CUDA
+      return run(Kokkos::Cuda());
+#else
+      missing_backend(decision.placement, "Cuda (Kokkos_ENABLE_CUDA)");
+#endif
+  }
+  throw std::logic_error("hamon: unknown placement in a device decision");
+}
+
+template <class Space>
+std::string space_name(const Space& /*unused*/) {
+  return Space::name();
+}
+
+}  // namespace
+
+namespace detail {
+
+void require_kokkos_initialized(const char* entry_point) {
+  if (!Kokkos::is_initialized()) {
+    throw std::logic_error(std::string("hamon::") + entry_point +
+                           ": Kokkos is not initialised (or already finalised); call "
+                           "Kokkos::initialize or hold a Kokkos::ScopeGuard first — hamon "
+                           "never initialises Kokkos itself");
+  }
+}
+
+DeviceDecision decide_in_place(const InPlaceCandidates& candidates, std::int64_t score,
+                               std::optional<double> host_threshold_arg) {
+  DeviceDecision decision;
+  decision.spec = DeviceSpec::auto_();
+  decision.reason = DecisionReason::data_resident;
+  decision.score = score;
+  const bool natural_on_host = (candidates.natural == Placement::serial && candidates.serial) ||
+                               (candidates.natural == Placement::openmp && candidates.openmp);
+  if (natural_on_host) {
+    // Host memory: Serial and OpenMP both run where the data is, so the host tier picks.
+    HostTierDecision tier;
+    if (candidates.serial && candidates.openmp) {
+      tier.threshold = host_threshold(host_threshold_arg);
+      const bool small = static_cast<double>(score) < tier.threshold->value;
+      tier.rule = small ? HostRule::score_below_threshold : HostRule::score_at_or_above_threshold;
+      decision.placement = small ? Placement::serial : Placement::openmp;
+    } else {
+      tier.rule = HostRule::only_backend;
+      decision.placement = candidates.natural;
+    }
+    decision.host_tier = tier;
+  } else if (candidates.natural == Placement::cuda && candidates.cuda) {
+    decision.placement = Placement::cuda;
+  } else if (candidates.cuda) {
+    decision.placement = Placement::cuda;
+  } else if (candidates.openmp) {
+    decision.placement = Placement::openmp;
+  } else if (candidates.serial) {
+    decision.placement = Placement::serial;
+  } else {
+    throw std::logic_error("hamon::nrpt_in_place: no execution space can access the data");
+  }
+  return decision;
+}
+
+}  // namespace detail
+
+std::int64_t work_score_of(const SpinModel& model, const NrptOptions& options) {
+  validate_options(options, model.n_nodes());
+  const auto n_chains = static_cast<std::int64_t>(ladder_of(options).size());
+  return work_score(n_chains, model.n_free());
+}
+
+DeviceDecision resolve_for(const SpinModel& model, const NrptOptions& options,
+                           const DeviceSpec& device, std::optional<double> threshold) {
+  return resolve_device(device, work_score_of(model, options), threshold);
+}
+
+NrptResult nrpt_with(const DeviceDecision& decision, const SpinModel& model,
+                     const NrptOptions& options) {
+  detail::require_kokkos_initialized("nrpt");
+  return with_space(decision,
+                    [&](const auto& space) { return hamon::nrpt(space, model, options); });
+}
+
+NrptResult sample_with(const DeviceDecision& decision, const SpinModel& model, double beta,
+                       NrptOptions options) {
+  detail::require_kokkos_initialized("sample");
+  return with_space(decision, [&](const auto& space) {
+    return hamon::sample(space, model, beta, std::move(options));
+  });
+}
+
+std::string execution_space_of(const DeviceDecision& decision) {
+  return with_space(decision, [](const auto& space) { return space_name(space); });
+}
+
+RoutedResult nrpt(const SpinModel& model, const NrptOptions& options, const DeviceSpec& device) {
+  detail::require_kokkos_initialized("nrpt");
+  RoutedResult out;
+  out.decision = resolve_for(model, options, device);
+  out.execution_space = execution_space_of(out.decision);
+  out.result = nrpt_with(out.decision, model, options);
+  return out;
+}
+
+RoutedResult sample(const SpinModel& model, double beta, NrptOptions options,
+                    const DeviceSpec& device) {
+  detail::require_kokkos_initialized("sample");
+  // The options core's sample() runs with, so the score counts its single chain.
+  options.betas = {beta};
+  options.adapt_schedule = false;
+  RoutedResult out;
+  out.decision = resolve_for(model, options, device);
+  out.execution_space = execution_space_of(out.decision);
+  out.result = sample_with(out.decision, model, beta, std::move(options));
+  return out;
+}
+
+}  // namespace hamon

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Bad input, one class per case: `hamon run` and `hamon validate` must both exit 2 with one
+line on stderr that names file:line:column and the key (or the command-line option), say
+what is wrong, and create no run directory (nor a staging one).
+
+  bad_inputs.py --list                 the case names (CMake makes one test per case)
+  bad_inputs.py --case NAME ...        one case
+"""
+
+import os
+import re
+import sys
+
+import clitest
+
+# A valid experiment; cases replace parts of it.
+LATTICE = "model: {kind: lattice, shape: [4, 4]}\n"
+NRPT = "nrpt:\n  chains: 4\n  beta_max: 1.0\n  rounds: 10\n"
+
+
+def case(name, text, key, fragment, args=(), files=None, located=True, prefix=None, skip=None,
+         out_flag=True):
+    """`text` may say {out} for the output directory; out_flag=False leaves --out off."""
+    return dict(name=name, text=text, key=key, fragment=fragment, args=list(args),
+                files=files or {}, located=located, prefix=prefix, skip=skip, out_flag=out_flag)
+
+
+def gpu_visible(hamon):
+    return bool(clitest.devices(hamon)["accelerator"]["visible"])
+
+
+CASES = [
+    case("unknown_key", LATTICE + "nrpt:\n  chans: 4\n  beta_max: 1\n  rounds: 10\n",
+         "nrpt.chans", "did you mean 'chains'?"),
+    case("misplaced_key", "rounds: 5\n" + LATTICE + NRPT, "rounds", "belongs in nrpt"),
+    case("duplicate_key", LATTICE + "nrpt:\n  chains: 4\n  chains: 5\n  beta_max: 1\n  rounds: 10\n",
+         "nrpt.chains", "given twice"),
+    case("wrong_type_integer", LATTICE + "nrpt:\n  chains: \"four\"\n  beta_max: 1\n  rounds: 10\n",
+         "nrpt.chains", "expected an integer"),
+    case("wrong_type_fraction", LATTICE + "nrpt:\n  chains: 2.5\n  beta_max: 1\n  rounds: 10\n",
+         "nrpt.chains", "expected an integer"),
+    case("wrong_type_bool", "model: {kind: lattice, shape: [4, 4], periodic: 3}\n" + NRPT,
+         "model.periodic", "expected true or false"),
+    case("wrong_type_list", "model: {kind: lattice, shape: 16}\n" + NRPT,
+         "model.shape", "expected a list"),
+    case("wrong_type_section", "model: lattice\n" + NRPT, "model", "expected a mapping"),
+    case("missing_value", "model:\n  kind: lattice\n  shape:\n" + NRPT, "model.shape",
+         "expected a list, got nothing"),
+    case("missing_section", NRPT, "", "missing required key 'model'"),
+    case("missing_rounds", LATTICE + "nrpt:\n  chains: 4\n  beta_max: 1\n", "nrpt",
+         "missing required key 'rounds'"),
+    case("negative_chains", LATTICE + "nrpt:\n  chains: -3\n  beta_max: 1\n  rounds: 10\n",
+         "nrpt.chains", "out of range"),
+    case("negative_burn_in", LATTICE + NRPT + "  burn_in: -1\n", "nrpt.burn_in", "out of range"),
+    case("zero_rounds", LATTICE + "nrpt:\n  chains: 4\n  beta_max: 1\n  rounds: 0\n",
+         "nrpt.rounds", "out of range"),
+    case("absurd_lattice", "model: {kind: lattice, shape: [100000, 100000]}\n" + NRPT,
+         "model.shape", "more than the limit"),
+    case("absurd_graph", "model: {kind: graph, nodes: 4294967296}\n" + NRPT,
+         "model.nodes", "out of range"),
+    case("absurd_chains", LATTICE + "nrpt:\n  chains: 5000\n  beta_max: 1\n  rounds: 10\n",
+         "nrpt.chains", "[1, 4096]"),
+    case("absurd_rounds",
+         LATTICE + "nrpt:\n  chains: 4\n  beta_max: 1\n  rounds: 4294967295\n  burn_in: 10\n",
+         "nrpt.rounds", "exceeds 2^32 - 1"),
+    case("absurd_rbm", "model: {kind: rbm, visible: 100000, hidden: 100000, random: {seed: 1}}\n"
+         + NRPT, "model.hidden", "exceed the limit"),
+    case("non_ascending_ladder", LATTICE + "nrpt:\n  betas: [0.0, 0.5, 0.3]\n  rounds: 10\n",
+         "nrpt.betas[2]", "strictly ascending"),
+    case("repeated_beta", LATTICE + "nrpt:\n  betas: [0.0, 0.5, 0.5]\n  rounds: 10\n",
+         "nrpt.betas[2]", "strictly ascending"),
+    case("negative_beta", LATTICE + "nrpt:\n  betas: [-0.1, 1.0]\n  rounds: 10\n",
+         "nrpt.betas[0]", "negative"),
+    case("nan_beta", LATTICE + "nrpt:\n  chains: 4\n  beta_max: nan\n  rounds: 10\n",
+         "nrpt.beta_max", "finite"),
+    case("betas_with_beta_max", LATTICE + "nrpt:\n  betas: [0.0, 1.0]\n  beta_max: 1\n  rounds: 10\n",
+         "nrpt.beta_max", "not both"),
+    case("chains_betas_disagree", LATTICE + "nrpt:\n  chains: 3\n  betas: [0.0, 1.0]\n  rounds: 10\n",
+         "nrpt.chains", "betas has 2"),
+    case("beta_max_not_above_min",
+         LATTICE + "nrpt:\n  chains: 4\n  beta_min: 1.0\n  beta_max: 0.5\n  rounds: 10\n",
+         "nrpt.beta_max", "must be above beta_min"),
+    case("beta_max_equals_min",
+         LATTICE + "nrpt:\n  chains: 4\n  beta_min: 0.5\n  beta_max: 0.5\n  rounds: 10\n",
+         "nrpt.beta_max", "must be above beta_min"),
+    case("geometric_from_zero", LATTICE + NRPT + "  spacing: geometric\n", "nrpt.spacing",
+         "geometric spacing needs beta_min > 0"),
+    case("unknown_spacing", LATTICE + NRPT + "  spacing: linaer\n", "nrpt.spacing",
+         "did you mean 'linear'?"),
+    case("chains_auto", LATTICE + "nrpt:\n  chains: auto\n  beta_max: 1\n  rounds: 10\n",
+         "nrpt.chains", "not supported yet"),
+    case("tune_key", LATTICE + NRPT + "  tune: true\n", "nrpt.tune", "not supported yet"),
+    case("unknown_kind", "model: {kind: latice, shape: [4, 4]}\n" + NRPT, "model.kind",
+         "did you mean 'lattice'?"),
+    case("periodic_small_extent", "model: {kind: lattice, shape: [2, 4]}\n" + NRPT,
+         "model.shape[0]", "extents >= 3"),
+    case("distribution_misuse",
+         "model: {kind: lattice, shape: [4, 4], coupling: {distribution: constant, value: 1, std: 2}}\n"
+         + NRPT, "model.coupling.std", "applies to gaussian"),
+    case("edge_out_of_range", "model: {kind: graph, nodes: 3, edges: [[0, 1, 1.0], [1, 5, 1.0]]}\n"
+         + NRPT, "model.edges[1][1]", "out of range"),
+    case("edge_not_a_triple", "model: {kind: graph, nodes: 3, edges: [[0, 1]]}\n" + NRPT,
+         "model.edges[0]", "[i, j, J]"),
+    case("self_loop", "model: {kind: graph, nodes: 3, edges: [[1, 1, 1.0]]}\n" + NRPT,
+         "model.edges[0]", "self-loop"),
+    case("conflicting_edges", "model: {kind: graph, nodes: 3, edges: [[0, 1, 1.0], [1, 0, 2.0]]}\n"
+         + NRPT, "model.edges", "twice"),
+    case("field_length", "model: {kind: graph, nodes: 3, field: [0.1, 0.2]}\n" + NRPT,
+         "model.field", "expected 3"),
+    case("clamp_value", "model: {kind: graph, nodes: 3, clamped: {1: 2}}\n" + NRPT,
+         "model.clamped.1", "+1 or -1"),
+    case("graph_file_and_nodes", "model: {kind: graph, file: g.txt, nodes: 3}\n" + NRPT,
+         "model.nodes", "cannot be combined", files={"g.txt": "nodes 3\n"}),
+    case("missing_graph_file", "model: {kind: graph, file: nowhere.txt}\n" + NRPT,
+         "model.file", "cannot open graph file"),
+    case("bad_graph_file", "model: {kind: graph, file: g.txt}\n" + NRPT, "model.file",
+         "g.txt:3: unknown directive", files={"g.txt": "nodes 3\nedge 0 1 1.0\nbond 1 2 1.0\n"}),
+    case("missing_weights_file",
+         "model: {kind: rbm, visible: 2, hidden: 2, weights: {file: w.txt}}\n" + NRPT,
+         "model.weights.file", "cannot open"),
+    case("bad_weights_file",
+         "model: {kind: rbm, visible: 2, hidden: 2, weights: {file: w.txt}}\n" + NRPT,
+         "model.weights.file", "holds 3 numbers, expected 4", files={"w.txt": "1 2\n3\n"}),
+    case("rbm_weight_count", "model: {kind: rbm, visible: 2, hidden: 2, weights: [1, 2, 3]}\n"
+         + NRPT, "model.weights", "expected 4"),
+    case("sample_node_out_of_range", LATTICE + NRPT + "output: {samples: {every: 1, nodes: [99]}}\n",
+         "output.samples.nodes[0]", "out of range"),
+    case("tpu", "device: tpu\n" + LATTICE + NRPT, "device", "TPU"),
+    case("unknown_device", "device: gpuu\n" + LATTICE + NRPT, "device", "accepted values"),
+    case("gpu_unavailable", "device: gpu\n" + LATTICE + NRPT, "device", "requested",
+         skip=gpu_visible),
+    case("yaml_syntax", LATTICE + "nrpt: {chains: 4, beta_max: 1\n", "", "invalid YAML"),
+    case("yaml_tab_indent", LATTICE + "nrpt:\n\tchains: 4\n", "", "invalid YAML"),
+    case("not_a_mapping", "- 1\n- 2\n", "", "expected a mapping"),
+    case("empty_file", "", "", "empty"),
+    case("device_override", LATTICE + NRPT, "--device", "TPU", args=["--device", "tpu"],
+         located=False, prefix="command line: error: --device: "),
+    case("rounds_override", LATTICE + NRPT, "--rounds", "out of range", args=["--rounds", "0"],
+         located=False, prefix="hamon: error: --rounds: "),
+    case("seed_override", LATTICE + NRPT, "--seed", "expected an integer",
+         args=["--seed", "-1"], located=False, prefix="hamon: error: --seed: "),
+    case("no_such_file", None, "", "no such experiment file", located=False),
+    case("output_exists", LATTICE + NRPT + "output: {dir: '{out}'}\n", "output.dir",
+         "exists and is not empty", files={"out/keep.txt": "not a run\n"}, out_flag=False),
+    case("output_exists_override", LATTICE + NRPT, "--out", "exists and is not empty",
+         files={"out/keep.txt": "not a run\n"}, located=False,
+         prefix="command line: error: --out: "),
+    case("output_under_a_file", LATTICE + NRPT + "output: {dir: '{out}/run'}\n", "output.dir",
+         "is not a directory", files={"out": "a file\n"}, out_flag=False),
+    case("output_is_a_file", LATTICE + NRPT + "output: {dir: '{out}'}\n", "output.dir",
+         "not a directory", files={"out": "a file\n"}, out_flag=False),
+]
+
+
+def check_case(hamon, work, c, failures):
+    os.makedirs(work, exist_ok=True)
+    for path, content in c["files"].items():
+        full = os.path.join(work, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
+            f.write(content)
+    config = os.path.join(work, "experiment.yaml")
+    out = os.path.join(work, "out")
+    if c["text"] is not None:
+        with open(config, "w") as f:
+            f.write(c["text"].replace("{out}", out))
+    existed = os.path.exists(out)
+    before = sorted(os.listdir(out)) if os.path.isdir(out) else None
+    out_args = ["--out", out] if c["out_flag"] else []
+    for command in (["validate", config] + out_args, ["run", config] + out_args):
+        result = clitest.run(hamon, command + c["args"])
+        label = f"{c['name']} ({command[0]})"
+        failures.check(result.returncode == 2,
+                       f"{label}: exit {result.returncode}, expected 2; stderr: {result.stderr!r}")
+        lines = result.stderr.splitlines()
+        if not failures.check(len(lines) == 1, f"{label}: expected one line on stderr: {lines}"):
+            continue
+        line = lines[0]
+        if c["located"]:
+            match = clitest.LOCATED_ERROR.match(line)
+            if failures.check(match is not None, f"{label}: no file:line:col in {line!r}"):
+                failures.check(match["file"] == config, f"{label}: names {match['file']}")
+                failures.check(int(match["line"]) >= 1 and int(match["column"]) >= 1,
+                               f"{label}: line/column {match['line']}:{match['column']}")
+                rest = match["rest"]
+                if c["key"]:
+                    failures.check(rest.startswith(c["key"] + ": "),
+                                   f"{label}: key {c['key']!r} not named first in {rest!r}")
+        elif c["prefix"]:
+            failures.check(line.startswith(c["prefix"]), f"{label}: {line!r} lacks {c['prefix']!r}")
+        else:
+            failures.check(line.startswith(config + ": error: "), f"{label}: {line!r}")
+        failures.check(c["fragment"] in line, f"{label}: {c['fragment']!r} not in {line!r}")
+        failures.check(result.stdout == "", f"{label}: stdout not empty: {result.stdout!r}")
+        if existed:
+            failures.check(before is None or sorted(os.listdir(out)) == before,
+                           f"{label}: {out} was changed")
+        else:
+            failures.check(not os.path.exists(out), f"{label}: {out} was created")
+        failures.check(not clitest.leftovers(out), f"{label}: staging left: {clitest.leftovers(out)}")
+
+
+def main():
+    if "--list" in sys.argv:
+        print(";".join(c["name"] for c in CASES))
+        return
+    args = clitest.arguments(__doc__, lambda p: p.add_argument("--case", action="append"))
+    selected = [c for c in CASES if not args.case or c["name"] in args.case]
+    if args.case and len(selected) != len(set(args.case)):
+        print(f"unknown case in {args.case}")
+        sys.exit(1)
+    failures = clitest.Failures()
+    for c in selected:
+        if c["skip"] and c["skip"](args.hamon):
+            print(f"{c['name']}: skipped (not applicable on this machine)")
+            continue
+        check_case(args.hamon, os.path.join(args.work, c["name"]), c, failures)
+    failures.finish("bad input " + ", ".join(c["name"] for c in selected)
+                    if len(selected) < 4 else f"bad input ({len(selected)} cases)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""Shared helpers of the tests/cli scripts: where hamon is, a clean environment, runs.
+
+Every script takes --hamon PATH (CMake passes $<TARGET_FILE:hamon_cli>) and --work DIR (a
+scratch directory under the build tree). The environment is scrubbed of the routing
+variables (HAMON_DEVICE, thresholds, calibration file) so results do not depend on the
+machine's settings, and OpenMP runs one thread (the test machines are shared).
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+EXAMPLES_DIR = os.path.join(SOURCE_DIR, "examples")
+EXAMPLES = ["ising2d", "ea3d_spin_glass", "rbm", "graph_inline", "graph_file"]
+
+# "FILE:LINE:COL: error: KEY: message" (apps/config/config_error.hpp)
+LOCATED_ERROR = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): error: (?P<rest>.*)$")
+
+
+def arguments(description, extra=None):
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--hamon", required=True, help="the hamon executable")
+    parser.add_argument("--work", required=True, help="scratch directory (recreated)")
+    if extra:
+        extra(parser)
+    args = parser.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    return args
+
+
+def clean_env(**overrides):
+    env = dict(os.environ)
+    for name in ("HAMON_DEVICE", "HAMON_DEVICE_THRESHOLD", "HAMON_HOST_THRESHOLD",
+                 "KOKKOS_DISABLE_WARNINGS"):
+        env.pop(name, None)
+    env["HAMON_CALIBRATION"] = ""  # no calibration file
+    env["OMP_NUM_THREADS"] = "1"
+    env["OMP_PROC_BIND"] = "false"
+    for name, value in overrides.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+def run(hamon, args, cwd=None, env=None, timeout=120, **kwargs):
+    """Runs hamon; returns CompletedProcess with text stdout/stderr."""
+    return subprocess.run([hamon] + [str(a) for a in args], cwd=cwd,
+                          env=env if env is not None else clean_env(), timeout=timeout,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          errors="replace", **kwargs)
+
+
+def devices(hamon):
+    result = run(hamon, ["devices"])
+    if result.returncode != 0:
+        raise RuntimeError(f"hamon devices failed: {result.stderr}")
+    return yaml.safe_load(result.stdout)
+
+
+class Failures:
+    """Collects failures so one run reports all of them."""
+
+    def __init__(self):
+        self.items = []
+
+    def check(self, condition, message):
+        if not condition:
+            self.items.append(message)
+            print(f"FAIL: {message}")
+        return condition
+
+    def finish(self, what):
+        if self.items:
+            print(f"{what}: {len(self.items)} failure(s)")
+            sys.exit(1)
+        print(f"{what}: ok")
+        sys.exit(0)
+
+
+def leftovers(out_dir):
+    """Staging directories next to out_dir (a run that did not clean up)."""
+    parent = os.path.dirname(os.path.abspath(out_dir)) or "."
+    base = os.path.basename(os.path.abspath(out_dir))
+    if not os.path.isdir(parent):
+        return []
+    return [n for n in os.listdir(parent)
+            if n.startswith(base + ".tmp-") or n.startswith(base + ".old-")]

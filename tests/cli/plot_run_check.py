@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""tools/plot_run.py on a small run: it writes the documented PNGs into the run directory,
+each non-trivial (more than a few KB, a real image of sensible size that matplotlib reads
+back and that is not one flat colour)."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+import clitest
+
+PNGS = ["ladder.png", "acceptance.png", "index_process.png", "energies.png", "magnetization.png"]
+
+
+def main():
+    args = clitest.arguments(__doc__)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.image as mpimg
+
+    failures = clitest.Failures()
+    out = os.path.join(args.work, "run")
+    result = clitest.run(args.hamon, ["run", os.path.join(clitest.EXAMPLES_DIR, "ising2d.yaml"),
+                                      "--out", out, "--rounds", "400", "--burn-in", "100", "--quiet"])
+    if not failures.check(result.returncode == 0, f"hamon run failed: {result.stderr}"):
+        failures.finish("plot_run")
+    script = os.path.join(clitest.SOURCE_DIR, "tools", "plot_run.py")
+    plot = subprocess.run([sys.executable, script, out], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=120,
+                          env=clitest.clean_env(MPLCONFIGDIR=os.path.join(args.work, "mpl")))
+    failures.check(plot.returncode == 0, f"plot_run.py exited {plot.returncode}: {plot.stderr}")
+    for name in PNGS:
+        path = os.path.join(out, name)
+        if not failures.check(os.path.isfile(path), f"{name} not written"):
+            continue
+        size = os.path.getsize(path)
+        failures.check(size > 8 * 1024, f"{name} is only {size} bytes")
+        image = mpimg.imread(path)
+        failures.check(image.ndim == 3 and image.shape[0] >= 300 and image.shape[1] >= 400,
+                       f"{name} has shape {image.shape}")
+        failures.check(float(np.std(image[..., :3])) > 0.01, f"{name} is one flat colour")
+        failures.check(path in plot.stdout, f"plot_run.py did not list {name}")
+    # Not a run directory: a clear error, exit 2.
+    bad = subprocess.run([sys.executable, script, args.work], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, timeout=60)
+    failures.check(bad.returncode == 2 and "summary.yaml" in bad.stderr,
+                   f"plot_run.py on a non-run directory: {bad.returncode} {bad.stderr!r}")
+    failures.finish("plot_run")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""The run directory appears whole or not at all, and is never clobbered by accident:
+  - a run into a new directory creates it (parents too), with no staging left behind;
+  - running again into it is refused (exit 2, the directory untouched);
+  - --overwrite replaces an earlier run, but not a directory that is not one;
+  - an existing empty directory is simply used;
+  - a run killed while sampling leaves no DIR (at most a DIR.tmp-* staging directory);
+  - `hamon demo --out` replaces its own earlier run (the README runs it repeatedly)."""
+
+import os
+import signal
+import subprocess
+import time
+
+import clitest
+
+
+def main():
+    args = clitest.arguments(__doc__)
+    failures = clitest.Failures()
+    config = os.path.join(clitest.EXAMPLES_DIR, "graph_inline.yaml")
+    short = ["--rounds", "200", "--burn-in", "50", "--quiet"]
+    out = os.path.join(args.work, "nested", "deeper", "run")
+
+    first = clitest.run(args.hamon, ["run", config, "--out", out] + short)
+    failures.check(first.returncode == 0, f"first run: {first.stderr}")
+    failures.check(os.path.isfile(os.path.join(out, "summary.yaml")), "no summary.yaml")
+    failures.check(first.stdout == "", f"--quiet printed {first.stdout!r}")
+    failures.check(not clitest.leftovers(out), "staging left behind")
+    with open(os.path.join(out, "summary.yaml")) as f:
+        original = f.read()
+
+    again = clitest.run(args.hamon, ["run", config, "--out", out] + short)
+    failures.check(again.returncode == 2 and "exists and is not empty" in again.stderr,
+                   f"second run into the same directory: {again.returncode} {again.stderr!r}")
+    with open(os.path.join(out, "summary.yaml")) as f:
+        failures.check(f.read() == original, "refused run changed the directory")
+
+    replaced = clitest.run(args.hamon, ["run", config, "--out", out, "--seed", "99",
+                                        "--overwrite"] + short)
+    failures.check(replaced.returncode == 0, f"--overwrite: {replaced.stderr}")
+    with open(os.path.join(out, "summary.yaml")) as f:
+        failures.check("seed: 99" in f.read(), "--overwrite did not replace the run")
+    failures.check(not clitest.leftovers(out), "staging or old run left behind after --overwrite")
+
+    other = os.path.join(args.work, "not_a_run")
+    os.makedirs(other)
+    with open(os.path.join(other, "notes.txt"), "w") as f:
+        f.write("precious\n")
+    refused = clitest.run(args.hamon, ["run", config, "--out", other, "--overwrite"] + short)
+    failures.check(refused.returncode == 2 and "not an earlier hamon run" in refused.stderr,
+                   f"--overwrite on a foreign directory: {refused.returncode} {refused.stderr!r}")
+    failures.check(os.listdir(other) == ["notes.txt"], "foreign directory was changed")
+
+    empty = os.path.join(args.work, "empty")
+    os.makedirs(empty)
+    used = clitest.run(args.hamon, ["run", config, "--out", empty] + short)
+    failures.check(used.returncode == 0 and os.path.isfile(os.path.join(empty, "summary.yaml")),
+                   f"run into an empty directory: {used.stderr}")
+
+    # Interrupted: start a long run, kill it while it samples.
+    killed_out = os.path.join(args.work, "killed")
+    process = subprocess.Popen([args.hamon, "run", config, "--out", killed_out, "--rounds",
+                                "100000000", "--quiet"], env=clitest.clean_env(),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not clitest.leftovers(killed_out):
+        time.sleep(0.05)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    failures.check(not os.path.exists(killed_out), "a killed run left a complete-looking DIR")
+    failures.check(all(".tmp-" in n for n in clitest.leftovers(killed_out)),
+                   f"unexpected siblings {clitest.leftovers(killed_out)}")
+
+    demo_out = os.path.join(args.work, "demo")
+    for attempt in (1, 2):
+        demo = clitest.run(args.hamon, ["demo", "--out", demo_out] + short)
+        failures.check(demo.returncode == 0, f"demo run {attempt}: {demo.stderr}")
+    failures.check(os.path.isfile(os.path.join(demo_out, "summary.yaml")), "demo wrote no summary")
+    failures.finish("run directory policy")
+
+
+if __name__ == "__main__":
+    main()

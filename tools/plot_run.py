@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Plots of a hamon run directory (what `hamon run` writes), as PNGs in that directory.
+
+    python3 tools/plot_run.py runs/ising2d
+
+Writes:
+  ladder.png         the final beta ladder (and the initial one, when adaptation moved it)
+                     above the local communication barrier lambda(beta) = r_i / dbeta_i
+  acceptance.png     swap acceptance of every neighbouring pair (i, i+1)
+  index_process.png  the temperature index of every machine over the measured rounds
+                     (index_process.npy); a round trip is a path from the bottom to the top
+                     and back. Without index_process.npy, the per-temperature energies are
+                     shown instead (and the title says so).
+  energies.png       energy traces of every temperature, coldest highlighted, and the
+                     cold chain's running mean
+  magnetization.png  |m| per node of the cold chain from samples.npy (when it holds samples
+                     of every node)
+
+Needs python3 with numpy, PyYAML and matplotlib (Debian: python3-numpy python3-yaml
+python3-matplotlib). Exit status: 0 done, 2 not a run directory.
+"""
+
+import argparse
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import yaml  # noqa: E402
+
+MAX_POINTS = 4000  # per trace; longer runs are strided (every k-th round)
+
+
+def load_run(directory):
+    summary_path = os.path.join(directory, "summary.yaml")
+    if not os.path.isfile(summary_path):
+        raise FileNotFoundError(f"{directory}: no summary.yaml (not a hamon run directory)")
+    with open(summary_path) as f:
+        summary = yaml.safe_load(f)
+
+    def array(name):
+        path = os.path.join(directory, name)
+        return np.load(path) if os.path.isfile(path) else None
+
+    return summary, {
+        "betas": array("betas.npy"),
+        "energies": array("energies.npy"),
+        "index_process": array("index_process.npy"),
+        "samples": array("samples.npy"),
+    }
+
+
+def initial_ladder(config):
+    """The ladder the config asked for, before adaptation (None if it cannot be told)."""
+    nrpt = config.get("nrpt", {})
+    if nrpt.get("betas"):
+        return np.asarray(nrpt["betas"], dtype=float)
+    n = int(nrpt.get("chains", 0))
+    lo, hi = float(nrpt.get("beta_min", 0.0)), float(nrpt.get("beta_max", 1.0))
+    if n < 1:
+        return None
+    if n == 1:
+        return np.array([hi])
+    if nrpt.get("spacing") == "geometric" and lo > 0:
+        return np.geomspace(lo, hi, n)
+    return np.linspace(lo, hi, n)
+
+
+def stride_of(n_rounds):
+    return max(1, int(np.ceil(n_rounds / MAX_POINTS)))
+
+
+def save(fig, directory, name, written):
+    path = os.path.join(directory, name)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+
+
+def plot_ladder(summary, directory, written):
+    nrpt = summary["nrpt"]
+    betas = np.asarray(nrpt["betas"], dtype=float)
+    acceptance = np.asarray(nrpt["acceptance"], dtype=float)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True,
+                                      gridspec_kw={"height_ratios": [1, 2]})
+    start = initial_ladder(summary.get("config", {}))
+    if start is not None and len(start) == len(betas) and not np.allclose(start, betas):
+        top.plot(start, np.full(len(start), 1.0), "o", mfc="none", color="0.5",
+                 label="initial ladder")
+    top.plot(betas, np.zeros(len(betas)), "o", color="C0", label="final ladder")
+    top.set_yticks([])
+    top.set_ylim(-0.7, 1.7)
+    top.legend(loc="upper left", fontsize=8, ncol=2)
+    top.set_title(f"{len(betas)} chains, Lambda = {nrpt['Lambda']:.3f}, "
+                  f"round trips {nrpt['round_trips']} (efficiency {nrpt['efficiency']:.2f})")
+    if len(betas) > 1:
+        rejection = 1.0 - acceptance
+        widths = np.maximum(np.diff(betas), 1e-10)
+        local = rejection / widths
+        # lambda is constant on each interval (beta_i, beta_i+1): a step profile.
+        edges = np.repeat(betas, 2)[1:-1]
+        bottom.plot(edges, np.repeat(local, 2), color="C1")
+        bottom.fill_between(edges, np.repeat(local, 2), alpha=0.2, color="C1")
+        bottom.plot((betas[:-1] + betas[1:]) / 2, local, ".", color="C1")
+    bottom.set_xlabel("beta")
+    bottom.set_ylabel("lambda(beta) = r_i / (beta_i+1 - beta_i)")
+    bottom.grid(alpha=0.3)
+    fig.tight_layout()
+    save(fig, directory, "ladder.png", written)
+
+
+def plot_acceptance(summary, directory, written):
+    acceptance = np.asarray(summary["nrpt"]["acceptance"], dtype=float)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if len(acceptance) > 0:
+        pairs = np.arange(len(acceptance))
+        ax.bar(pairs, acceptance, color="C0")
+        ax.axhline(acceptance.mean(), color="C3", ls="--",
+                   label=f"mean {acceptance.mean():.3f}")
+        ax.set_xticks(pairs)
+        ax.set_xticklabels([f"{i},{i + 1}" for i in pairs], rotation=90, fontsize=7)
+        ax.legend()
+    else:
+        ax.text(0.5, 0.5, "one chain: no swaps", ha="center", transform=ax.transAxes)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("pair (i, i+1), hot to cold")
+    ax.set_ylabel("swap acceptance")
+    ax.set_title("Per-pair swap acceptance (measured rounds)")
+    fig.tight_layout()
+    save(fig, directory, "acceptance.png", written)
+
+
+def plot_index_process(summary, arrays, directory, written):
+    index = arrays["index_process"]
+    energies = arrays["energies"]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    if index is not None and index.size > 0:
+        n_rounds, n_machines = index.shape
+        k = stride_of(n_rounds)
+        rounds = np.arange(0, n_rounds, k)
+        shown = min(n_machines, 6)
+        for m in range(n_machines):
+            if m < shown:
+                ax.step(rounds, index[::k, m], where="post", lw=1.0, label=f"machine {m}")
+            else:
+                ax.step(rounds, index[::k, m], where="post", lw=0.5, color="0.8", zorder=0)
+        ax.set_ylabel("temperature index (0 = hottest)")
+        ax.set_title(f"Index process: {n_machines} machines"
+                     + (f" (every {k}th round)" if k > 1 else ""))
+        ax.legend(fontsize=7, loc="upper right", ncol=2)
+        ax.set_ylim(-0.5, n_machines - 0.5)
+    elif energies is not None and energies.size > 0:
+        k = stride_of(energies.shape[0])
+        image = ax.imshow(energies[::k].T, aspect="auto", origin="lower", cmap="viridis",
+                          extent=[0, energies.shape[0], -0.5, energies.shape[1] - 0.5])
+        fig.colorbar(image, ax=ax, label="energy")
+        ax.set_ylabel("temperature index")
+        ax.set_title("Index process not recorded (index_process.npy missing): "
+                     "energies by temperature instead", fontsize=9)
+    else:
+        ax.text(0.5, 0.5, "neither index_process.npy nor energies.npy was recorded",
+                ha="center", transform=ax.transAxes)
+    ax.set_xlabel("measured round")
+    fig.tight_layout()
+    save(fig, directory, "index_process.png", written)
+
+
+def plot_energies(summary, arrays, directory, written):
+    energies = arrays["energies"]
+    n_nodes = summary["model"]["n_nodes"]
+    fig, (traces, mean) = plt.subplots(2, 1, figsize=(8, 6.5), sharex=True)
+    if energies is not None and energies.size > 0:
+        n_rounds, n_chains = energies.shape
+        k = stride_of(n_rounds)
+        rounds = np.arange(0, n_rounds, k)
+        colours = plt.cm.coolwarm_r(np.linspace(0, 1, n_chains))
+        for c in range(n_chains - 1):
+            traces.plot(rounds, energies[::k, c] / n_nodes, lw=0.5, color=colours[c])
+        traces.plot(rounds, energies[::k, -1] / n_nodes, lw=0.8, color="k",
+                    label="coldest (target)")
+        traces.legend(fontsize=8, loc="upper right")
+        cold = energies[:, -1] / n_nodes
+        running = np.cumsum(cold) / np.arange(1, n_rounds + 1)
+        mean.plot(rounds, running[::k], color="k", label="running mean (cold chain)")
+        obs = summary.get("observables", {}).get("energy_per_node")
+        if obs:
+            mean.axhspan(obs["mean"] - 2 * obs["stderr"], obs["mean"] + 2 * obs["stderr"],
+                         color="C2", alpha=0.3, label="summary mean +- 2 stderr")
+        mean.legend(fontsize=8)
+        traces.set_title(f"Energy per node, {n_chains} temperatures (hot = red, cold = blue)")
+    else:
+        traces.text(0.5, 0.5, "energies.npy not recorded", ha="center",
+                    transform=traces.transAxes)
+    traces.set_ylabel("E / N")
+    mean.set_ylabel("running mean of E / N")
+    mean.set_xlabel("measured round")
+    fig.tight_layout()
+    save(fig, directory, "energies.png", written)
+
+
+def plot_magnetization(summary, arrays, directory, written):
+    samples = arrays["samples"]
+    if samples is None or samples.size == 0:
+        return
+    if samples.shape[1] != summary["model"]["n_nodes"]:
+        return  # a subset of nodes: |m| of the whole system is not known
+    m = np.abs(samples.astype(np.float64).mean(axis=1))
+    fig, (trace, hist) = plt.subplots(1, 2, figsize=(9, 3.8),
+                                      gridspec_kw={"width_ratios": [3, 1]})
+    k = stride_of(len(m))
+    trace.plot(np.arange(0, len(m), k), m[::k], lw=0.6)
+    trace.set_xlabel("sample")
+    trace.set_ylabel("|m| per node")
+    trace.set_title("Cold chain |magnetisation| (samples.npy)")
+    hist.hist(m, bins=30, orientation="horizontal", color="C0")
+    hist.set_xlabel("count")
+    fig.tight_layout()
+    save(fig, directory, "magnetization.png", written)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("directory", help="a run directory written by `hamon run`")
+    args = parser.parse_args(argv)
+    try:
+        summary, arrays = load_run(args.directory)
+    except (OSError, ValueError, yaml.YAMLError) as error:
+        print(f"plot_run.py: error: {error}", file=sys.stderr)
+        return 2
+    written = []
+    plot_ladder(summary, args.directory, written)
+    plot_acceptance(summary, args.directory, written)
+    plot_index_process(summary, arrays, args.directory, written)
+    plot_energies(summary, arrays, args.directory, written)
+    plot_magnetization(summary, arrays, args.directory, written)
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
