@@ -56,6 +56,8 @@ def load_run(directory):
 def initial_ladder(config):
     """The ladder the config asked for, before adaptation (None if it cannot be told)."""
     nrpt = config.get("nrpt", {})
+    if "auto" in (nrpt.get("chains"), nrpt.get("betas")):
+        return None  # tuned: the run started on the tuned ladder (summary tuning.plan)
     if nrpt.get("betas"):
         return np.asarray(nrpt["betas"], dtype=float)
     n = int(nrpt.get("chains", 0))

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "hamon/policies/placement.hpp"
 
@@ -22,9 +23,31 @@ std::string model_line(const PreparedRun& run) {
          std::to_string(m.n_colours()) + " colours";
 }
 
-std::string device_line(const PreparedRun& run) {
-  return run.config.device + " -> " + to_string(run.decision.placement) + " (" +
-         to_string(run.decision.reason) + ")";
+std::string device_line(const std::string& device, const DeviceDecision& decision) {
+  return device + " -> " + to_string(decision.placement) + " (" + to_string(decision.reason) + ")";
+}
+
+/// "16 chains" or "auto chains (at most 128)".
+std::string chains_text(const PreparedRun& run) {
+  const NrptSpec& n = run.config.nrpt;
+  if (n.tune.chains) return "auto chains (at most " + std::to_string(n.tune.max_chains) + ")";
+  return std::to_string(run.options.betas.size()) + " chains";
+}
+
+std::string sweeps_text(const NrptSpec& n) {
+  return (n.tune.explore_sweeps ? std::string("auto") : std::to_string(n.explore_sweeps)) +
+         " sweeps/round";
+}
+
+std::string health_line(const HealthReport& health) {
+  std::string text = to_string(health.overall);
+  std::string flagged;
+  for (const HealthCheck& check : health.checks) {
+    if (check.status == HealthStatus::warn || check.status == HealthStatus::fail) {
+      flagged += (flagged.empty() ? "" : ", ") + check.name + " " + to_string(check.status);
+    }
+  }
+  return flagged.empty() ? text : text + " (" + flagged + ")";
 }
 
 std::string mean_text(const std::optional<MeanWithError>& value) {
@@ -40,10 +63,15 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
   out << "hamon: results in " << outcome.directory
       << "/ (summary.yaml, betas.npy, energies.npy, index_process.npy, samples.npy)\n";
   out << "  model        " << model_line(run) << "\n";
-  out << "  device       " << device_line(run) << ", ran on " << outcome.execution_space << "\n";
+  out << "  device       " << device_line(run.config.device, outcome.decision) << ", ran on "
+      << outcome.execution_space << "\n";
+  if (outcome.plan) {
+    const Plan& plan = *outcome.plan;
+    out << "  tuning       " << format("%.2f", plan.seconds) << " s"
+        << (plan.cache_hit ? " (from the tuning cache)" : "") << "\n";
+  }
   out << "  chains       " << r.betas.size() << ", " << r.n_rounds << " rounds (+"
-      << run.config.nrpt.burn_in << " burn-in), " << run.config.nrpt.explore_sweeps
-      << " sweeps/round\n";
+      << run.config.nrpt.burn_in << " burn-in), " << outcome.explore_sweeps << " sweeps/round\n";
   if (detailed) {
     out << "  betas       ";
     for (double b : r.betas) out << format(" %.4f", b);
@@ -55,6 +83,13 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
       << r.total_round_trips << " (efficiency " << format("%.3f", r.efficiency) << ")\n";
   out << "  energy/node  " << mean_text(outcome.observables.energy_per_node) << "\n";
   out << "  |m|/node     " << mean_text(outcome.observables.abs_magnetization_per_node) << "\n";
+  out << "  health       " << health_line(outcome.diagnostics.health) << "\n";
+  if (const auto& z = outcome.diagnostics.log_z) {
+    out << "  log Z        " << format("%.4f", z->thermodynamic_integration.value) << " +- "
+        << format("%.4f", z->thermodynamic_integration.standard_error) << " (TI), "
+        << format("%.4f", z->stepping_stone.value) << " +- "
+        << format("%.4f", z->stepping_stone.standard_error) << " (stepping stone)\n";
+  }
   out << "  time         " << format("%.3f", outcome.total_s) << " s (sampling "
       << format("%.3f", outcome.sampling_s) << " s)\n";
 }
@@ -63,9 +98,18 @@ void print_validation_report(std::ostream& out, const PreparedRun& run) {
   const NrptSpec& n = run.config.nrpt;
   out << run.config.file << ": ok\n";
   out << "  model    " << model_line(run) << "\n";
-  out << "  nrpt     " << run.options.betas.size() << " chains, " << n.rounds << " rounds (+"
-      << n.burn_in << " burn-in), " << n.explore_sweeps << " sweeps/round\n";
-  out << "  device   " << device_line(run) << "\n";
+  out << "  nrpt     " << chains_text(run) << ", " << n.rounds << " rounds (+" << n.burn_in
+      << " burn-in), " << sweeps_text(n) << "\n";
+  if (n.tune.any()) {
+    std::string tuned;
+    for (const auto& [on, what] :
+         {std::pair{n.tune.chains, "chains"}, std::pair{n.tune.betas, "betas"},
+          std::pair{n.tune.explore_sweeps, "explore_sweeps"}}) {
+      if (on) tuned += (tuned.empty() ? "" : ", ") + std::string(what);
+    }
+    out << "  tuning   " << tuned << " (tune_rounds " << n.tune.rounds << ")\n";
+  }
+  out << "  device   " << device_line(run.config.device, run.decision) << "\n";
   out << "  output   " << run.config.output.dir << "\n";
 }
 

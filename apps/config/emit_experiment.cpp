@@ -113,9 +113,16 @@ void emit_model(YAML::Emitter& out, const RbmSpec& spec) {
   }
 }
 
+/// `tune: auto` is written as its three per-key forms (the same experiment).
 void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
+  const TuneSpec& tune = spec.tune;
   out << YAML::BeginMap;
-  out << YAML::Key << "chains" << YAML::Value << spec.chains;
+  out << YAML::Key << "chains" << YAML::Value;
+  if (tune.chains) {
+    out << "auto";
+  } else {
+    out << spec.chains;
+  }
   if (!spec.betas.empty()) {
     out << YAML::Key << "betas" << YAML::Value;
     emit_float_list(out, spec.betas);
@@ -124,13 +131,28 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
     emit_float(out, spec.beta_min);
     out << YAML::Key << "beta_max" << YAML::Value;
     emit_float(out, spec.beta_max);
-    out << YAML::Key << "spacing" << YAML::Value
-        << (spec.spacing == NrptSpec::Spacing::geometric ? "geometric" : "linear");
+    if (tune.betas) {
+      out << YAML::Key << "betas" << YAML::Value << "auto";
+    } else {
+      out << YAML::Key << "spacing" << YAML::Value
+          << (spec.spacing == NrptSpec::Spacing::geometric ? "geometric" : "linear");
+    }
   }
   out << YAML::Key << "rounds" << YAML::Value << spec.rounds;
   out << YAML::Key << "burn_in" << YAML::Value << spec.burn_in;
-  out << YAML::Key << "explore_sweeps" << YAML::Value << spec.explore_sweeps;
+  out << YAML::Key << "explore_sweeps" << YAML::Value;
+  if (tune.explore_sweeps) {
+    out << "auto";
+  } else {
+    out << spec.explore_sweeps;
+  }
   out << YAML::Key << "adapt_schedule" << YAML::Value << spec.adapt_schedule;
+  if (tune.chains) {
+    out << YAML::Key << "max_chains" << YAML::Value << tune.max_chains;
+    out << YAML::Key << "target_acceptance" << YAML::Value;
+    emit_float(out, tune.target_acceptance);
+  }
+  if (tune.any()) out << YAML::Key << "tune_rounds" << YAML::Value << tune.rounds;
   out << YAML::EndMap;
 }
 

@@ -64,17 +64,31 @@ using ModelSpec = std::variant<LatticeSpec, GraphSpec, RbmSpec>;
 /// "lattice", "graph" or "rbm".
 std::string kind_of(const ModelSpec& model);
 
+/// Automatic tuning (hamon::autotune): `tune: auto` sets all three flags; `chains: auto`,
+/// `betas: auto` and `explore_sweeps: auto` set one each.
+struct TuneSpec {
+  bool chains = false;             // tune the chain count (tune_chains)
+  bool betas = false;              // tune the ladder between beta_min and beta_max (tune_schedule)
+  bool explore_sweeps = false;     // tune the sweeps per round (tune_exploration)
+  std::int32_t max_chains = 128;   // `max_chains`: the pilot's chain count and the cap
+  double target_acceptance = 0.5;  // `target_acceptance`: the swap acceptance aimed at
+  std::int64_t rounds = 200;       // `tune_rounds`: measured rounds of one tuning run
+
+  bool any() const { return chains || betas || explore_sweeps; }
+};
+
 struct NrptSpec {
   enum class Spacing { linear, geometric };
-  std::int32_t chains = 0;  // from `chains`, or the length of `betas`
+  std::int32_t chains = 0;  // from `chains`, or the length of `betas`; 0 with chains: auto
   double beta_min = 0.0;
   double beta_max = 1.0;
   Spacing spacing = Spacing::linear;
   std::vector<double> betas;  // non-empty: an explicit ladder (beta_min/max/spacing unused)
   std::int64_t rounds = 0;
   std::int64_t burn_in = 0;
-  std::int32_t explore_sweeps = 1;
+  std::int32_t explore_sweeps = 1;  // unused with explore_sweeps: auto
   bool adapt_schedule = false;
+  TuneSpec tune;
 };
 
 struct OutputSpec {

@@ -61,14 +61,9 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
                       "output)");
   }
   try {
-    const auto top =
-        reader.entries(root, "", {"seed", "device", "model", "nrpt", "output"},
-                       {{"tune",
-                         "automatic tuning comes with a later version; give nrpt.chains (or "
-                         "nrpt.betas) and nrpt.adapt_schedule: true"},
-                        {"autotune",
-                         "automatic tuning comes with a later version; give nrpt.chains (or "
-                         "nrpt.betas) and nrpt.adapt_schedule: true"}});
+    const std::string tuning_hint = "automatic tuning is set in nrpt: write nrpt: {tune: auto}";
+    const auto top = reader.entries(root, "", {"seed", "device", "model", "nrpt", "output"},
+                                    {{"tune", tuning_hint}, {"autotune", tuning_hint}});
     if (top.count("seed") != 0) config.seed = reader.seed(top.at("seed"), "seed");
     if (top.count("device") != 0) {
       config.device = reader.text(top.at("device"), "device");
@@ -161,12 +156,15 @@ void check_consistency(const ExperimentConfig& config) {
                                    " exceeds 2^32 - 1 = " + std::to_string(kMaxRoundsTotal) +
                                    " (the round counter is 32 bits)");
   }
+  // A tuned chain count is not known yet: it is at most max_chains.
+  const std::int32_t chains = nrpt.tune.chains ? nrpt.tune.max_chains : nrpt.chains;
+  const std::string chains_text =
+      (nrpt.tune.chains ? "up to " : "") + std::to_string(chains) + " chains";
   const auto check_trace = [&](bool on, const char* file, double bytes_per_value, const char* key) {
-    const double bytes = static_cast<double>(nrpt.rounds) * nrpt.chains * bytes_per_value;
+    const double bytes = static_cast<double>(nrpt.rounds) * chains * bytes_per_value;
     if (on && bytes > static_cast<double>(kMaxRecordedBytes)) {
       config.fail("nrpt.rounds", std::string(file) + " would hold " + std::to_string(nrpt.rounds) +
-                                     " rounds x " + std::to_string(nrpt.chains) +
-                                     " chains, more than 16 GiB; " +
+                                     " rounds x " + chains_text + ", more than 16 GiB; " +
                                      "use fewer rounds or set output." + key + ": false");
     }
   };

@@ -1,7 +1,9 @@
-// The `nrpt` section: the ladder, rounds, exploration, adaptation.
+// The `nrpt` section: the ladder, rounds, exploration, adaptation, automatic tuning.
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "config/parse_experiment.hpp"
 #include "config/parse_sections.hpp"
@@ -11,10 +13,8 @@ namespace hamon::cli::detail {
 namespace {
 
 constexpr std::int64_t kMaxRoundsTotal = std::numeric_limits<std::uint32_t>::max();
-
-const std::string kNotYetTuning =
-    "automatic tuning comes with a later version; give chains (or betas) and "
-    "adapt_schedule: true";
+constexpr std::int64_t kMinTuneRounds = 10;
+constexpr std::int64_t kMaxTuneRounds = 1000000;
 
 std::string format_number(double value) {
   std::string text = std::to_string(value);
@@ -22,17 +22,8 @@ std::string format_number(double value) {
   return text;
 }
 
-void reject_auto(const YamlReader& reader, const YAML::Node& node, const std::string& path,
-                 const std::string& what) {
-  if (reader.is_scalar_text(node, "auto")) {
-    reader.fail(path, "'auto' is not supported yet (" + what + " comes with a later version); " +
-                          "give a value");
-  }
-}
-
 std::vector<double> read_ladder(YamlReader& reader, const YAML::Node& node) {
   const std::string path = "nrpt.betas";
-  reject_auto(reader, node, path, "automatic ladder tuning");
   const std::vector<double> betas = reader.numbers(node, path);
   if (betas.empty()) reader.fail(path, "the ladder is empty; give at least one beta");
   if (betas.size() > static_cast<std::size_t>(kMaxChains)) {
@@ -51,23 +42,106 @@ std::vector<double> read_ladder(YamlReader& reader, const YAML::Node& node) {
   return betas;
 }
 
+/// `tune`: auto (true), or false / off (false). Anything else is an error.
+bool read_tune(const YamlReader& reader, const YAML::Node& node) {
+  const std::string path = "nrpt.tune";
+  const std::string expected =
+      "expected auto (tune chains, betas and explore_sweeps) or false (tune nothing)";
+  if (reader.is_scalar_text(node, "auto")) return true;
+  bool value = false;
+  try {
+    value = reader.boolean(node, path);
+  } catch (const ConfigError&) {
+    reader.fail(path, expected + ", got " +
+                          (node.IsScalar()     ? "'" + printable(node.Scalar()) + "'"
+                           : node.IsSequence() ? std::string("a list")
+                           : node.IsMap()      ? std::string("a mapping")
+                                               : std::string("nothing")));
+  }
+  if (value) reader.fail(path, expected + ", got true (write tune: auto)");
+  return false;
+}
+
+/// The tuning keys: `tune`, the per-key `auto`s and the tuning options; checks that they
+/// are consistent with each other and with the fixed values given.
+TuneSpec read_tuning(YamlReader& reader, const std::map<std::string, YAML::Node>& keys) {
+  const auto has = [&](const char* key) { return keys.count(key) != 0; };
+  const auto is_auto = [&](const char* key) {
+    return has(key) && reader.is_scalar_text(keys.at(key), "auto");
+  };
+  TuneSpec tune;
+  tune.chains = is_auto("chains");
+  tune.betas = is_auto("betas");
+  tune.explore_sweeps = is_auto("explore_sweeps");
+  if (has("tune")) {
+    const bool all = read_tune(reader, keys.at("tune"));
+    const std::map<std::string, std::string> what = {
+        {"chains", "the chain count"}, {"betas", "the ladder"}, {"explore_sweeps", "the sweeps"}};
+    for (const auto& [key, tuned] : what) {
+      if (!has(key.c_str())) continue;
+      const bool key_auto = is_auto(key.c_str());
+      if (all && !key_auto) {
+        reader.fail("nrpt." + key, "tune: auto tunes " + tuned + "; drop " + key + " (or write " +
+                                       key + ": auto)");
+      }
+      if (!all && key_auto) {
+        reader.fail("nrpt." + key, key + ": auto asks for tuning but tune: false turns it off; " +
+                                       "drop one of them");
+      }
+    }
+    if (all) tune.chains = tune.betas = tune.explore_sweeps = true;
+  }
+
+  if (has("max_chains") || has("target_acceptance")) {
+    const char* key = has("max_chains") ? "max_chains" : "target_acceptance";
+    if (!tune.chains) {
+      reader.fail(std::string("nrpt.") + key, std::string(key) +
+                                                  " applies only when the chain count is tuned " +
+                                                  "(chains: auto or tune: auto)");
+    }
+  }
+  if (has("max_chains")) {
+    tune.max_chains = static_cast<std::int32_t>(
+        reader.integer(keys.at("max_chains"), "nrpt.max_chains", 2, kMaxChains));
+  }
+  if (has("target_acceptance")) {
+    tune.target_acceptance =
+        reader.number(keys.at("target_acceptance"), "nrpt.target_acceptance", 0.0, 1.0);
+    if (!(tune.target_acceptance > 0.0 && tune.target_acceptance < 1.0)) {
+      reader.fail("nrpt.target_acceptance",
+                  format_number(tune.target_acceptance) + " is not strictly between 0 and 1");
+    }
+  }
+  if (has("tune_rounds")) {
+    if (!tune.any()) {
+      reader.fail("nrpt.tune_rounds",
+                  "tune_rounds applies only with tuning (tune: auto, or chains, betas or "
+                  "explore_sweeps: auto)");
+    }
+    tune.rounds =
+        reader.integer(keys.at("tune_rounds"), "nrpt.tune_rounds", kMinTuneRounds, kMaxTuneRounds);
+  }
+  return tune;
+}
+
 }  // namespace
 
 NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
-  const auto keys = reader.entries(node, "nrpt",
-                                   {"chains", "beta_min", "beta_max", "spacing", "betas", "rounds",
-                                    "burn_in", "explore_sweeps", "adapt_schedule"},
-                                   {{"tune", kNotYetTuning},
-                                    {"autotune", kNotYetTuning},
-                                    {"tune_schedule", kNotYetTuning},
-                                    {"tune_chains", kNotYetTuning},
-                                    {"tune_exploration", kNotYetTuning},
-                                    {"target_acceptance", kNotYetTuning},
-                                    {"max_chains", kNotYetTuning}});
+  const auto keys = reader.entries(
+      node, "nrpt",
+      {"chains", "beta_min", "beta_max", "spacing", "betas", "rounds", "burn_in", "explore_sweeps",
+       "adapt_schedule", "tune", "max_chains", "target_acceptance", "tune_rounds"},
+      {{"autotune", "write tune: auto"},
+       {"tune_chains", "write chains: auto"},
+       {"tune_schedule", "write betas: auto"},
+       {"tune_betas", "write betas: auto"},
+       {"tune_exploration", "write explore_sweeps: auto"}});
   const auto has = [&](const char* key) { return keys.count(key) != 0; };
   NrptSpec spec;
+  spec.tune = read_tuning(reader, keys);
+  const TuneSpec& tune = spec.tune;
 
-  if (has("betas")) {
+  if (has("betas") && !tune.betas) {
     for (const char* other : {"beta_min", "beta_max", "spacing"}) {
       if (has(other)) {
         reader.fail(std::string("nrpt.") + other,
@@ -78,9 +152,15 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
     spec.betas = read_ladder(reader, keys.at("betas"));
     spec.beta_min = spec.betas.front();
     spec.beta_max = spec.betas.back();
+    if (tune.chains) {
+      reader.fail("nrpt.chains",
+                  "an explicit ladder (betas) fixes the chain count; for chains: auto give "
+                  "beta_min/beta_max instead of betas");
+    }
   }
-  if (has("chains")) {
-    reject_auto(reader, keys.at("chains"), "nrpt.chains", "automatic chain-count tuning");
+  if (tune.chains) {
+    spec.chains = 0;
+  } else if (has("chains")) {
     spec.chains =
         static_cast<std::int32_t>(reader.integer(keys.at("chains"), "nrpt.chains", 1, kMaxChains));
     if (!spec.betas.empty() && static_cast<std::size_t>(spec.chains) != spec.betas.size()) {
@@ -88,8 +168,15 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
                                      std::to_string(spec.betas.size()) +
                                      " entries; drop chains or make them agree");
     }
+    if (tune.betas && spec.chains < 3) {
+      reader.fail("nrpt.chains",
+                  "betas: auto moves the betas between beta_min and beta_max, "
+                  "so it needs chains >= 3 (got " +
+                      std::to_string(spec.chains) + ")");
+    }
   } else if (spec.betas.empty()) {
-    reader.fail("nrpt", "missing required key 'chains' (or an explicit ladder 'betas')");
+    reader.fail("nrpt",
+                "missing required key 'chains' (or an explicit ladder 'betas', or chains: auto)");
   }
   if (!spec.betas.empty()) spec.chains = static_cast<std::int32_t>(spec.betas.size());
 
@@ -109,6 +196,11 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
           reader.choice(keys.at("spacing"), "nrpt.spacing", {"linear", "geometric"});
       spec.spacing =
           spacing == "geometric" ? NrptSpec::Spacing::geometric : NrptSpec::Spacing::linear;
+      if (spec.spacing == NrptSpec::Spacing::geometric && (tune.chains || tune.betas)) {
+        reader.fail("nrpt.spacing",
+                    "a tuned ladder (chains: auto or betas: auto) starts linear; geometric "
+                    "spacing applies only to a ladder that is not tuned (drop spacing)");
+      }
       if (spec.spacing == NrptSpec::Spacing::geometric && !(spec.beta_min > 0.0)) {
         reader.fail("nrpt.spacing", "geometric spacing needs beta_min > 0 (got " +
                                         format_number(spec.beta_min) +
@@ -122,14 +214,18 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
   if (has("burn_in")) {
     spec.burn_in = reader.integer(keys.at("burn_in"), "nrpt.burn_in", 0, kMaxRoundsTotal);
   }
-  if (has("explore_sweeps")) {
-    reject_auto(reader, keys.at("explore_sweeps"), "nrpt.explore_sweeps",
-                "automatic exploration tuning");
+  if (has("explore_sweeps") && !tune.explore_sweeps) {
     spec.explore_sweeps = static_cast<std::int32_t>(
         reader.integer(keys.at("explore_sweeps"), "nrpt.explore_sweeps", 1, kMaxExploreSweeps));
   }
   if (has("adapt_schedule")) {
     spec.adapt_schedule = reader.boolean(keys.at("adapt_schedule"), "nrpt.adapt_schedule");
+    if (spec.adapt_schedule && tune.any()) {
+      reader.fail("nrpt.adapt_schedule",
+                  "adapt_schedule adapts an untuned ladder during burn-in; a tuned run is "
+                  "tuned before it starts (betas: auto tunes the ladder), so drop "
+                  "adapt_schedule");
+    }
   }
   return spec;
 }

@@ -37,6 +37,10 @@ const std::map<std::string, std::string>& home_of_keys() {
       {"burn_in", "nrpt"},
       {"explore_sweeps", "nrpt"},
       {"adapt_schedule", "nrpt"},
+      {"tune", "nrpt"},
+      {"max_chains", "nrpt"},
+      {"target_acceptance", "nrpt"},
+      {"tune_rounds", "nrpt"},
       {"dir", "output"},
       {"samples", "output"},
       {"moments", "output"},
@@ -125,7 +129,7 @@ std::string YamlReader::what_is(const YAML::Node& node) const {
 
 std::map<std::string, YAML::Node> YamlReader::entries(
     const YAML::Node& node, const std::string& path, const std::vector<std::string>& allowed,
-    const std::map<std::string, std::string>& not_yet) {
+    const std::map<std::string, std::string>& hints) {
   const std::string where_text = path.empty() ? "at the top level" : "in " + path;
   if (!node.IsMap()) {
     fail(path, "expected a mapping with keys " + join(allowed) + ", got " + what_is(node));
@@ -142,13 +146,11 @@ std::map<std::string, YAML::Node> YamlReader::entries(
     const std::string key_path = join_key(path, printable(key));
     // Point unknown / duplicate keys at the key itself.
     record(key_path, key_node, node);
-    const auto not_yet_found = not_yet.find(key);
-    if (not_yet_found != not_yet.end()) {
-      fail(key_path, "not supported yet: " + not_yet_found->second);
-    }
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       std::string message = "unknown key " + quoted(key) + " " + where_text;
-      if (const auto match = closest_match(key, allowed)) {
+      if (const auto hint = hints.find(key); hint != hints.end()) {
+        message += " (" + hint->second + ")";
+      } else if (const auto match = closest_match(key, allowed)) {
         message += " (did you mean '" + *match + "'?)";
       } else {
         const auto home = home_of_keys().find(key);

@@ -20,12 +20,12 @@ class YamlReader {
   YamlReader(std::string file, std::map<std::string, Location>& locations);
 
   /// Requires `node` (at `path`) to be a mapping whose keys are all in `allowed`; records
-  /// the location of every entry as path.key. Unknown keys get "did you mean"; keys in
-  /// `not_yet` (key -> explanation) are rejected as not supported yet; a key given twice
-  /// is an error. Returns the entries by key.
+  /// the location of every entry as path.key. Unknown keys get "did you mean", or for a
+  /// key in `hints` (key -> what to write instead) that hint; a key given twice is an
+  /// error. Returns the entries by key.
   std::map<std::string, YAML::Node> entries(const YAML::Node& node, const std::string& path,
                                             const std::vector<std::string>& allowed,
-                                            const std::map<std::string, std::string>& not_yet = {});
+                                            const std::map<std::string, std::string>& hints = {});
 
   /// Requires `node` (at `path`) to be a sequence; records element k as path[k].
   std::vector<YAML::Node> elements(const YAML::Node& node, const std::string& path);

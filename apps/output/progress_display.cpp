@@ -58,6 +58,13 @@ void ProgressDisplay::update(const Progress& p) {
   drawn_ = true;
 }
 
+void ProgressDisplay::note(const std::string& text) {
+  if (!enabled_) return;
+  std::fprintf(stderr, "\r%s\x1b[K", text.c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
 void ProgressDisplay::finish() {
   if (enabled_ && drawn_) {
     std::fputc('\n', stderr);

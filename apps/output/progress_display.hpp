@@ -1,10 +1,12 @@
 #pragma once
 // A one-line progress display on stderr, redrawn in place: rounds done, rate, the current
-// Lambda and minimum pair acceptance, ETA. Enabled only when stderr is a terminal and
-// --quiet was not given, so job logs get nothing but errors.
+// Lambda and minimum pair acceptance, ETA (or a note, such as what is being tuned). Enabled
+// only when stderr is a terminal and --quiet was not given, so job logs get nothing but
+// errors.
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 #include "hamon/core/nrpt.hpp"
 
@@ -22,6 +24,9 @@ class ProgressDisplay {
 
   /// The NrptOptions::on_progress callback. Redraws at most ~10 times a second.
   void update(const Progress& progress);
+
+  /// Draws `text` in place of the line (what happens before the rounds, e.g. tuning).
+  void note(const std::string& text);
 
   /// Ends the line (call after the run, also on failure).
   void finish();

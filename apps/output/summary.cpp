@@ -41,11 +41,101 @@ void emit_build(YAML::Emitter& out) {
   out << YAML::EndMap << YAML::EndMap;
 }
 
-void emit_nrpt(YAML::Emitter& out, const ExperimentConfig& config, const NrptResult& r) {
+void emit_optional_bool(YAML::Emitter& out, const std::optional<bool>& value) {
+  if (value) {
+    out << *value;
+  } else {
+    emit_null(out);
+  }
+}
+
+void emit_tuning(YAML::Emitter& out, const TuneSpec& tune, const Plan& plan) {
+  out << YAML::Key << "tuning" << YAML::Value << YAML::BeginMap;
+  std::vector<std::string> tuned;
+  if (tune.chains) tuned.emplace_back("chains");
+  if (tune.betas) tuned.emplace_back("betas");
+  if (tune.explore_sweeps) tuned.emplace_back("explore_sweeps");
+  out << YAML::Key << "tuned" << YAML::Value << YAML::Flow << tuned;
+  out << YAML::Key << "plan" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "n_chains" << YAML::Value << plan.n_chains;
+  out << YAML::Key << "betas" << YAML::Value;
+  emit_float_list(out, plan.betas);
+  out << YAML::Key << "explore_sweeps" << YAML::Value << plan.n_expl;
+  out << YAML::EndMap;
+  out << YAML::Key << "seconds" << YAML::Value;
+  emit_float(out, plan.seconds);
+  out << YAML::Key << "cache_hit" << YAML::Value << plan.cache_hit;
+  out << YAML::Key << "cache_entry" << YAML::Value;
+  if (plan.cache_entry.empty()) {
+    emit_null(out);
+  } else {
+    out << plan.cache_entry;
+  }
+  out << YAML::Key << "tuned_seconds" << YAML::Value;
+  emit_float(out, plan.tuning.tuned_seconds);
+  out << YAML::Key << "Lambda" << YAML::Value;
+  emit_float(out, plan.tuning.Lambda);
+  out << YAML::Key << "barrier_identified" << YAML::Value;
+  emit_optional_bool(out, plan.tuning.barrier_identified);
+  out << YAML::Key << "conveyor_alive" << YAML::Value;
+  emit_optional_bool(out, plan.tuning.conveyor_alive);
+  out << YAML::EndMap;
+}
+
+void emit_health(YAML::Emitter& out, const RunDiagnostics& d) {
+  out << YAML::Key << "health" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "overall" << YAML::Value << to_string(d.health.overall);
+  out << YAML::Key << "checks" << YAML::Value << YAML::BeginMap;
+  for (const HealthCheck& check : d.health.checks) {
+    out << YAML::Key << check.name << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "status" << YAML::Value << to_string(check.status);
+    out << YAML::Key << "value" << YAML::Value;
+    emit_float(out, check.value);
+    out << YAML::Key << "threshold" << YAML::Value;
+    emit_float(out, check.threshold);
+    out << YAML::Key << "message" << YAML::Value << YAML::DoubleQuoted << check.message;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+  out << YAML::Key << "cold_energy_ess" << YAML::Value;
+  if (d.cold_energy_ess && d.cold_energy_ess->defined) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "ess" << YAML::Value;
+    emit_float(out, d.cold_energy_ess->ess);
+    out << YAML::Key << "tau" << YAML::Value;
+    emit_float(out, d.cold_energy_ess->tau);
+    out << YAML::EndMap;
+  } else {
+    emit_null(out);
+  }
+  out << YAML::EndMap;
+}
+
+void emit_estimate(YAML::Emitter& out, const char* key, const LogZEstimate& estimate) {
+  out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "value" << YAML::Value;
+  emit_float(out, estimate.value);
+  out << YAML::Key << "stderr" << YAML::Value;
+  emit_float(out, estimate.standard_error);
+  out << YAML::EndMap;
+}
+
+void emit_log_z(YAML::Emitter& out, const LogPartition& z, const NrptResult& r) {
+  out << YAML::Key << "log_z" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "beta" << YAML::Value;
+  emit_float(out, r.betas.back());
+  out << YAML::Key << "log_z0" << YAML::Value;
+  emit_float(out, z.log_z0);
+  out << YAML::Key << "log_z0_exact" << YAML::Value << z.log_z0_exact;
+  emit_estimate(out, "thermodynamic_integration", z.thermodynamic_integration);
+  emit_estimate(out, "stepping_stone", z.stepping_stone);
+  out << YAML::EndMap;
+}
+
+void emit_nrpt(YAML::Emitter& out, const NrptResult& r, std::int32_t explore_sweeps) {
   out << YAML::Key << "nrpt" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "n_chains" << YAML::Value << r.betas.size();
   out << YAML::Key << "rounds" << YAML::Value << r.n_rounds;
-  out << YAML::Key << "explore_sweeps" << YAML::Value << config.nrpt.explore_sweeps;
+  out << YAML::Key << "explore_sweeps" << YAML::Value << explore_sweeps;
   out << YAML::Key << "betas" << YAML::Value;
   emit_float_list(out, r.betas);
   out << YAML::Key << "acceptance" << YAML::Value;
@@ -113,8 +203,11 @@ std::string summary_yaml(const SummaryInputs& in) {
   out << YAML::Key << "n_colors" << YAML::Value << in.model.n_colours();
   out << YAML::EndMap;
 
-  emit_nrpt(out, in.config, in.result);
+  if (in.plan) emit_tuning(out, in.config.nrpt.tune, *in.plan);
+  emit_nrpt(out, in.result, in.explore_sweeps);
   emit_observables(out, in.observables);
+  emit_health(out, in.diagnostics);
+  if (in.diagnostics.log_z) emit_log_z(out, *in.diagnostics.log_z, in.result);
 
   out << YAML::Key << "timing" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "total_s" << YAML::Value;

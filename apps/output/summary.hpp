@@ -1,13 +1,16 @@
 #pragma once
 // summary.yaml: what ran (hamon version and build, the resolved config, the device
-// decision, the model's size) and what came out (ladder statistics, observables, timing).
+// decision, the model's size, the tuning when it ran) and what came out (ladder statistics,
+// observables, the health report, log Z, timing).
 // The schema is documented in examples/README.md and checked by tests/cli/check_run.py.
 
 #include <string>
 
 #include "config/experiment_config.hpp"
+#include "hamon/core/diagnostics.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/spin_model.hpp"
+#include "hamon/policies/autotune.hpp"
 #include "hamon/policies/placement.hpp"
 #include "run/observables.hpp"
 
@@ -21,10 +24,13 @@ struct Timing {
 struct SummaryInputs {
   const ExperimentConfig& config;
   const SpinModel& model;
-  const DeviceDecision& decision;
+  const DeviceDecision& decision;  // the one the run (and its tuning) used
   const std::string& execution_space;
   const NrptResult& result;
+  std::int32_t explore_sweeps;  // as run
   const Observables& observables;
+  const RunDiagnostics& diagnostics;
+  const Plan* plan;  // the tuned plan, or nullptr when the run was not tuned
   Timing timing;
 };
 

@@ -6,6 +6,7 @@
 #include "config/parse_experiment.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/dispatch.hpp"
+#include "hamon/policies/resolve_device.hpp"
 #include "output/run_directory.hpp"
 #include "run/build_model.hpp"
 #include "run/nrpt_options.hpp"
@@ -56,8 +57,21 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
     // Everything validate_options checks is checked above with a location; a safety net.
     config.fail("nrpt", e.what());
   }
+  std::optional<std::int64_t> tuning_score;
+  if (config.nrpt.tune.any()) {
+    run.tuning = make_autotune_options(config);
+    try {
+      tuning_score = autotune_work_score(*run.model, *run.tuning);
+    } catch (const std::invalid_argument& e) {
+      // The parser checks every tuning key with a location; a safety net.
+      config.fail("nrpt", without_prefix(e.what()));
+    }
+  }
   try {
-    run.decision = resolve_for(*run.model, run.options, parse_device_spec(config.device));
+    run.device = parse_device_spec(config.device);
+    // With tuning: resolve_device(spec, autotune_work_score) is what autotune resolves.
+    run.decision = tuning_score ? resolve_device(run.device, *tuning_score)
+                                : resolve_for(*run.model, run.options, run.device);
   } catch (const DeviceUnavailable& e) {
     config.fail("device", without_prefix(e.what()));
   } catch (const std::invalid_argument& e) {

@@ -1,8 +1,9 @@
 #pragma once
 // Everything `hamon run` does before it creates anything, and all that `hamon validate`
 // does: parse and check the file, apply the command-line overrides, build the model,
-// make the NRPT options, resolve the device once (a GPU asked for where none is fails
-// here), and check the output directory. Any failure is a ConfigError (bad input).
+// make the NRPT options (and the autotune options when tuning is asked for), resolve the
+// device once (a GPU asked for where none is fails here), and check the output directory.
+// Any failure is a ConfigError (bad input). Nothing is tuned here.
 
 #include <optional>
 #include <string>
@@ -10,6 +11,8 @@
 #include "config/experiment_config.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/spin_model.hpp"
+#include "hamon/policies/autotune.hpp"
+#include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/placement.hpp"
 
 namespace hamon::cli {
@@ -23,7 +26,14 @@ enum class OutputPolicy {
 struct PreparedRun {
   ExperimentConfig config;
   std::optional<SpinModel> model;  // always set after prepare_run
+  /// Without tuning, the run's options. With tuning, the production run's base (burn-in,
+  /// rounds, observers): the ladder and explore_sweeps are provisional until the plan.
   NrptOptions options;
+  std::optional<AutotuneOptions> tuning;  // set when nrpt.tune asks for tuning
+  DeviceSpec device;                      // config.device, parsed
+  /// The device decision: for the run's options, or with tuning exactly the one autotune
+  /// makes (the flow's largest work score: max_chains x free nodes when the chain count is
+  /// tuned), so `validate` reports where a tuned run will go.
   DeviceDecision decision;
   OutputPolicy output_policy = OutputPolicy::refuse_non_empty;
 };

@@ -16,6 +16,7 @@ import clitest
 # A valid experiment; cases replace parts of it.
 LATTICE = "model: {kind: lattice, shape: [4, 4]}\n"
 NRPT = "nrpt:\n  chains: 4\n  beta_max: 1.0\n  rounds: 10\n"
+TUNED = "nrpt:\n  beta_max: 1.0\n  rounds: 10\n"  # the chain count follows in each case
 
 
 def case(name, text, key, fragment, args=(), files=None, located=True, prefix=None, skip=None,
@@ -87,9 +88,43 @@ CASES = [
          "geometric spacing needs beta_min > 0"),
     case("unknown_spacing", LATTICE + NRPT + "  spacing: linaer\n", "nrpt.spacing",
          "did you mean 'linear'?"),
-    case("chains_auto", LATTICE + "nrpt:\n  chains: auto\n  beta_max: 1\n  rounds: 10\n",
-         "nrpt.chains", "not supported yet"),
-    case("tune_key", LATTICE + NRPT + "  tune: true\n", "nrpt.tune", "not supported yet"),
+    # Automatic tuning (nrpt.tune, `auto` values, the tuning options).
+    case("tune_true", LATTICE + TUNED + "  tune: true\n", "nrpt.tune", "write tune: auto"),
+    case("tune_word", LATTICE + TUNED + "  tune: always\n", "nrpt.tune",
+         "expected auto (tune chains, betas and explore_sweeps) or false"),
+    case("tune_with_chains", LATTICE + TUNED + "  tune: auto\n  chains: 4\n", "nrpt.chains",
+         "tune: auto tunes the chain count"),
+    case("tune_with_ladder", LATTICE + "nrpt:\n  tune: auto\n  betas: [0.0, 0.5, 1.0]\n"
+         "  rounds: 10\n", "nrpt.betas", "tune: auto tunes the ladder"),
+    case("tune_with_explore_sweeps", LATTICE + TUNED + "  tune: auto\n  explore_sweeps: 2\n",
+         "nrpt.explore_sweeps", "tune: auto tunes the sweeps"),
+    case("tune_off_with_auto", LATTICE + TUNED + "  tune: false\n  chains: auto\n", "nrpt.chains",
+         "tune: false turns it off"),
+    case("betas_auto_and_list", LATTICE + "nrpt:\n  betas: auto\n  chains: 4\n  beta_max: 1\n"
+         "  betas: [0.0, 1.0]\n  rounds: 10\n", "nrpt.betas", "given twice"),
+    case("chains_auto_with_ladder", LATTICE + "nrpt:\n  chains: auto\n  betas: [0.0, 0.5, 1.0]\n"
+         "  rounds: 10\n", "nrpt.chains", "fixes the chain count"),
+    case("betas_auto_two_chains", LATTICE + "nrpt:\n  betas: auto\n  chains: 2\n  beta_max: 1\n"
+         "  rounds: 10\n", "nrpt.chains", "needs chains >= 3"),
+    case("tuned_geometric", LATTICE + TUNED + "  chains: auto\n  beta_min: 0.1\n"
+         "  spacing: geometric\n", "nrpt.spacing", "starts linear"),
+    case("tune_with_adapt_schedule", LATTICE + TUNED + "  tune: auto\n  adapt_schedule: true\n",
+         "nrpt.adapt_schedule", "drop adapt_schedule"),
+    case("max_chains_untuned", LATTICE + NRPT + "  max_chains: 16\n", "nrpt.max_chains",
+         "only when the chain count is tuned"),
+    case("max_chains_too_small", LATTICE + TUNED + "  chains: auto\n  max_chains: 1\n",
+         "nrpt.max_chains", "out of range [2, 4096]"),
+    case("target_acceptance_one", LATTICE + TUNED + "  tune: auto\n  target_acceptance: 1.0\n",
+         "nrpt.target_acceptance", "strictly between 0 and 1"),
+    case("tune_rounds_untuned", LATTICE + NRPT + "  tune_rounds: 100\n", "nrpt.tune_rounds",
+         "applies only with tuning"),
+    case("tune_rounds_too_small", LATTICE + TUNED + "  betas: auto\n  chains: 4\n"
+         "  tune_rounds: 5\n", "nrpt.tune_rounds", "out of range [10, 1000000]"),
+    case("tune_at_top_level", "tune: auto\n" + LATTICE + NRPT, "tune", "nrpt: {tune: auto}"),
+    case("library_key_name", LATTICE + TUNED + "  chains: 4\n  tune_chains: true\n",
+         "nrpt.tune_chains", "write chains: auto"),
+    case("tuned_without_beta_max", LATTICE + "nrpt:\n  chains: auto\n  rounds: 10\n", "nrpt",
+         "missing required key 'beta_max'"),
     case("unknown_kind", "model: {kind: latice, shape: [4, 4]}\n" + NRPT, "model.kind",
          "did you mean 'lattice'?"),
     case("periodic_small_extent", "model: {kind: lattice, shape: [2, 4]}\n" + NRPT,

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks a run directory against the documented schema (examples/README.md, "The run
-directory"): summary.yaml's keys, types and internal consistency, and the .npy files'
-dtypes and shapes. Usable alone:  check_run.py RUN_DIR  (exit 1 with the failures)."""
+directory"): summary.yaml's keys, types and internal consistency (the tuning, health and
+log_z sections included), and the .npy files' dtypes and shapes. Usable alone:
+check_run.py RUN_DIR  (exit 1 with the failures)."""
 
 import math
 import os
@@ -10,7 +11,15 @@ import sys
 import numpy as np
 import yaml
 
-TOP_KEYS = {"hamon", "config", "device", "model", "nrpt", "observables", "timing"}
+TOP_KEYS = {"hamon", "config", "device", "model", "nrpt", "observables", "health", "timing"}
+OPTIONAL_TOP_KEYS = {"tuning", "log_z"}  # tuning: a tuned run; log_z: when log Z(beta_0) is known
+TUNING_KEYS = {"tuned", "plan", "seconds", "cache_hit", "cache_entry", "tuned_seconds", "Lambda",
+               "barrier_identified", "conveyor_alive"}
+TUNED_KEYS = ["chains", "betas", "explore_sweeps"]  # config keys that may say "auto"
+HEALTH_CHECKS = {"swap_attempts", "round_trip_rate", "efficiency", "rejection_std",
+                 "cold_chain_frozen", "cold_chain_uniform"}
+STATUSES = ["skipped", "pass", "warn", "fail"]  # in order of severity
+LOG_Z_KEYS = {"beta", "log_z0", "log_z0_exact", "thermodynamic_integration", "stepping_stone"}
 NRPT_KEYS = {"n_chains", "rounds", "explore_sweeps", "betas", "acceptance", "Lambda",
              "tau_predicted", "tau_observed", "efficiency", "round_trips"}
 OBSERVABLE_KEYS = {"energy_per_node", "abs_magnetization_per_node", "n_samples", "node_means",
@@ -43,8 +52,9 @@ def check_run(directory, failures):
         need(name in names, f"missing {name}")
     with open(path) as f:
         s = yaml.safe_load(f)
-    if not need(isinstance(s, dict) and set(s) == TOP_KEYS,
-                f"top-level keys {sorted(s) if isinstance(s, dict) else s} != {sorted(TOP_KEYS)}"):
+    if not need(isinstance(s, dict) and TOP_KEYS <= set(s) <= TOP_KEYS | OPTIONAL_TOP_KEYS,
+                f"top-level keys {sorted(s) if isinstance(s, dict) else s}: expected "
+                f"{sorted(TOP_KEYS)} and optionally {sorted(OPTIONAL_TOP_KEYS)}"):
         return None
 
     # hamon: version and build
@@ -84,12 +94,27 @@ def check_run(directory, failures):
     rounds = n["rounds"]
     betas = n["betas"]
     acceptance = n["acceptance"]
-    need(chains == cn["chains"] == len(betas), "nrpt.n_chains / betas / config chains disagree")
+    tuned = [key for key in TUNED_KEYS if cn.get(key) == "auto"]
+    plan = check_tuning(s, tuned, need)
+    if tuned and plan is None:
+        return s
+    need(chains == len(betas), "nrpt.n_chains != len(betas)")
+    need(chains == (plan["n_chains"] if "chains" in tuned else cn["chains"]),
+         "nrpt.n_chains disagrees with the config's chains (or the tuned plan's)")
     need(rounds == cn["rounds"], "nrpt.rounds != config rounds")
-    need(n["explore_sweeps"] == cn["explore_sweeps"], "nrpt.explore_sweeps")
+    need(n["explore_sweeps"] == (plan["explore_sweeps"] if "explore_sweeps" in tuned
+                                 else cn["explore_sweeps"]), "nrpt.explore_sweeps")
     need(all(b2 > b1 for b1, b2 in zip(betas, betas[1:])), "betas not strictly ascending")
-    target = cn["betas"][-1] if "betas" in cn else cn["beta_max"]
+    explicit_ladder = isinstance(cn.get("betas"), list)
+    target = cn["betas"][-1] if explicit_ladder else cn["beta_max"]
     need(close(betas[-1], target), f"coldest beta {betas[-1]} != target {target}")
+    if plan is not None:
+        need(plan["betas"] == betas, "tuning.plan.betas != nrpt.betas (bit for bit)")
+        if "chains" in tuned or "betas" in tuned:
+            # A tuned ladder keeps the configured ends exactly.
+            need(betas[0] == cn["beta_min"] and betas[-1] == cn["beta_max"],
+                 f"tuned ladder ends {betas[0]}, {betas[-1]} != beta_min {cn['beta_min']}, "
+                 f"beta_max {cn['beta_max']} exactly")
     need(len(acceptance) == chains - 1 and all(0 <= a <= 1 for a in acceptance),
          "nrpt.acceptance")
     Lambda = sum(1 - a for a in acceptance)
@@ -150,11 +175,97 @@ def check_run(directory, failures):
         need(o["node_means"] is None and o["node_means_stderr"] is None,
              "node_means should be null without moments")
 
+    check_health(s["health"], c["output"]["energies"] and rounds >= 4, need)
+    # log Z: known exactly when the ladder starts at beta = 0 (the CLI takes no reference
+    # log Z), and estimated from the energies.
+    want_log_z = c["output"]["energies"] and rounds >= 2 and betas[0] == 0.0
+    need(("log_z" in s) == want_log_z,
+         f"log_z {'missing' if want_log_z else 'present'} (energies "
+         f"{c['output']['energies']}, rounds {rounds}, beta_0 {betas[0]})")
+    if "log_z" in s:
+        check_log_z(s["log_z"], betas, m["n_free"], need)
+
     # timing
     t = s["timing"]
     need(set(t) == {"total_s", "sampling_s", "spin_updates_per_ns"}, f"timing keys {sorted(t)}")
     need(t["total_s"] >= t["sampling_s"] >= 0 and t["spin_updates_per_ns"] >= 0, "timing values")
     return s
+
+
+def check_tuning(s, tuned, need):
+    """The tuning section (present exactly when the config tunes something); its plan."""
+    if not need(("tuning" in s) == bool(tuned),
+                f"tuning section {'missing' if tuned else 'present'} with tuned keys {tuned}"):
+        return None
+    if not tuned:
+        return None
+    t = s["tuning"]
+    if not need(isinstance(t, dict) and set(t) == TUNING_KEYS,
+                f"tuning keys {sorted(t) if isinstance(t, dict) else t}"):
+        return None
+    need(t["tuned"] == tuned, f"tuning.tuned {t['tuned']} != config autos {tuned}")
+    plan = t["plan"]
+    if not need(isinstance(plan, dict) and set(plan) == {"n_chains", "betas", "explore_sweeps"},
+                f"tuning.plan {plan}"):
+        return None
+    need(isinstance(plan["n_chains"], int) and plan["n_chains"] >= 1
+         and plan["n_chains"] == len(plan["betas"]), "tuning.plan.n_chains / betas")
+    need(isinstance(plan["explore_sweeps"], int) and plan["explore_sweeps"] >= 1,
+         "tuning.plan.explore_sweeps")
+    need(is_number(t["seconds"]) and t["seconds"] >= 0, "tuning.seconds")
+    need(is_number(t["tuned_seconds"]) and t["tuned_seconds"] >= 0, "tuning.tuned_seconds")
+    need(isinstance(t["cache_hit"], bool), "tuning.cache_hit is not a boolean")
+    need(t["cache_entry"] is None or (isinstance(t["cache_entry"], str) and t["cache_entry"]),
+         "tuning.cache_entry")
+    need(not t["cache_hit"] or t["cache_entry"], "a cache hit without a cache entry")
+    need(is_number(t["Lambda"]) and t["Lambda"] >= 0, "tuning.Lambda")
+    for key in ("barrier_identified", "conveyor_alive"):
+        need(t[key] is None or isinstance(t[key], bool), f"tuning.{key}")
+    return plan
+
+
+def check_health(h, energies, need):
+    """The health report: every check with a status, and the overall (worst) status."""
+    if not need(isinstance(h, dict) and set(h) == {"overall", "checks", "cold_energy_ess"},
+                f"health keys {sorted(h) if isinstance(h, dict) else h}"):
+        return
+    checks = h["checks"]
+    if not need(isinstance(checks, dict) and set(checks) == HEALTH_CHECKS,
+                f"health.checks {sorted(checks) if isinstance(checks, dict) else checks}"):
+        return
+    for name, check in checks.items():
+        if not need(isinstance(check, dict)
+                    and set(check) == {"status", "value", "threshold", "message"},
+                    f"health.checks.{name} {check}"):
+            return
+        need(check["status"] in STATUSES, f"health.checks.{name}.status {check['status']}")
+        need(is_number(check["value"]) and is_number(check["threshold"]),
+             f"health.checks.{name} value / threshold")
+        need(isinstance(check["message"], str) and check["message"],
+             f"health.checks.{name}.message")
+    worst = max((c["status"] for c in checks.values()), key=STATUSES.index)
+    need(h["overall"] == worst, f"health.overall {h['overall']} != worst check {worst}")
+    ess = h["cold_energy_ess"]
+    if energies:
+        need(ess is None or (isinstance(ess, dict) and set(ess) == {"ess", "tau"}
+                             and ess["ess"] > 0 and ess["tau"] > 0),
+             f"health.cold_energy_ess {ess}")
+    else:
+        need(ess is None, "health.cold_energy_ess without recorded energies")
+
+
+def check_log_z(z, betas, n_free, need):
+    if not need(isinstance(z, dict) and set(z) == LOG_Z_KEYS,
+                f"log_z keys {sorted(z) if isinstance(z, dict) else z}"):
+        return
+    need(z["beta"] == betas[-1], "log_z.beta != the coldest beta")
+    need(z["log_z0_exact"] is True and close(z["log_z0"], n_free * math.log(2)),
+         f"log_z0 {z['log_z0']} != n_free log 2 (exact: {z['log_z0_exact']})")
+    for key in ("thermodynamic_integration", "stepping_stone"):
+        e = z[key]
+        if need(isinstance(e, dict) and set(e) == {"value", "stderr"}, f"log_z.{key} {e}"):
+            need(is_number(e["value"]) and math.isfinite(e["value"]), f"log_z.{key}.value")
+            need(is_number(e["stderr"]) and e["stderr"] >= 0, f"log_z.{key}.stderr")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Every script takes --hamon PATH (CMake passes $<TARGET_FILE:hamon_cli>) and --work DIR (a
 scratch directory under the build tree). The environment is scrubbed of the routing
 variables (HAMON_DEVICE, thresholds, calibration file) so results do not depend on the
-machine's settings, and OpenMP runs one thread (the test machines are shared).
+machine's settings, and OpenMP runs one thread (the test machines are shared). The tuning
+cache (HAMON_CACHE_DIR) lies under --work unless the caller set it.
 """
 
 import argparse
@@ -17,7 +18,8 @@ import yaml
 
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXAMPLES_DIR = os.path.join(SOURCE_DIR, "examples")
-EXAMPLES = ["ising2d", "ea3d_spin_glass", "rbm", "graph_inline", "graph_file"]
+# Keep in step with _examples in CMakeLists.txt.
+EXAMPLES = ["ising2d", "ea3d_spin_glass", "rbm", "graph_inline", "graph_file", "autotune_ising2d"]
 
 # "FILE:LINE:COL: error: KEY: message" (apps/config/config_error.hpp)
 LOCATED_ERROR = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): error: (?P<rest>.*)$")
@@ -32,6 +34,8 @@ def arguments(description, extra=None):
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
+    # A run that tunes writes the tuning cache: never into the user's (CTest sets this too).
+    os.environ.setdefault("HAMON_CACHE_DIR", os.path.join(args.work, "tuning-cache"))
     return args
 
 

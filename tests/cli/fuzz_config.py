@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Fuzz-style robustness of the experiment parser: mutates the examples many ways (delete
-keys, swap types, odd and random numbers, typos, truncation, garbage bytes, deep nesting)
-with a fixed seed and feeds every mutant to `hamon validate`; a subset that validates and is
-small also goes through `hamon run`. Every exit must be 0 or 2 — never a signal, never
+keys, swap types, odd and random numbers, typos, truncation, garbage bytes, deep nesting,
+extra keys — the tuning keys and `auto` among them) with a fixed seed and feeds every
+mutant to `hamon validate`; a subset that validates and is small also goes through `hamon
+run` (a few of them tuned). Every exit must be 0 or 2 — never a signal, never
 another code — within a time limit; bad input must leave no run directory.
 
 Mutants that fail are written to WORK/failures/ for reproduction."""
@@ -108,8 +109,9 @@ def tree_mutation(tree, rng):
         parent[typo(path[-1], rng)] = parent.pop(path[-1])
         return tree
     if kind == 5 and isinstance(value, dict):                # an extra key
-        value[rng.choice(["extra", "tune", "chains", "rounds", "file", "seed", "kind"])] = \
-            copy.deepcopy(rng.choice(ODD_VALUES))
+        key = rng.choice(["extra", "tune", "chains", "rounds", "file", "seed", "kind", "betas",
+                          "explore_sweeps", "max_chains", "target_acceptance", "tune_rounds"])
+        value[key] = copy.deepcopy(rng.choice(ODD_VALUES + ["auto"] * 8))
         return tree
     if kind == 6 and isinstance(value, list) and value:      # duplicate / drop elements
         if rng.random() < 0.5:
@@ -157,24 +159,33 @@ def make_mutant(base_text, rng):
 
 
 def estimated_work(validate_stdout):
-    """Spin updates of a 25-round run from `hamon validate`'s report (None if unknown)."""
-    nodes = chains = sweeps = None
+    """Spin updates of a 25-round run, plus a rough bound on its tuning (chains x nodes x
+    60 tune_rounds), from `hamon validate`'s report; (work, tuned), or None if unknown."""
+    nodes = chains = sweeps = tune_rounds = None
     for line in validate_stdout.splitlines():
         words = line.split()
         if words[:1] == ["model"]:
             nodes = int(words[2])
         if words[:1] == ["nrpt"]:
-            chains = int(words[1])
-            sweeps = int(words[words.index("sweeps/round") - 1])
+            # "nrpt  16 chains, ..." or "nrpt  auto chains (at most 32), ..."
+            chains = int(words[5].rstrip("),")) if words[1] == "auto" else int(words[1])
+            given = words[words.index("sweeps/round") - 1]
+            sweeps = 8 if given == "auto" else int(given)  # 8: the largest candidate
+        if words[:1] == ["tuning"]:  # "tuning  chains, betas (tune_rounds 200)"
+            tune_rounds = int(words[-1].rstrip(")"))
     if None in (nodes, chains, sweeps):
         return None
-    return nodes * chains * sweeps * 25
+    work = nodes * chains * sweeps * 25
+    if tune_rounds is not None:
+        work += nodes * chains * tune_rounds * 60
+    return work, tune_rounds is not None
 
 
 def main():
     args = clitest.arguments(__doc__, lambda p: (
         p.add_argument("--mutations", type=int, default=600),
         p.add_argument("--runs", type=int, default=40),
+        p.add_argument("--tuned-runs", type=int, default=5),
         p.add_argument("--seed", type=int, default=20261130),
         p.add_argument("--time-limit", type=float, default=90.0)))
     rng = random.Random(args.seed)
@@ -206,6 +217,7 @@ def main():
     started = time.monotonic()
     counts = {0: 0, 2: 0}
     runs = 0
+    tuned_runs = 0
     deep = b"model: " + b"[" * 20000 + b"]" * 20000 + b"\n"
     for index in range(args.mutations):
         if time.monotonic() - started > args.time_limit:
@@ -228,9 +240,14 @@ def main():
         counts[result.returncode] += 1
         if result.returncode == 2 and len(result.stderr.splitlines()) != 1:
             record_failure(index, data, f"validate: not one line of error: {result.stderr!r}")
-        work = estimated_work(result.stdout) if result.returncode == 0 else None
-        if runs < args.runs and work is not None and work <= 2_000_000:
+        estimate = estimated_work(result.stdout) if result.returncode == 0 else None
+        work, tunes = estimate if estimate is not None else (None, False)
+        # Tuned mutants (a few; the cache under --work serves repeats) may do more work.
+        affordable = work is not None and (work <= 100_000_000 and tuned_runs < args.tuned_runs
+                                           if tunes else work <= 2_000_000)
+        if runs < args.runs and affordable:
             runs += 1
+            tuned_runs += tunes
             ran = invoke(["run", path, "--out", out, "--rounds", "20", "--burn-in", "5",
                           "--quiet"], index, data, 30)
             if ran is None:
@@ -245,7 +262,7 @@ def main():
                        f"mutant {index}: output left behind")
         shutil.rmtree(out, ignore_errors=True)
     print(f"{args.mutations} mutants: {counts[0]} valid, {counts[2]} rejected; "
-          f"{runs} run; {time.monotonic() - started:.1f} s")
+          f"{runs} run ({tuned_runs} tuned); {time.monotonic() - started:.1f} s")
     failures.check(counts[0] + counts[2] >= 500 or args.mutations < 500, "fewer than 500 mutants")
     failures.check(counts[2] > 0 and counts[0] > 0, "mutants were all valid or all rejected")
     failures.finish("fuzz")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The progress display: on a terminal (stderr is a pty) `hamon run` draws rounds done,
-rate, Lambda, minimum acceptance and ETA; with --quiet, or when stderr is not a terminal,
-stderr stays empty."""
+rate, Lambda, minimum acceptance and ETA (a tuned run first says what it tunes, then the
+plan); with --quiet, or when stderr is not a terminal, stderr stays empty."""
 
 import os
 import pty
@@ -39,6 +39,13 @@ def main():
     failures.check(code == 0, f"run on a terminal exited {code}: {shown!r}")
     for word in ("rounds", "rounds/s", "Lambda", "min acc", "ETA", "3500/3500"):
         failures.check(word in shown, f"progress display lacks {word!r}: {shown[-300:]!r}")
+
+    tuned = os.path.join(clitest.EXAMPLES_DIR, "autotune_ising2d.yaml")
+    code, shown = run_on_pty([args.hamon, "run", tuned, "--rounds", "300", "--burn-in", "100",
+                              "--out", os.path.join(args.work, "tuned")], env)
+    failures.check(code == 0, f"tuned run on a terminal exited {code}: {shown!r}")
+    for words in ("tuning chains, betas, explore_sweeps", "tuned: ", "sweeps/round", "400/400"):
+        failures.check(words in shown, f"tuned progress display lacks {words!r}: {shown[-300:]!r}")
 
     code, shown = run_on_pty(base + ["--out", os.path.join(args.work, "quiet"), "--quiet"], env)
     failures.check(code == 0 and shown == "", f"--quiet on a terminal wrote {shown!r}")
