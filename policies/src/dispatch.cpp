@@ -17,10 +17,12 @@ namespace hamon {
 
 namespace {
 
+#if !defined(KOKKOS_ENABLE_SERIAL) || !defined(KOKKOS_ENABLE_OPENMP) || !defined(KOKKOS_ENABLE_CUDA)
 [[noreturn]] void missing_backend(Placement placement, const char* option) {
   throw DeviceUnavailable("hamon: the decision places the call on " + to_string(placement) +
                           " but the Kokkos " + option + " backend is not compiled into this build");
 }
+#endif
 
 // Calls run(space) with the execution space the decision names and returns its result.
 template <class Run>
