@@ -17,26 +17,27 @@ stage() {
   echo "== [$((now - stage_start)) s] $*" >&2
 }
 
-# Where Kokkos comes from: the caller's install, or the provisioned one.
+# Where Kokkos comes from: the caller's install (Kokkos_ROOT), or the provisioned prefix.
 dependency_args() {
-  local variant=$1
+  local prefix=$1
   if [ -n "${Kokkos_ROOT:-}" ]; then
     echo "-DKokkos_ROOT=$Kokkos_ROOT"
   else
-    local prefix
-    prefix=$(tools/provision-deps.sh "$variant")
     echo "-DCMAKE_PREFIX_PATH=$prefix"
   fi
 }
 
-configure_and_build() {
-  local preset=$1 variant=$2
-  shift 2
+provisioned_prefix() {
+  local variant=$1
   stage "dependencies ($variant)"
-  local deps
-  deps=$(dependency_args "$variant")
+  if [ -n "${Kokkos_ROOT:-}" ]; then echo ""; else tools/provision-deps.sh "$variant"; fi
+}
+
+configure_and_build() {
+  local preset=$1 prefix=$2
+  shift 2
   stage "configure ($preset)"
-  cmake --preset "$preset" "$deps" "$@" >/dev/null
+  cmake --preset "$preset" "$(dependency_args "$prefix")" "$@" >/dev/null
   stage "build ($preset)"
   cmake --build --preset "$preset" -j "$jobs"
 }
@@ -44,20 +45,22 @@ configure_and_build() {
 command=${1:-}
 case "$command" in
   demo)
-    configure_and_build host host
+    prefix=$(provisioned_prefix host) # an assignment, so a failed provisioning stops here
+    configure_and_build host "$prefix"
     stage "demo"
     build/bin/hamon demo
     ;;
   test)
-    configure_and_build host host
+    prefix=$(provisioned_prefix host) # an assignment, so a failed provisioning stops here
+    configure_and_build host "$prefix"
     stage "tests"
     ctest --preset host
     ;;
   cuda)
-    prefix=$(tools/provision-deps.sh cuda)
+    prefix=$(provisioned_prefix cuda)
     # -arch=sm_80 also for CMake's compiler check (nvcc_wrapper's default sm_35 is rejected
     # by CUDA 11.8); the -I shadows another toolkit's headers (see provision-deps.sh).
-    configure_and_build cuda cuda -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
+    configure_and_build cuda "$prefix" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
       -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include"
     ;;
   *)
