@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hamon/core/lattice_geometry.hpp"
 #include "hamon/core/spin_model.hpp"
 
 namespace hamon {
@@ -35,6 +36,9 @@ struct DeviceModel {
   /// bound (<= 64), local fields take few values and the sweep looks acceptance factors
   /// up in a per-machine table instead of calling exp; -1 otherwise.
   std::int32_t integer_field_bound = -1;
+  /// The lattice fast path's geometry; `enabled` only when it applies (see
+  /// lattice_geometry.hpp). Switching it off selects the general path, same bits.
+  LatticeGeometry<MemorySpace> lattice;
 };
 
 namespace detail {
@@ -84,6 +88,7 @@ DeviceModel<typename ExecutionSpace::memory_space> make_device_model(const Execu
   dm.n_free = model.n_free();
   dm.energy_fraction_bits = detail::energy_fraction_bits_for(model);
   dm.integer_field_bound = detail::integer_field_bound_for(model);
+  dm.lattice = make_lattice_geometry(space, model, dm.integer_field_bound);
   space.fence();
   return dm;
 }

@@ -50,17 +50,63 @@ KOKKOS_FORCEINLINE_FUNCTION std::int8_t heat_bath_decision(double factor, double
   return u * factor < 1.0 ? std::int8_t(1) : std::int8_t(-1);
 }
 
-template <class ExecutionSpace>
+/// A colour block of the general CSR graph: nodes listed in DeviceModel::block_nodes,
+/// neighbours and couplings read from the CRS arrays.
+template <class MemorySpace>
+struct CsrBlock {
+  static constexpr const char* label = "hamon::gibbs_sweep";
+  DeviceModel<MemorySpace> model;
+  std::int64_t block_begin;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t node(std::int64_t k) const {
+    return model.block_nodes(block_begin + k);
+  }
+
+  /// phi_i = h_i + sum_j J_ij s_j for machines [first, first + lanes), summed in CRS order.
+  template <class Spins>
+  KOKKOS_INLINE_FUNCTION void local_fields(std::int64_t i, const Spins& spins, std::int32_t first,
+                                           std::int32_t lanes, double* phi) const {
+    const double h = model.fields(i);
+    for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] = h;
+    for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
+      const double coupling = model.couplings(e);
+      const std::int8_t* neighbour = &spins(first, model.columns(e));
+      HAMON_SIMD
+      for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] += coupling * neighbour[lane];
+    }
+  }
+};
+
+/// A checkerboard colour of the lattice fast path: implicit neighbours, integer fields.
+template <class MemorySpace>
+struct LatticeBlock {
+  static constexpr const char* label = "hamon::lattice_sweep";
+  LatticeGeometry<MemorySpace> lattice;
+  std::int32_t colour;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t node(std::int64_t k) const {
+    return lattice.node_of(colour, k);
+  }
+
+  template <class Spins>
+  KOKKOS_INLINE_FUNCTION void local_fields(std::int64_t i, const Spins& spins, std::int32_t first,
+                                           std::int32_t lanes, double* phi) const {
+    std::int32_t integer_phi[kHostLanes];
+    lattice.local_fields(i, spins, first, lanes, integer_phi);
+    for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] = integer_phi[lane];
+  }
+};
+
+/// Heat-bath updates of one colour block (`Block`: CsrBlock or LatticeBlock).
+template <class ExecutionSpace, class Block>
 struct BlockUpdate {
   using state_type = ChainState<ExecutionSpace>;
-  using model_type = DeviceModel<typename ExecutionSpace::memory_space>;
 
-  model_type model;
+  Block block;
   typename state_type::spin_view spins;
   typename state_type::template view<double> beta_of_machine;
   Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> table;
   std::int32_t bound;  // integer_field_bound, -1 without a table
-  std::int64_t block_begin;
   std::int64_t n_block;
   std::int64_t n_groups;
   std::int32_t n_machines;
@@ -77,27 +123,28 @@ struct BlockUpdate {
         update_lanes(begin, nodes, first);
       }
     } else {
-      update_group(model.block_nodes(block_begin + idx / n_groups),
-                   static_cast<std::int32_t>(idx % n_groups));
+      update_group(block.node(idx / n_groups), static_cast<std::int32_t>(idx % n_groups));
     }
   }
 
+  KOKKOS_FORCEINLINE_FUNCTION double factor(std::int32_t m, double beta, double phi) const {
+    return bound >= 0 ? table(m, static_cast<std::int32_t>(phi) + bound)
+                      : heat_bath_factor(beta, phi);
+  }
+
   /// Device path: one node in the machines of one group of 4.
-  KOKKOS_INLINE_FUNCTION void update_group(std::int32_t node, std::int32_t group) const {
+  KOKKOS_INLINE_FUNCTION void update_group(std::int64_t node, std::int32_t group) const {
     const Philox4 draw = philox4(seed, static_cast<std::uint32_t>(node),
                                  static_cast<std::uint32_t>(group), sweep, round);
     const std::int32_t first = group * kMachinesPerDraw;
     const std::int32_t lanes =
         n_machines - first < kMachinesPerDraw ? n_machines - first : kMachinesPerDraw;
+    double phi[kMachinesPerDraw];
+    block.local_fields(node, spins, first, lanes, phi);
     for (std::int32_t lane = 0; lane < lanes; ++lane) {
       const std::int32_t m = first + lane;
-      double phi = model.fields(node);
-      for (std::int64_t e = model.row_offsets(node); e < model.row_offsets(node + 1); ++e) {
-        phi += model.couplings(e) * spins(m, model.columns(e));
-      }
-      const double factor = bound >= 0 ? table(m, static_cast<std::int32_t>(phi) + bound)
-                                       : heat_bath_factor(beta_of_machine(m), phi);
-      spins(m, node) = heat_bath_decision(factor, to_unit_interval(draw.w[lane]));
+      spins(m, node) = heat_bath_decision(factor(m, beta_of_machine(m), phi[lane]),
+                                          to_unit_interval(draw.w[lane]));
     }
   }
 
@@ -110,7 +157,7 @@ struct BlockUpdate {
     std::uint32_t node_counter[kDraws], group_counter[kDraws];
     for (std::int32_t g = 0; g < kDraws; ++g) {
       const std::int32_t n = g / kHostDraws < nodes ? g / kHostDraws : 0;
-      node_counter[g] = static_cast<std::uint32_t>(model.block_nodes(block_begin + begin + n));
+      node_counter[g] = static_cast<std::uint32_t>(block.node(begin + n));
       group_counter[g] = static_cast<std::uint32_t>(first / kMachinesPerDraw + g % kHostDraws);
     }
     std::uint32_t words[4 * kDraws];
@@ -118,16 +165,9 @@ struct BlockUpdate {
 
     const double* beta = &beta_of_machine(first);
     for (std::int32_t n = 0; n < nodes; ++n) {
-      const std::int32_t node = model.block_nodes(block_begin + begin + n);
+      const std::int64_t node = block.node(begin + n);
       double phi[kHostLanes];
-      const double h = model.fields(node);
-      for (std::int32_t lane = 0; lane < kHostLanes; ++lane) phi[lane] = h;
-      for (std::int64_t e = model.row_offsets(node); e < model.row_offsets(node + 1); ++e) {
-        const double coupling = model.couplings(e);
-        const std::int8_t* neighbour = &spins(first, model.columns(e));
-        HAMON_SIMD
-        for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] += coupling * neighbour[lane];
-      }
+      block.local_fields(node, spins, first, lanes, phi);
       const std::uint32_t* word = &words[n * kHostLanes];
       std::int8_t* out = &spins(first, node);
       if (bound >= 0) {
@@ -135,8 +175,8 @@ struct BlockUpdate {
         const std::int32_t stride = 2 * bound + 1;
         HAMON_SIMD
         for (std::int32_t lane = 0; lane < lanes; ++lane) {
-          const double factor = factors[lane * stride + static_cast<std::int32_t>(phi[lane])];
-          out[lane] = heat_bath_decision(factor, to_unit_interval(word[lane]));
+          const double f = factors[lane * stride + static_cast<std::int32_t>(phi[lane])];
+          out[lane] = heat_bath_decision(f, to_unit_interval(word[lane]));
         }
       } else {
         HAMON_SIMD
@@ -148,6 +188,24 @@ struct BlockUpdate {
     }
   }
 };
+
+template <class ExecutionSpace, class Block>
+void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state,
+                  std::int32_t bound, const Block& block, std::int64_t n_block,
+                  std::uint64_t seed, std::uint32_t round, std::uint32_t sweep) {
+  const std::int32_t n_machines = state.n_machines();
+  const std::int64_t n_groups = (n_machines + kMachinesPerDraw - 1) / kMachinesPerDraw;
+  const BlockUpdate<ExecutionSpace, Block> update{
+      block,    state.spins, state.beta_of_machine, state.acceptance_table, bound, n_block,
+      n_groups, n_machines,  seed,                  sweep,                  round};
+  const std::int64_t items = host_style<ExecutionSpace>
+                                 ? (n_block + kHostNodes - 1) / kHostNodes
+                                 : n_block * n_groups;
+  Kokkos::parallel_for(
+      Block::label,
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, items),
+      update);
+}
 
 }  // namespace detail
 
@@ -174,31 +232,32 @@ void refresh_machine_parameters(const ExecutionSpace& space,
       });
 }
 
-/// One block-Gibbs sweep of every machine: each colour class in turn.
+/// One block-Gibbs sweep of every machine: each colour class in turn. Periodic lattices
+/// with integer local fields take the lattice fast path (DeviceModel::lattice), which
+/// gives the same bits as the general path.
 template <class ExecutionSpace>
 void gibbs_sweep(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
                  const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep) {
+  using memory_space = typename ExecutionSpace::memory_space;
   refresh_machine_parameters(space, model, state);
-  const std::int32_t n_machines = state.n_machines();
-  const std::int64_t n_groups =
-      (n_machines + detail::kMachinesPerDraw - 1) / detail::kMachinesPerDraw;
+  const std::int32_t bound = model.integer_field_bound;
+  if (model.lattice.enabled) {
+    for (std::int32_t colour = 0; colour < 2; ++colour) {
+      detail::update_block(space, state, bound,
+                           detail::LatticeBlock<memory_space>{model.lattice, colour},
+                           model.lattice.n_nodes / 2, seed, round, sweep);
+    }
+    return;
+  }
   const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
   for (std::size_t c = 0; c < n_colours; ++c) {
     const std::int64_t begin = model.block_offsets[c];
     const std::int64_t n_block = model.block_offsets[c + 1] - begin;
     if (n_block == 0) continue;
-    const detail::BlockUpdate<ExecutionSpace> update{
-        model,    state.spins, state.beta_of_machine, state.acceptance_table,
-        model.integer_field_bound, begin, n_block, n_groups, n_machines, seed, sweep, round};
-    const std::int64_t items = detail::host_style<ExecutionSpace>
-                                   ? (n_block + detail::kHostNodes - 1) / detail::kHostNodes
-                                   : n_block * n_groups;
-    Kokkos::parallel_for(
-        "hamon::gibbs_sweep",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, items),
-        update);
+    detail::update_block(space, state, bound, detail::CsrBlock<memory_space>{model, begin},
+                         n_block, seed, round, sweep);
   }
 }
 

@@ -184,6 +184,7 @@ DeviceModel<Target> alias_model(const DeviceModel<MemSpace>& m) {
   out.n_free = m.n_free;
   out.energy_fraction_bits = m.energy_fraction_bits;
   out.integer_field_bound = m.integer_field_bound;
+  // out.lattice stays disabled: the general path gives the same bits.
   return out;
 }
 
