@@ -1,0 +1,111 @@
+"""Driver for the Python/JAX hamon (PyPI `hamon`), run inside the comparison venv.
+
+Invoked by compare_with_jax.py; not meant to be run by hand (but it can be):
+
+    build/compare-venv/bin/python perf/compare/jax_driver.py --L 32 --chains 16 \
+        --rounds 2200 --sweeps 2 --betas 0,0.1,... --out result.json [--warm]
+
+Builds the 2D periodic L x L Ising ferromagnet (J = 1, no field) with a
+checkerboard two-block Gibbs partition, runs hamon.nrpt (temperature-linear
+mode: one template EBM/program, an explicit ladder) for --rounds rounds of
+--sweeps block-Gibbs sweeps each, and records every chain's base energy after
+every round through an NRPT observer.  The first call includes JAX tracing and
+XLA compilation; with --warm a second call of the same shape (a new key and a
+new initial state) reuses the compiled executable and is timed alone.
+
+Writes JSON: versions, the epoch time of the first result (the parent measures
+cold time-to-result from its own spawn time), the seconds of each call, and the
+energies of the first call (rounds x chains, coldest last) to an .npy file.
+"""
+
+import argparse
+import json
+import time
+
+T_IMPORT_START = time.time()
+
+import numpy as np  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--L", type=int, required=True)
+    ap.add_argument("--chains", type=int, required=True)
+    ap.add_argument("--rounds", type=int, required=True, help="total rounds (burn-in included)")
+    ap.add_argument("--sweeps", type=int, required=True)
+    ap.add_argument("--betas", required=True, help="comma-separated ascending ladder")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", required=True, help="JSON path; energies go next to it as .npy")
+    ap.add_argument("--warm", action="store_true", help="also time a second call of the same shape")
+    a = ap.parse_args()
+
+    import jax
+    import jax.numpy as jnp
+    import hamon
+    from hamon import Block, SpinNode, AbstractNRPTObserver, nrpt
+    from hamon.models.ising import IsingEBM, IsingSamplingProgram, hinton_init
+
+    class AllEnergies(AbstractNRPTObserver):
+        """Records the base energy of every chain position after each round."""
+
+        def __call__(self, stacked_states, base_energies, round_idx, carry):
+            return None, base_energies
+
+    L = a.L
+    if L % 2:
+        raise SystemExit("L must be even (checkerboard blocks)")
+    n = L * L
+    betas = [float(x) for x in a.betas.split(",")]
+    assert len(betas) == a.chains
+
+    nodes = [SpinNode() for _ in range(n)]
+    edges = []
+    for i in range(L):
+        for j in range(L):
+            k = i * L + j
+            edges.append((nodes[k], nodes[i * L + (j + 1) % L]))      # right
+            edges.append((nodes[k], nodes[((i + 1) % L) * L + j]))    # down
+    weights = jnp.ones(len(edges), dtype=jnp.float32)
+    biases = jnp.zeros(n, dtype=jnp.float32)
+    black = [nodes[i * L + j] for i in range(L) for j in range(L) if (i + j) % 2 == 0]
+    white = [nodes[i * L + j] for i in range(L) for j in range(L) if (i + j) % 2 == 1]
+
+    ebm = IsingEBM(nodes, edges, biases, weights, jnp.array(1.0, dtype=jnp.float32))
+    program = IsingSamplingProgram(ebm, [Block(black), Block(white)], [])
+    ladder = jnp.asarray(betas, dtype=jnp.float32)
+    observer = AllEnergies()
+
+    def one_call(seed):
+        key = jax.random.PRNGKey(seed)
+        k_init, k_run = jax.random.split(key)
+        init = hinton_init(k_init, ebm, program.gibbs_spec.free_blocks, (a.chains,))
+        t = time.perf_counter()
+        _, stats = nrpt(k_run, ebm, program, init, [], a.rounds, a.sweeps,
+                        betas=ladder, observer=observer, device="cpu")
+        energies = np.asarray(stats["observations"], dtype=np.float64)  # blocks until done
+        acc = np.asarray(stats["acceptance_rate"], dtype=np.float64)
+        return time.perf_counter() - t, energies, acc
+
+    first_s, energies, acc = one_call(a.seed)
+    t_first_result = time.time()
+    res = {
+        "hamon_version": hamon.__version__,
+        "jax_version": jax.__version__,
+        "jaxlib_version": __import__("jaxlib").__version__,
+        "jax_devices": [str(d) for d in jax.devices()],
+        "t_import_start": T_IMPORT_START,
+        "t_first_result": t_first_result,
+        "first_call_s": first_s,
+        "n_nodes": n,
+        "acceptance": acc.tolist(),
+    }
+    if a.warm:
+        warm_s, _, _ = one_call(a.seed + 1)
+        res["warm_call_s"] = warm_s
+    np.save(a.out.rsplit(".", 1)[0] + "_energies.npy", energies)
+    with open(a.out, "w") as f:
+        json.dump(res, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
