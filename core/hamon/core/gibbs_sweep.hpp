@@ -153,11 +153,12 @@ struct BlockUpdate {
   KOKKOS_INLINE_FUNCTION void update_lanes(std::int64_t begin, std::int32_t nodes,
                                            std::int32_t first) const {
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
+    std::int64_t node_index[kHostNodes];
+    for (std::int32_t n = 0; n < kHostNodes; ++n) node_index[n] = block.node(begin + (n < nodes ? n : 0));
     constexpr std::int32_t kDraws = kHostNodes * kHostDraws;
     std::uint32_t node_counter[kDraws], group_counter[kDraws];
     for (std::int32_t g = 0; g < kDraws; ++g) {
-      const std::int32_t n = g / kHostDraws < nodes ? g / kHostDraws : 0;
-      node_counter[g] = static_cast<std::uint32_t>(block.node(begin + n));
+      node_counter[g] = static_cast<std::uint32_t>(node_index[g / kHostDraws]);
       group_counter[g] = static_cast<std::uint32_t>(first / kMachinesPerDraw + g % kHostDraws);
     }
     std::uint32_t words[4 * kDraws];
@@ -165,7 +166,7 @@ struct BlockUpdate {
 
     const double* beta = &beta_of_machine(first);
     for (std::int32_t n = 0; n < nodes; ++n) {
-      const std::int64_t node = block.node(begin + n);
+      const std::int64_t node = node_index[n];
       double phi[kHostLanes];
       block.local_fields(node, spins, first, lanes, phi);
       const std::uint32_t* word = &words[n * kHostLanes];

@@ -27,17 +27,23 @@ struct LatticeGeometry {
   Kokkos::View<std::int8_t**, Kokkos::LayoutRight, MemorySpace> coupling_up;
   Kokkos::View<std::int8_t*, MemorySpace> field;
 
+  // Index arithmetic in 32 bits (SpinModel caps nodes below 2^31): the divisions that
+  // find coordinates are several times cheaper than 64-bit ones.
+
   /// The k-th node (ascending) of checkerboard colour `colour`.
   KOKKOS_INLINE_FUNCTION std::int64_t node_of(std::int32_t colour, std::int64_t k) const {
-    const std::int64_t half = extent[dims - 1] / 2;
-    const std::int64_t line = k / half;  // index over all coordinates but the last
-    std::int64_t parity = colour;
-    std::int64_t rest = line;
+    const auto half = static_cast<std::uint32_t>(extent[dims - 1] / 2);
+    const auto index = static_cast<std::uint32_t>(k);
+    const std::uint32_t line = index / half;  // index over all coordinates but the last
+    std::uint32_t parity = static_cast<std::uint32_t>(colour);
+    std::uint32_t rest = line;
     for (std::int32_t d = dims - 2; d >= 0; --d) {
-      parity += rest % extent[d];
-      rest /= extent[d];
+      const auto e = static_cast<std::uint32_t>(extent[d]);
+      parity += rest % e;
+      rest /= e;
     }
-    return line * extent[dims - 1] + 2 * (k % half) + (parity & 1);
+    return static_cast<std::int64_t>(line) * extent[dims - 1] + 2 * (index - line * half) +
+           (parity & 1u);
   }
 
   /// The integer local field h_i + sum_j J_ij s_j of `node` for machines
@@ -48,12 +54,14 @@ struct LatticeGeometry {
                                            std::int32_t* phi) const {
     const std::int32_t h = field(node);
     for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] = h;
-    std::int64_t rest = node;
+    auto rest = static_cast<std::uint32_t>(node);
     for (std::int32_t d = dims - 1; d >= 0; --d) {
-      const std::int64_t coordinate = rest % extent[d];
-      rest /= extent[d];
+      const auto e = static_cast<std::uint32_t>(extent[d]);
+      const std::uint32_t next = rest / e;
+      const std::uint32_t coordinate = rest - next * e;
+      rest = next;
       const std::int64_t up =
-          node + (coordinate + 1 < extent[d] ? stride[d] : -(extent[d] - 1) * stride[d]);
+          node + (coordinate + 1 < e ? stride[d] : -(extent[d] - 1) * stride[d]);
       const std::int64_t down =
           node + (coordinate > 0 ? -stride[d] : (extent[d] - 1) * stride[d]);
       const std::int32_t j_up = coupling_up(d, node);

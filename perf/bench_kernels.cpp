@@ -1,0 +1,218 @@
+// Microbenchmarks of the kernels of one NRPT round, per enabled execution space:
+//
+//   sweep_csr      one block-Gibbs sweep of every machine (hamon::gibbs_sweep) forced onto
+//                  the general CSR path (DeviceModel::lattice.enabled = false), on a 2D
+//                  periodic Edwards-Anderson lattice with +-J couplings (integer local
+//                  fields: acceptance-table path) or Gaussian couplings (exp path);
+//   sweep_lattice  the same sweep on the lattice fast path (implicit neighbours, chosen
+//                  automatically by gibbs_sweep for periodic lattices with integer fields;
+//                  +-J only: Gaussian couplings never take it);
+//   energy         one energy evaluation of every machine (hamon::compute_energies);
+//   swap           one DEO swap pass and the index process (hamon::deo_swap_pass +
+//                  hamon::update_index_process); it does not depend on L (energies are
+//                  fixed per machine), only on the number of chains, and is dominated by
+//                  kernel launches.
+//
+// Arguments: L (lattice side), chains (one machine per chain, betas spaced linearly in
+// [0, 1]), gaussian (0: +-J, 1: Gaussian couplings). Each iteration is one kernel call
+// followed by a fence, timed by the wall clock (manual time), so asynchronous spaces
+// (Cuda) are timed to completion.
+//
+// Counters: updates_per_ns (sweeps: free nodes x chains per sweep), node_machines_per_ns
+// (energy: nodes x chains), pairs_per_us (swap: pairs attempted per pass); table (sweeps:
+// 1 when the acceptance table replaces exp).
+//
+//   build/bin/bench_kernels [--benchmark_filter=...] [--benchmark_format=json]
+//   python3 perf/tools/record_benchmark.py build/bin/bench_kernels kernels_host
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "hamon/core/chain_state.hpp"
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/energy.hpp"
+#include "hamon/core/gibbs_sweep.hpp"
+#include "hamon/core/impl/nrpt_impl.hpp"  // detail::make_chain_state
+#include "hamon/core/model_builders.hpp"
+#include "hamon/core/swap.hpp"
+
+namespace {
+
+enum Couplings : int { kPmOne = 0, kGaussian = 1 };
+
+/// The 2D periodic EA lattice of side `side`, built once per (side, couplings).
+const hamon::SpinModel& ea_lattice(int side, int couplings) {
+  static std::map<std::pair<int, int>, std::unique_ptr<hamon::SpinModel>> cache;
+  auto& slot = cache[{side, couplings}];
+  if (!slot) {
+    const auto distribution = couplings == kGaussian ? hamon::ValueDistribution::gaussian(1)
+                                                     : hamon::ValueDistribution::pm_one(1);
+    slot =
+        std::make_unique<hamon::SpinModel>(hamon::make_lattice({side, side}, true, distribution));
+  }
+  return *slot;
+}
+
+std::vector<double> linear_ladder(int chains) {
+  std::vector<double> betas(static_cast<std::size_t>(chains));
+  for (int k = 0; k < chains; ++k) {
+    betas[static_cast<std::size_t>(k)] = chains > 1 ? static_cast<double>(k) / (chains - 1) : 1.0;
+  }
+  return betas;
+}
+
+/// Device model and chain state of one benchmark, in `Space`.
+template <class Space>
+struct Setup {
+  Space space;
+  hamon::DeviceModel<typename Space::memory_space> model;
+  hamon::ChainState<Space> state;
+
+  /// `csr_only`: switch the lattice fast path off (gibbs_sweep then takes the CSR path).
+  Setup(int side, int couplings, int chains, bool csr_only = false)
+      : model(hamon::make_device_model(space, ea_lattice(side, couplings))),
+        state(hamon::detail::make_chain_state(space, model, linear_ladder(chains), 7)) {
+    if (csr_only) model.lattice.enabled = false;
+    space.fence();
+  }
+};
+
+/// Runs `body(iteration)` once per benchmark iteration, fenced, timed by the wall clock;
+/// returns the total seconds.
+template <class Space, class Body>
+double timed_loop(benchmark::State& state, const Space& space, Body&& body) {
+  double seconds = 0.0;
+  std::uint32_t iteration = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    body(iteration++);
+    space.fence();
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(t);
+    seconds += t;
+  }
+  return seconds;
+}
+
+/// One sweep per iteration, on the CSR path (`csr_only`) or the automatic choice.
+template <class Space>
+void sweep(benchmark::State& state, bool csr_only) {
+  const int side = static_cast<int>(state.range(0));
+  const int chains = static_cast<int>(state.range(1));
+  const int couplings = static_cast<int>(state.range(2));
+  Setup<Space> s(side, couplings, chains, csr_only);
+  if (!csr_only && !s.model.lattice.enabled) {
+    state.SkipWithError("the lattice fast path does not apply to this model");
+    return;
+  }
+  // Warm-up sweep: first touch of the tables, and a state that is no longer the random start.
+  hamon::gibbs_sweep(s.space, s.model, s.state, 7, 0, 0);
+  s.space.fence();
+  const double seconds = timed_loop(state, s.space, [&](std::uint32_t it) {
+    hamon::gibbs_sweep(s.space, s.model, s.state, 7, it / 4 + 1, it % 4);
+  });
+  const double updates =
+      static_cast<double>(s.model.n_free) * chains * static_cast<double>(state.iterations());
+  state.counters["updates_per_ns"] = updates / seconds * 1e-9;
+  state.counters["table"] = s.model.integer_field_bound >= 0 ? 1 : 0;
+}
+
+template <class Space>
+void sweep_csr(benchmark::State& state) {
+  sweep<Space>(state, true);
+}
+
+template <class Space>
+void sweep_lattice(benchmark::State& state) {
+  sweep<Space>(state, false);
+}
+
+template <class Space>
+void energy(benchmark::State& state) {
+  const int side = static_cast<int>(state.range(0));
+  const int chains = static_cast<int>(state.range(1));
+  Setup<Space> s(side, kPmOne, chains);
+  const double seconds = timed_loop(
+      state, s.space, [&](std::uint32_t) { hamon::compute_energies(s.space, s.model, s.state); });
+  benchmark::DoNotOptimize(s.state.energy_fixed.data());
+  const double node_machines =
+      static_cast<double>(s.model.n_nodes) * chains * static_cast<double>(state.iterations());
+  state.counters["node_machines_per_ns"] = node_machines / seconds * 1e-9;
+}
+
+template <class Space>
+void swap(benchmark::State& state) {
+  const int side = static_cast<int>(state.range(0));
+  const int chains = static_cast<int>(state.range(1));
+  Setup<Space> s(side, kPmOne, chains);
+  hamon::gibbs_sweep(s.space, s.model, s.state, 7, 0, 0);
+  hamon::compute_energies(s.space, s.model, s.state);
+  s.space.fence();
+  double pairs = 0.0;
+  const double seconds = timed_loop(state, s.space, [&](std::uint32_t round) {
+    hamon::deo_swap_pass(s.space, s.state, 7, round, s.model.energy_fraction_bits);
+    hamon::update_index_process(s.space, s.state);
+    const int parity = static_cast<int>(round % 2);
+    pairs += chains - 1 > parity ? (chains - parity) / 2 : 0;
+  });
+  state.counters["pairs_per_us"] = pairs / seconds * 1e-6;
+}
+
+void sweep_args(benchmark::internal::Benchmark* b) {
+  for (int couplings : {kPmOne, kGaussian}) {
+    for (int side : {32, 64, 128}) {
+      for (int chains : {8, 32}) b->Args({side, chains, couplings});
+    }
+  }
+  b->ArgNames({"L", "chains", "gaussian"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+void lattice_sweep_args(benchmark::internal::Benchmark* b) {
+  for (int side : {32, 64, 128}) {
+    for (int chains : {8, 32}) b->Args({side, chains, kPmOne});
+  }
+  b->ArgNames({"L", "chains", "gaussian"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+void lattice_args(benchmark::internal::Benchmark* b) {
+  for (int side : {32, 64, 128}) {
+    for (int chains : {8, 32}) b->Args({side, chains});
+  }
+  b->ArgNames({"L", "chains"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+#ifdef KOKKOS_ENABLE_SERIAL
+BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Serial)->Apply(sweep_args);
+BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Serial)->Apply(lattice_sweep_args);
+BENCHMARK_TEMPLATE(energy, Kokkos::Serial)->Apply(lattice_args);
+BENCHMARK_TEMPLATE(swap, Kokkos::Serial)->Apply(lattice_args);
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+BENCHMARK_TEMPLATE(sweep_csr, Kokkos::OpenMP)->Apply(sweep_args);
+BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::OpenMP)->Apply(lattice_sweep_args);
+BENCHMARK_TEMPLATE(energy, Kokkos::OpenMP)->Apply(lattice_args);
+BENCHMARK_TEMPLATE(swap, Kokkos::OpenMP)->Apply(lattice_args);
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Cuda)->Apply(sweep_args);
+BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Cuda)->Apply(lattice_sweep_args);
+BENCHMARK_TEMPLATE(energy, Kokkos::Cuda)->Apply(lattice_args);
+BENCHMARK_TEMPLATE(swap, Kokkos::Cuda)->Apply(lattice_args);
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
