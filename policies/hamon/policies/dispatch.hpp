@@ -83,6 +83,9 @@ std::string execution_space_of(const DeviceDecision& decision);
 /// memory the host tier (Serial below the host threshold, OpenMP at or above it, when
 /// both are compiled in). HAMON_DEVICE and the device threshold are not consulted: there
 /// is nothing to route. Nothing is copied; the decision's reason is data_resident.
+/// Only the primary Views (CRS, fields, clamps, blocks) are trusted: the derived fast-path
+/// data (DeviceModel::lattice, integer_field_bound) may be stale when the caller changed
+/// its Views, so the run takes the general path, which gives the same bits.
 template <class MemSpace>
 RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& model, const NrptOptions& options,
                            std::optional<double> host_threshold = std::nullopt);
@@ -207,8 +210,11 @@ RoutedResult run_in_place(const DeviceModel<MemSpace>& model, const NrptOptions&
 }  // namespace detail
 
 template <class MemSpace>
-RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& model, const NrptOptions& options,
-                           std::optional<double> host_threshold) {
+RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& caller_model,
+                           const NrptOptions& options, std::optional<double> host_threshold) {
+  DeviceModel<MemSpace> model = caller_model;  // the same Views (no allocation)
+  model.lattice.enabled = false;
+  model.integer_field_bound = -1;
   constexpr detail::InPlaceCandidates candidates = detail::in_place_candidates<MemSpace>();
   static_assert(candidates.serial || candidates.openmp || candidates.cuda,
                 "hamon::nrpt_in_place: no enabled execution space (Serial, OpenMP, Cuda) "
