@@ -208,11 +208,3 @@ BENCHMARK_TEMPLATE(swap, Kokkos::Cuda)->Apply(lattice_args);
 #endif
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

@@ -75,11 +75,3 @@ BENCHMARK_TEMPLATE(round_loop, Kokkos::Cuda)->Apply(lattice_sizes);
 #endif
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
