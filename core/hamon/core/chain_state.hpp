@@ -22,10 +22,10 @@ struct ChainState {
 
   spin_view spins;                       // (n_machines, n_nodes), clamped nodes hold their value
   view<double> betas;                    // per chain (temperature index), ascending
-  view<double> beta_of_machine;          // betas(chain_of_machine(m)), refreshed per sweep
-  /// With integer local fields |phi| <= R: (machine, phi + R) -> 1 + exp(-2 beta_m phi),
-  /// the heat-bath factor, refreshed per sweep (empty otherwise).
-  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> acceptance_table;
+  /// With integer local fields |phi| <= R: (chain, phi + R) -> the heat-bath threshold T,
+  /// a word w decides +1 iff w < T (impl/heat_bath.hpp). Empty otherwise. Depends on the
+  /// ladder only: refresh_acceptance_thresholds after changing `betas`.
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory_space> thresholds;
   view<std::int32_t> chain_of_machine;   // which temperature each machine runs at
   view<std::int32_t> machine_of_chain;   // the inverse permutation
   view<std::int64_t> energy_fixed;       // per machine, fixed point (see energy.hpp)

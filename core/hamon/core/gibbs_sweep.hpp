@@ -13,8 +13,10 @@
 // Spins are (machine, node) with machines adjacent for a node (ChainState). A GPU thread
 // updates one node in one group of 4 machines (a warp reads coalesced bytes); a host work
 // item updates one node in every machine, 32 at a time in plain loops over machines that
-// the compiler vectorises (generators, fields, exp and the decision). Both evaluate the
-// same expressions in the same order, so they give the same bits.
+// the compiler vectorises (generators, fields, exp and the decision); where the host
+// compiler targets AVX-512 and local fields are integers, a work item instead runs 16
+// generators in registers for a tile of nodes (impl/host_simd.hpp). Every path evaluates
+// the same decisions from the same words, so they all give the same bits.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -24,6 +26,8 @@
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
 #include "hamon/core/impl/exp.hpp"
+#include "hamon/core/impl/heat_bath.hpp"
+#include "hamon/core/impl/host_simd.hpp"
 
 namespace hamon {
 
@@ -33,22 +37,16 @@ inline constexpr std::int32_t kMachinesPerDraw = 4;
 inline constexpr std::int32_t kHostDraws = 8;  // generators per node and host chunk
 inline constexpr std::int32_t kHostLanes = kHostDraws * kMachinesPerDraw;  // machines
 inline constexpr std::int32_t kHostNodes = 2;  // nodes per host work item (generators in flight)
+inline constexpr std::int32_t kRegisterRun = 16;  // block nodes per AVX-512 work item
 
 /// Host execution spaces (LayoutRight by default) take the per-node, vectorised path.
 template <class ExecutionSpace>
 inline constexpr bool host_style =
     std::is_same<typename ExecutionSpace::array_layout, Kokkos::LayoutRight>::value;
 
-/// The heat-bath factor 1 + exp(-2 beta phi): the new spin is +1 with probability
-/// 1 / factor, decided as u * factor < 1 (no division on the critical path). Tables of it
-/// hold exactly these bits, so the table and exp paths decide identically.
-KOKKOS_FORCEINLINE_FUNCTION double heat_bath_factor(double beta, double local_field) {
-  return 1.0 + deterministic_exp(-2.0 * beta * local_field);
-}
-
-KOKKOS_FORCEINLINE_FUNCTION std::int8_t heat_bath_decision(double factor, double u) {
-  return u * factor < 1.0 ? std::int8_t(1) : std::int8_t(-1);
-}
+/// Which host implementation runs a sweep: the best available (AVX-512 registers where
+/// compiled in and local fields are integers), or the portable loops (tests compare them).
+enum class HostKernel { best, portable };
 
 /// A colour block of the general CSR graph: nodes listed in DeviceModel::block_nodes,
 /// neighbours and couplings read from the CRS arrays.
@@ -75,6 +73,26 @@ struct CsrBlock {
       for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] += coupling * neighbour[lane];
     }
   }
+
+  /// A walk through the block (integer couplings and fields only: integer_field_bound >= 0).
+  struct Cursor {
+    std::int64_t k;
+    std::int64_t node;
+  };
+  KOKKOS_INLINE_FUNCTION Cursor cursor(std::int64_t k) const { return Cursor{k, node(k)}; }
+  KOKKOS_INLINE_FUNCTION void advance(Cursor& c) const {
+    ++c.k;
+    c.node = node(c.k);
+  }
+  KOKKOS_INLINE_FUNCTION std::int32_t integer_field(const Cursor& c) const {
+    return static_cast<std::int32_t>(model.fields(c.node));
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_neighbour(const Cursor& c, F&& f) const {
+    for (std::int64_t e = model.row_offsets(c.node); e < model.row_offsets(c.node + 1); ++e) {
+      f(static_cast<std::int64_t>(model.columns(e)), static_cast<std::int32_t>(model.couplings(e)));
+    }
+  }
 };
 
 /// A checkerboard colour of the lattice fast path: implicit neighbours, integer fields.
@@ -95,6 +113,17 @@ struct LatticeBlock {
     lattice.local_fields(i, spins, first, lanes, integer_phi);
     for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] = integer_phi[lane];
   }
+
+  using Cursor = typename LatticeGeometry<MemorySpace>::Cursor;
+  KOKKOS_INLINE_FUNCTION Cursor cursor(std::int64_t k) const { return lattice.cursor(colour, k); }
+  KOKKOS_INLINE_FUNCTION void advance(Cursor& c) const { lattice.advance(c); }
+  KOKKOS_INLINE_FUNCTION std::int32_t integer_field(const Cursor& c) const {
+    return lattice.field(c.node);
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_neighbour(const Cursor& c, F&& f) const {
+    lattice.for_each_neighbour(c, static_cast<F&&>(f));
+  }
 };
 
 /// Heat-bath updates of one colour block (`Block`: CsrBlock or LatticeBlock).
@@ -104,32 +133,36 @@ struct BlockUpdate {
 
   Block block;
   typename state_type::spin_view spins;
-  typename state_type::template view<double> beta_of_machine;
-  Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> table;
-  std::int32_t bound;  // integer_field_bound, -1 without a table
+  typename state_type::template view<double> betas;
+  typename state_type::template view<std::int32_t> chain_of_machine;
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
+      thresholds;
+  std::int32_t bound;  // integer_field_bound, -1 without thresholds
   std::int64_t n_block;
   std::int64_t n_groups;
   std::int32_t n_machines;
   std::uint64_t seed;
   std::uint32_t sweep;
   std::uint32_t round;
+  bool simd;                   // host: registers (impl/host_simd.hpp) instead of loops
+  std::int32_t nodes_per_item; // host: block nodes per work item
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
-    if (host_style<ExecutionSpace>) {
-      const std::int64_t begin = idx * kHostNodes;
-      const std::int32_t nodes =
-          n_block - begin < kHostNodes ? static_cast<std::int32_t>(n_block - begin) : kHostNodes;
+    if constexpr (host_style<ExecutionSpace>) {
+      const std::int64_t begin = idx * nodes_per_item;
+      const std::int32_t nodes = n_block - begin < nodes_per_item
+                                     ? static_cast<std::int32_t>(n_block - begin)
+                                     : nodes_per_item;
       for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
-        update_lanes(begin, nodes, first);
+        if (simd) {
+          update_registers(begin, nodes, first);
+        } else {
+          update_lanes(begin, nodes, first);
+        }
       }
     } else {
       update_group(block.node(idx / n_groups), static_cast<std::int32_t>(idx % n_groups));
     }
-  }
-
-  KOKKOS_FORCEINLINE_FUNCTION double factor(std::int32_t m, double beta, double phi) const {
-    return bound >= 0 ? table(m, static_cast<std::int32_t>(phi) + bound)
-                      : heat_bath_factor(beta, phi);
   }
 
   /// Device path: one node in the machines of one group of 4.
@@ -143,13 +176,17 @@ struct BlockUpdate {
     block.local_fields(node, spins, first, lanes, phi);
     for (std::int32_t lane = 0; lane < lanes; ++lane) {
       const std::int32_t m = first + lane;
-      spins(m, node) = heat_bath_decision(factor(m, beta_of_machine(m), phi[lane]),
+      const std::int32_t chain = chain_of_machine(m);
+      spins(m, node) =
+          bound >= 0 ? threshold_decision(draw.w[lane],
+                                          thresholds(chain, static_cast<std::int32_t>(phi[lane]) + bound))
+                     : heat_bath_decision(heat_bath_factor(betas(chain), phi[lane]),
                                           to_unit_interval(draw.w[lane]));
     }
   }
 
-  /// Host path: block nodes [begin, begin + nodes) in machines [first, first + 32), as
-  /// loops over machines.
+  /// Portable host path: block nodes [begin, begin + nodes) in machines [first, first + 32),
+  /// as loops over machines.
   KOKKOS_INLINE_FUNCTION void update_lanes(std::int64_t begin, std::int32_t nodes,
                                            std::int32_t first) const {
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
@@ -164,7 +201,13 @@ struct BlockUpdate {
     std::uint32_t words[4 * kDraws];
     philox4_lanes<kDraws>(seed, node_counter, group_counter, sweep, round, words);
 
-    const double* beta = &beta_of_machine(first);
+    double beta[kHostLanes];
+    std::int64_t row[kHostLanes];  // offset of the machine's threshold row, phi = 0
+    for (std::int32_t lane = 0; lane < lanes; ++lane) {
+      const std::int32_t chain = chain_of_machine(first + lane);
+      beta[lane] = betas(chain);
+      row[lane] = bound >= 0 ? &thresholds(chain, bound) - thresholds.data() : 0;
+    }
     for (std::int32_t n = 0; n < nodes; ++n) {
       const std::int64_t node = node_index[n];
       double phi[kHostLanes];
@@ -172,12 +215,11 @@ struct BlockUpdate {
       const std::uint32_t* word = &words[n * kHostLanes];
       std::int8_t* out = &spins(first, node);
       if (bound >= 0) {
-        const double* factors = &table(first, bound);  // row stride 2 * bound + 1
-        const std::int32_t stride = 2 * bound + 1;
+        const std::uint64_t* table = thresholds.data();
         HAMON_SIMD
         for (std::int32_t lane = 0; lane < lanes; ++lane) {
-          const double f = factors[lane * stride + static_cast<std::int32_t>(phi[lane])];
-          out[lane] = heat_bath_decision(f, to_unit_interval(word[lane]));
+          out[lane] = threshold_decision(
+              word[lane], table[row[lane] + static_cast<std::int32_t>(phi[lane])]);
         }
       } else {
         HAMON_SIMD
@@ -188,19 +230,113 @@ struct BlockUpdate {
       }
     }
   }
+
+  /// AVX-512 host path (integer local fields): one tile of block nodes in machines
+  /// [first, first + 32). The tile's nodes share one batch of 16 generators — each node
+  /// needs ceil(lanes / 4) of them, so the tile holds 16 / that many nodes.
+  KOKKOS_INLINE_FUNCTION void update_registers(std::int64_t begin, std::int32_t nodes,
+                                               std::int32_t first) const {
+#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
+    const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
+    const std::int32_t per_node = (lanes + kMachinesPerDraw - 1) / kMachinesPerDraw;
+    const std::int32_t batch = 16 / per_node;  // nodes that share one batch of generators
+    // Generator g of a batch: node slot g / per_node, group first / 4 + g % per_node.
+    alignas(64) std::uint32_t slot_of[16], group_of[16];
+    for (std::int32_t g = 0, n = 0; g < 16; ++n) {
+      for (std::int32_t k = 0; k < per_node && g < 16; ++k, ++g) {
+        slot_of[g] = static_cast<std::uint32_t>(n);
+        group_of[g] = static_cast<std::uint32_t>(first / kMachinesPerDraw + k);
+      }
+    }
+    const __m512i slot = _mm512_load_si512(slot_of);
+    const __m512i group_counter = _mm512_load_si512(group_of);
+
+    // Threshold row of each lane's chain, at phi = 0 (inactive lanes point at row 0).
+    const __mmask32 active = simd::lane_mask(lanes);
+    const __m512i width = _mm512_set1_epi32(2 * bound + 1);
+    const __m512i centre = _mm512_set1_epi32(bound);
+    const std::int32_t* chains = &chain_of_machine(first);
+    const __m512i row_lo = _mm512_add_epi32(
+        _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(__mmask16(active), chains), width), centre);
+    const __m512i row_hi = _mm512_add_epi32(
+        _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(__mmask16(active >> 16), chains + 16), width),
+        centre);
+    const auto* table = reinterpret_cast<const long long*>(thresholds.data());
+
+    typename Block::Cursor walk = block.cursor(begin);
+    for (std::int32_t done = 0; done < nodes; done += batch) {
+      const std::int32_t in_batch = nodes - done < batch ? nodes - done : batch;
+      const typename Block::Cursor batch_start = walk;
+      alignas(64) std::uint32_t batch_nodes[16];
+      const auto filler = static_cast<std::uint32_t>(walk.node);  // counters of unused slots
+      for (std::int32_t n = 0; n < in_batch; ++n) {
+        batch_nodes[n] = static_cast<std::uint32_t>(walk.node);
+        if (done + n + 1 < nodes) block.advance(walk);
+      }
+      for (std::int32_t n = in_batch; n < 16; ++n) batch_nodes[n] = filler;
+      const __m512i node_counter = _mm512_permutexvar_epi32(slot, _mm512_load_si512(batch_nodes));
+      const simd::PhiloxWords16 draws = simd::philox16(seed, node_counter, group_counter, sweep, round);
+      typename Block::Cursor c = batch_start;
+      for (std::int32_t n = 0; n < in_batch; ++n) {
+      if (n > 0) block.advance(c);
+      const std::int64_t node = c.node;
+      __m512i phi = _mm512_set1_epi16(static_cast<short>(block.integer_field(c)));
+      block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
+        const __m512i s = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
+        phi = _mm512_add_epi16(phi, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
+      });
+      const __m512i index_lo = _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_castsi512_si256(phi)), row_lo);
+      const __m512i index_hi =
+          _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(phi, 1)), row_hi);
+      const __m512i words_lo = simd::machine_words(draws, n * per_node, 0);
+      const __m512i words_hi = simd::machine_words(draws, n * per_node, 1);
+      std::uint32_t up = 0;
+      for (int q = 0; q < 4; ++q) {
+        const __m512i index = q < 2 ? index_lo : index_hi;
+        const __m512i words = q < 2 ? words_lo : words_hi;
+        const __m256i index8 = (q % 2 == 0) ? _mm512_castsi512_si256(index) : _mm512_extracti64x4_epi64(index, 1);
+        const __m256i words8 = (q % 2 == 0) ? _mm512_castsi512_si256(words) : _mm512_extracti64x4_epi64(words, 1);
+        const auto mask = static_cast<__mmask8>(active >> (8 * q));
+        const __m512i t = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), mask, index8, table, 8);
+        up |= static_cast<std::uint32_t>(simd::below(words8, t)) << (8 * q);
+      }
+      const __m256i decided = _mm256_mask_blend_epi8(__mmask32(up), _mm256_set1_epi8(-1), _mm256_set1_epi8(1));
+      _mm256_mask_storeu_epi8(&spins(first, node), active, decided);
+      }
+    }
+#else
+    update_lanes(begin, nodes, first);
+#endif
+  }
 };
+
+/// Whether the host sweep runs in AVX-512 registers for this block.
+template <class ExecutionSpace>
+bool use_host_registers(std::int32_t bound, HostKernel kernel) {
+#ifdef HAMON_HOST_AVX512
+  return host_style<ExecutionSpace> && bound >= 0 && kernel == HostKernel::best;
+#else
+  (void)bound;
+  (void)kernel;
+  return false;
+#endif
+}
 
 template <class ExecutionSpace, class Block>
 void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state,
                   std::int32_t bound, const Block& block, std::int64_t n_block,
-                  std::uint64_t seed, std::uint32_t round, std::uint32_t sweep) {
+                  std::uint64_t seed, std::uint32_t round, std::uint32_t sweep,
+                  HostKernel kernel) {
   const std::int32_t n_machines = state.n_machines();
   const std::int64_t n_groups = (n_machines + kMachinesPerDraw - 1) / kMachinesPerDraw;
+  const bool simd = use_host_registers<ExecutionSpace>(bound, kernel);
+  const std::int32_t nodes_per_item = simd ? kRegisterRun : kHostNodes;
   const BlockUpdate<ExecutionSpace, Block> update{
-      block,    state.spins, state.beta_of_machine, state.acceptance_table, bound, n_block,
-      n_groups, n_machines,  seed,                  sweep,                  round};
+      block,    state.spins, state.betas, state.chain_of_machine, state.thresholds,
+      bound,    n_block,     n_groups,    n_machines,             seed,
+      sweep,    round,       simd,        nodes_per_item};
   const std::int64_t items = host_style<ExecutionSpace>
-                                 ? (n_block + kHostNodes - 1) / kHostNodes
+                                 ? (n_block + nodes_per_item - 1) / nodes_per_item
                                  : n_block * n_groups;
   Kokkos::parallel_for(
       Block::label,
@@ -210,45 +346,44 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
 
 }  // namespace detail
 
-/// Refreshes state.beta_of_machine from the ladder and the permutation, and the
-/// acceptance table when the model has one.
+/// Fills state.thresholds (chain, phi + R) from the ladder: call after creating the
+/// state and whenever `betas` change. Nothing to do without integer local fields.
 template <class ExecutionSpace>
-void refresh_machine_parameters(const ExecutionSpace& space,
-                                const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                                const ChainState<ExecutionSpace>& state) {
-  const auto beta_of_machine = state.beta_of_machine;
-  const auto betas = state.betas;
-  const auto chain_of_machine = state.chain_of_machine;
-  const auto table = state.acceptance_table;
+void refresh_acceptance_thresholds(const ExecutionSpace& space,
+                                   const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                                   const ChainState<ExecutionSpace>& state) {
   const std::int32_t bound = model.integer_field_bound;
-  const std::int32_t width = bound >= 0 ? 2 * bound + 1 : 0;
+  if (bound < 0 || state.thresholds.extent(0) == 0) return;
+  const auto thresholds = state.thresholds;
+  const auto betas = state.betas;
+  const std::int32_t width = 2 * bound + 1;
   Kokkos::parallel_for(
-      "hamon::machine_parameters", Kokkos::RangePolicy<ExecutionSpace>(space, 0, state.n_machines()),
-      KOKKOS_LAMBDA(const std::int32_t m) {
-        const double beta = betas(chain_of_machine(m));
-        beta_of_machine(m) = beta;
-        for (std::int32_t k = 0; k < width; ++k) {
-          table(m, k) = detail::heat_bath_factor(beta, static_cast<double>(k - bound));
-        }
+      "hamon::acceptance_thresholds",
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int32_t>(betas.extent(0)) * width),
+      KOKKOS_LAMBDA(const std::int32_t idx) {
+        const std::int32_t chain = idx / width;
+        const std::int32_t k = idx % width;
+        thresholds(chain, k) = detail::heat_bath_threshold(
+            detail::heat_bath_factor(betas(chain), static_cast<double>(k - bound)));
       });
 }
 
 /// One block-Gibbs sweep of every machine: each colour class in turn. Periodic lattices
 /// with integer local fields take the lattice fast path (DeviceModel::lattice), which
-/// gives the same bits as the general path.
+/// gives the same bits as the general path. `kernel` chooses the host implementation
+/// (same bits either way).
 template <class ExecutionSpace>
 void gibbs_sweep(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
                  const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
-                 std::uint32_t sweep) {
+                 std::uint32_t sweep, detail::HostKernel kernel = detail::HostKernel::best) {
   using memory_space = typename ExecutionSpace::memory_space;
-  refresh_machine_parameters(space, model, state);
-  const std::int32_t bound = model.integer_field_bound;
-  if (model.lattice.enabled) {
+  const std::int32_t bound = state.thresholds.extent(0) > 0 ? model.integer_field_bound : -1;
+  if (model.lattice.enabled && bound >= 0) {
     for (std::int32_t colour = 0; colour < 2; ++colour) {
       detail::update_block(space, state, bound,
                            detail::LatticeBlock<memory_space>{model.lattice, colour},
-                           model.lattice.n_nodes / 2, seed, round, sweep);
+                           model.lattice.n_nodes / 2, seed, round, sweep, kernel);
     }
     return;
   }
@@ -258,7 +393,7 @@ void gibbs_sweep(const ExecutionSpace& space,
     const std::int64_t n_block = model.block_offsets[c + 1] - begin;
     if (n_block == 0) continue;
     detail::update_block(space, state, bound, detail::CsrBlock<memory_space>{model, begin},
-                         n_block, seed, round, sweep);
+                         n_block, seed, round, sweep, kernel);
   }
 }
 

@@ -46,6 +46,77 @@ struct LatticeGeometry {
            (parity & 1u);
   }
 
+  /// Where a walk through one colour stands: its node and that node's coordinates.
+  struct Cursor {
+    std::int64_t node;
+    std::uint32_t coordinate[3];
+    std::uint32_t colour;
+  };
+
+  /// The cursor at the k-th node of colour `colour` (divisions: once per walk).
+  KOKKOS_INLINE_FUNCTION Cursor cursor(std::int32_t colour, std::int64_t k) const {
+    Cursor c{node_of(colour, k), {0, 0, 0}, static_cast<std::uint32_t>(colour)};
+    auto rest = static_cast<std::uint32_t>(c.node);
+    for (std::int32_t d = dims - 1; d >= 0; --d) {
+      const auto e = static_cast<std::uint32_t>(extent[d]);
+      c.coordinate[d] = rest % e;
+      rest /= e;
+    }
+    return c;
+  }
+
+  /// Moves the cursor to the next node of its colour (no divisions).
+  KOKKOS_INLINE_FUNCTION void advance(Cursor& c) const {
+    const std::int32_t last = dims - 1;
+    const auto e_last = static_cast<std::uint32_t>(extent[last]);
+    if (c.coordinate[last] + 2 < e_last) {
+      c.coordinate[last] += 2;
+      c.node += 2;
+      return;
+    }
+    // Next line: carry through the other coordinates; the line's first node of this
+    // colour sits at last coordinate (colour + the other coordinates) % 2.
+    for (std::int32_t d = last - 1; d >= 0; --d) {
+      if (++c.coordinate[d] < static_cast<std::uint32_t>(extent[d])) break;
+      c.coordinate[d] = 0;
+    }
+    std::uint32_t parity = c.colour;
+    std::int64_t node = 0;
+    for (std::int32_t d = 0; d < last; ++d) {
+      parity += c.coordinate[d];
+      node += c.coordinate[d] * stride[d];
+    }
+    c.coordinate[last] = parity & 1u;
+    c.node = node + c.coordinate[last];
+  }
+
+  /// Calls f(neighbour, J) for the 2 * dims neighbours of the cursor's node (up then
+  /// down per dimension, last dimension first), J the integer coupling of that bond.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_neighbour(const Cursor& c, F&& f) const {
+    for (std::int32_t d = dims - 1; d >= 0; --d) {
+      const auto e = static_cast<std::uint32_t>(extent[d]);
+      const std::uint32_t x = c.coordinate[d];
+      const std::int64_t up = c.node + (x + 1 < e ? stride[d] : -(extent[d] - 1) * stride[d]);
+      const std::int64_t down = c.node + (x > 0 ? -stride[d] : (extent[d] - 1) * stride[d]);
+      f(up, static_cast<std::int32_t>(coupling_up(d, c.node)));
+      f(down, static_cast<std::int32_t>(coupling_up(d, down)));
+    }
+  }
+
+  /// Calls f(neighbour, J) for the 2 * dims neighbours of `node`.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_neighbour(std::int64_t node, F&& f) const {
+    Cursor c{node, {0, 0, 0}, 0u};
+    auto rest = static_cast<std::uint32_t>(node);
+    for (std::int32_t d = dims - 1; d >= 0; --d) {
+      const auto e = static_cast<std::uint32_t>(extent[d]);
+      c.coordinate[d] = rest % e;
+      rest /= e;
+    }
+    for_each_neighbour(c, static_cast<F&&>(f));
+  }
+
   /// The integer local field h_i + sum_j J_ij s_j of `node` for machines
   /// [first, first + lanes), read from machine-adjacent spin rows.
   template <class Spins>
@@ -54,24 +125,10 @@ struct LatticeGeometry {
                                            std::int32_t* phi) const {
     const std::int32_t h = field(node);
     for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] = h;
-    auto rest = static_cast<std::uint32_t>(node);
-    for (std::int32_t d = dims - 1; d >= 0; --d) {
-      const auto e = static_cast<std::uint32_t>(extent[d]);
-      const std::uint32_t next = rest / e;
-      const std::uint32_t coordinate = rest - next * e;
-      rest = next;
-      const std::int64_t up =
-          node + (coordinate + 1 < e ? stride[d] : -(extent[d] - 1) * stride[d]);
-      const std::int64_t down =
-          node + (coordinate > 0 ? -stride[d] : (extent[d] - 1) * stride[d]);
-      const std::int32_t j_up = coupling_up(d, node);
-      const std::int32_t j_down = coupling_up(d, down);
-      const std::int8_t* s_up = &spins(first, up);
-      const std::int8_t* s_down = &spins(first, down);
-      for (std::int32_t lane = 0; lane < lanes; ++lane) {
-        phi[lane] += j_up * s_up[lane] + j_down * s_down[lane];
-      }
-    }
+    for_each_neighbour(node, [&](std::int64_t j, std::int32_t coupling) {
+      const std::int8_t* s = &spins(first, j);
+      for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] += coupling * s[lane];
+    });
   }
 };
 

@@ -40,10 +40,9 @@ ChainState<ExecutionSpace> make_chain_state(
   s.spins = typename state_type::spin_view(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")), n, model.n_nodes);
   s.betas = to_view(space, betas, "hamon::betas");
-  s.beta_of_machine = to_view(space, betas, "hamon::beta_of_machine");
   if (model.integer_field_bound >= 0) {
-    s.acceptance_table = Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
-        Kokkos::view_alloc(space, std::string("hamon::acceptance_table")), n,
+    s.thresholds = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::thresholds")), n,
         2 * model.integer_field_bound + 1);
   }
   std::vector<std::int32_t> identity(static_cast<std::size_t>(n));
@@ -81,6 +80,7 @@ ChainState<ExecutionSpace> make_chain_state(
                     static_cast<std::uint32_t>(Stream::initial_state), 0u);
         spins(m, i) = (draw.w[m % 4] >> 31) ? std::int8_t(1) : std::int8_t(-1);
       });
+  refresh_acceptance_thresholds(space, model, s);
   return s;
 }
 
@@ -199,6 +199,7 @@ NrptResult nrpt(const ExecutionSpace& space,
       Kokkos::deep_copy(space, state.betas, Kokkos::View<const double*, Kokkos::HostSpace,
                                                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
                                                 betas.data(), betas.size()));
+      refresh_acceptance_thresholds(space, model, state);
       detail::reset_counters(space, state);
     }
   }

@@ -1,0 +1,101 @@
+#pragma once
+// AVX-512 building blocks of the host sweep: 16 Philox4x32-10 generators in registers and
+// the reordering of their words into machine lanes. Used only where the host compiler
+// targets AVX-512 (F, BW, VL) and never in device code; everything here computes exactly
+// what the portable loops of counter_rng.hpp compute (integer arithmetic only), which the
+// tests check bit for bit.
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && \
+    !defined(__CUDA_ARCH__) && !defined(HAMON_DISABLE_HOST_SIMD)
+#define HAMON_HOST_AVX512 1
+#endif
+
+#ifdef HAMON_HOST_AVX512
+// GCC 12's AVX-512 headers trip its own -Wuninitialized (_mm512_undefined_*, GCC PR
+// 105593, fixed in 12.3); the pragma covers the header's text.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#else
+#include <immintrin.h>
+#endif
+
+#include <cstdint>
+
+#include "hamon/core/impl/counter_rng.hpp"
+
+namespace hamon::detail::simd {
+
+/// Word j of generator g (g < 16) at dword lane g of words[j].
+struct PhiloxWords16 {
+  __m512i words[4];
+};
+
+/// Philox4x32-10 for 16 counters (node[g], group[g], c, d) under `seed`. The counters
+/// live in 64-bit lanes (8 generators per register): _mm512_mul_epu32 forms the full
+/// 32x32->64 products in one instruction and reads only the low halves, so the high
+/// halves may hold anything between rounds.
+inline PhiloxWords16 philox16(std::uint64_t seed, __m512i node, __m512i group, std::uint32_t c,
+                              std::uint32_t d) {
+  __m512i c0[2] = {_mm512_cvtepu32_epi64(_mm512_castsi512_si256(node)),
+                   _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(node, 1))};
+  __m512i c1[2] = {_mm512_cvtepu32_epi64(_mm512_castsi512_si256(group)),
+                   _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(group, 1))};
+  __m512i c2[2] = {_mm512_set1_epi64(c), _mm512_set1_epi64(c)};
+  __m512i c3[2] = {_mm512_set1_epi64(d), _mm512_set1_epi64(d)};
+  const __m512i m0 = _mm512_set1_epi64(kPhiloxMultiplier0);
+  const __m512i m1 = _mm512_set1_epi64(kPhiloxMultiplier1);
+  auto k0 = static_cast<std::uint32_t>(seed);
+  auto k1 = static_cast<std::uint32_t>(seed >> 32);
+  for (int r = 0; r < kPhiloxRounds; ++r) {
+    const __m512i key0 = _mm512_set1_epi64(k0);
+    const __m512i key1 = _mm512_set1_epi64(k1);
+    for (int h = 0; h < 2; ++h) {
+      const __m512i p0 = _mm512_mul_epu32(c0[h], m0);
+      const __m512i p1 = _mm512_mul_epu32(c2[h], m1);
+      c0[h] = _mm512_ternarylogic_epi64(_mm512_srli_epi64(p1, 32), c1[h], key0, 0x96);  // xor3
+      c2[h] = _mm512_ternarylogic_epi64(_mm512_srli_epi64(p0, 32), c3[h], key1, 0x96);
+      c1[h] = p1;
+      c3[h] = p0;
+    }
+    k0 += kPhiloxWeyl0;
+    k1 += kPhiloxWeyl1;
+  }
+  // The low dword of each 64-bit lane, generators 0..7 then 8..15.
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  return PhiloxWords16{{_mm512_permutex2var_epi32(c0[0], even, c0[1]),
+                        _mm512_permutex2var_epi32(c1[0], even, c1[1]),
+                        _mm512_permutex2var_epi32(c2[0], even, c2[1]),
+                        _mm512_permutex2var_epi32(c3[0], even, c3[1])}};
+}
+
+/// The words of machine lanes [16 half, 16 half + 16) of a node whose generators are
+/// first_generator, first_generator + 1, ...: lane l takes word l % 4 of generator
+/// first_generator + l / 4 (the keying of gibbs_sweep.hpp). Lanes past the node's
+/// generators hold unspecified words.
+inline __m512i machine_words(const PhiloxWords16& p, std::int32_t first_generator, int half) {
+  // lane l: (l % 2) selects the first or second register of a pair, l / 4 the generator.
+  const __m512i pattern =
+      _mm512_setr_epi32(0, 16, 0, 16, 1, 17, 1, 17, 2, 18, 2, 18, 3, 19, 3, 19);
+  const __m512i index = _mm512_add_epi32(pattern, _mm512_set1_epi32(first_generator + 4 * half));
+  const __m512i words01 = _mm512_permutex2var_epi32(p.words[0], index, p.words[1]);
+  const __m512i words23 = _mm512_permutex2var_epi32(p.words[2], index, p.words[3]);
+  return _mm512_mask_blend_epi32(__mmask16(0xCCCC), words01, words23);
+}
+
+/// Lanes l < lanes set.
+inline __mmask32 lane_mask(std::int32_t lanes) {
+  return lanes >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << lanes) - 1u);
+}
+
+/// +1 where word < threshold, for 8 lanes of 32-bit words against 64-bit thresholds.
+inline __mmask8 below(__m256i words, __m512i thresholds) {
+  return _mm512_cmplt_epu64_mask(_mm512_cvtepu32_epi64(words), thresholds);
+}
+
+}  // namespace hamon::detail::simd
+
+#endif  // HAMON_HOST_AVX512
