@@ -48,11 +48,17 @@ struct ChunkEnergy {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
-    if (host_style<ExecutionSpace>) {
+    if constexpr (host_style<ExecutionSpace>) {
       // One node chunk, every machine: loops over machines inside.
       const std::int64_t begin = idx * kEnergyNodeChunk;
       const std::int64_t end = begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk
                                                                          : model.n_nodes;
+#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
+      if (model.integer_field_bound >= 0) {
+        integer_chunk(begin, end);
+        return;
+      }
+#endif
       for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
         const std::int32_t lanes =
             n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
@@ -88,6 +94,47 @@ struct ChunkEnergy {
       Kokkos::atomic_add(&energy_fixed(m), sum);
     }
   }
+
+#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
+  /// Integer couplings and fields: every node term -s_i (h_i + sum_{j > i} J_ij s_j) is an
+  /// integer of magnitude <= integer_field_bound <= 64, so terms add exactly in 16-bit
+  /// lanes (256 at a time) and 32-bit lanes (a chunk), and the fixed-point energy is that
+  /// integer times 2^fraction_bits, exactly what the general path sums term by term.
+  void integer_chunk(std::int64_t begin, std::int64_t end) const {
+    constexpr std::int64_t kExact16 = 256;  // 256 * 64 < 2^15
+    const std::int64_t unit = std::int64_t(1) << model.energy_fraction_bits;
+    for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
+      const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
+      const __mmask32 active = simd::lane_mask(lanes);
+      __m512i total_lo = _mm512_setzero_si512();
+      __m512i total_hi = _mm512_setzero_si512();
+      for (std::int64_t part = begin; part < end; part += kExact16) {
+        const std::int64_t part_end = part + kExact16 < end ? part + kExact16 : end;
+        __m512i partial = _mm512_setzero_si512();
+        for (std::int64_t i = part; i < part_end; ++i) {
+          __m512i field = _mm512_set1_epi16(static_cast<short>(model.fields(i)));
+          for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
+            const std::int32_t j = model.columns(e);
+            if (j <= i) continue;
+            const __m512i s = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
+            field = _mm512_add_epi16(
+                field, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(model.couplings(e)))));
+          }
+          const __m512i own = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, i)));
+          partial = _mm512_sub_epi16(partial, _mm512_mullo_epi16(own, field));
+        }
+        total_lo = _mm512_add_epi32(total_lo, _mm512_cvtepi16_epi32(_mm512_castsi512_si256(partial)));
+        total_hi = _mm512_add_epi32(total_hi, _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(partial, 1)));
+      }
+      alignas(64) std::int32_t total[kHostLanes];
+      _mm512_store_si512(total, total_lo);
+      _mm512_store_si512(total + 16, total_hi);
+      for (std::int32_t lane = 0; lane < lanes; ++lane) {
+        Kokkos::atomic_add(&energy_fixed(first + lane), static_cast<std::int64_t>(total[lane]) * unit);
+      }
+    }
+  }
+#endif
 };
 
 }  // namespace detail

@@ -37,7 +37,7 @@ inline constexpr std::int32_t kMachinesPerDraw = 4;
 inline constexpr std::int32_t kHostDraws = 8;  // generators per node and host chunk
 inline constexpr std::int32_t kHostLanes = kHostDraws * kMachinesPerDraw;  // machines
 inline constexpr std::int32_t kHostNodes = 2;  // nodes per host work item (generators in flight)
-inline constexpr std::int32_t kRegisterRun = 16;  // block nodes per AVX-512 work item
+inline constexpr std::int32_t kRegisterRun = 48;  // most block nodes per AVX-512 work item
 
 /// Host execution spaces (LayoutRight by default) take the per-node, vectorised path.
 template <class ExecutionSpace>
@@ -137,6 +137,9 @@ struct BlockUpdate {
   typename state_type::template view<std::int32_t> chain_of_machine;
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
       thresholds;
+  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
+      up_limit;
+  typename state_type::template view<std::int32_t> up_floor;
   std::int32_t bound;  // integer_field_bound, -1 without thresholds
   std::int64_t n_block;
   std::int64_t n_groups;
@@ -251,34 +254,51 @@ struct BlockUpdate {
     const __m512i slot = _mm512_load_si512(slot_of);
     const __m512i group_counter = _mm512_load_si512(group_of);
 
-    // Threshold row of each lane's chain, at phi = 0 (inactive lanes point at row 0).
+    // Per lane: the index of its chain's up_limit entry at phi = 0, and the lowest index
+    // that can decide +1 (inactive lanes: chain 0, never read).
     const __mmask32 active = simd::lane_mask(lanes);
+    const auto active_lo = static_cast<__mmask16>(active);
+    const auto active_hi = static_cast<__mmask16>(active >> 16);
     const __m512i width = _mm512_set1_epi32(2 * bound + 1);
-    const __m512i centre = _mm512_set1_epi32(bound);
     const std::int32_t* chains = &chain_of_machine(first);
-    const __m512i row_lo = _mm512_add_epi32(
-        _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(__mmask16(active), chains), width), centre);
-    const __m512i row_hi = _mm512_add_epi32(
-        _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(__mmask16(active >> 16), chains + 16), width),
-        centre);
-    const auto* table = reinterpret_cast<const long long*>(thresholds.data());
+    const __m512i chain_lo = _mm512_maskz_loadu_epi32(active_lo, chains);
+    const __m512i chain_hi = _mm512_maskz_loadu_epi32(active_hi, chains + 16);
+    const __m512i start_lo = _mm512_mullo_epi32(chain_lo, width);
+    const __m512i start_hi = _mm512_mullo_epi32(chain_hi, width);
+    const __m512i row_lo = _mm512_add_epi32(start_lo, _mm512_set1_epi32(bound));
+    const __m512i row_hi = _mm512_add_epi32(start_hi, _mm512_set1_epi32(bound));
+    const __m512i floor_lo = _mm512_add_epi32(
+        start_lo, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), active_lo, chain_lo, up_floor.data(), 4));
+    const __m512i floor_hi = _mm512_add_epi32(
+        start_hi, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), active_hi, chain_hi, up_floor.data(), 4));
+    const std::uint32_t* limits = up_limit.data();
 
+    // Two batches of 16 generators at a time: independent multiplies in flight.
+    constexpr int kBatches = 3;
+    const std::int32_t per_batch = batch;
     typename Block::Cursor walk = block.cursor(begin);
-    for (std::int32_t done = 0; done < nodes; done += batch) {
-      const std::int32_t in_batch = nodes - done < batch ? nodes - done : batch;
-      const typename Block::Cursor batch_start = walk;
-      alignas(64) std::uint32_t batch_nodes[16];
+    for (std::int32_t done = 0; done < nodes; done += kBatches * per_batch) {
+      const std::int32_t in_step =
+          nodes - done < kBatches * per_batch ? nodes - done : kBatches * per_batch;
+      const typename Block::Cursor step_start = walk;
+      alignas(64) std::uint32_t batch_nodes[16 * kBatches];
       const auto filler = static_cast<std::uint32_t>(walk.node);  // counters of unused slots
-      for (std::int32_t n = 0; n < in_batch; ++n) {
-        batch_nodes[n] = static_cast<std::uint32_t>(walk.node);
+      for (std::int32_t k = 0; k < 16 * kBatches; ++k) batch_nodes[k] = filler;
+      for (std::int32_t n = 0; n < in_step; ++n) {
+        batch_nodes[16 * (n / per_batch) + n % per_batch] = static_cast<std::uint32_t>(walk.node);
         if (done + n + 1 < nodes) block.advance(walk);
       }
-      for (std::int32_t n = in_batch; n < 16; ++n) batch_nodes[n] = filler;
-      const __m512i node_counter = _mm512_permutexvar_epi32(slot, _mm512_load_si512(batch_nodes));
-      const simd::PhiloxWords16 draws = simd::philox16(seed, node_counter, group_counter, sweep, round);
-      typename Block::Cursor c = batch_start;
-      for (std::int32_t n = 0; n < in_batch; ++n) {
+      __m512i node_counter[kBatches];
+      for (int b = 0; b < kBatches; ++b) {
+        node_counter[b] = _mm512_permutexvar_epi32(slot, _mm512_load_si512(batch_nodes + 16 * b));
+      }
+      simd::PhiloxWords16 draws[kBatches];
+      simd::philox16<kBatches>(seed, node_counter, group_counter, sweep, round, draws);
+      typename Block::Cursor c = step_start;
+      for (std::int32_t n = 0; n < in_step; ++n) {
       if (n > 0) block.advance(c);
+      const simd::PhiloxWords16& draw = draws[n / per_batch];
+      const std::int32_t first_generator = (n % per_batch) * per_node;
       const std::int64_t node = c.node;
       __m512i phi = _mm512_set1_epi16(static_cast<short>(block.integer_field(c)));
       block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
@@ -288,19 +308,12 @@ struct BlockUpdate {
       const __m512i index_lo = _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_castsi512_si256(phi)), row_lo);
       const __m512i index_hi =
           _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(phi, 1)), row_hi);
-      const __m512i words_lo = simd::machine_words(draws, n * per_node, 0);
-      const __m512i words_hi = simd::machine_words(draws, n * per_node, 1);
-      std::uint32_t up = 0;
-      for (int q = 0; q < 4; ++q) {
-        const __m512i index = q < 2 ? index_lo : index_hi;
-        const __m512i words = q < 2 ? words_lo : words_hi;
-        const __m256i index8 = (q % 2 == 0) ? _mm512_castsi512_si256(index) : _mm512_extracti64x4_epi64(index, 1);
-        const __m256i words8 = (q % 2 == 0) ? _mm512_castsi512_si256(words) : _mm512_extracti64x4_epi64(words, 1);
-        const auto mask = static_cast<__mmask8>(active >> (8 * q));
-        const __m512i t = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), mask, index8, table, 8);
-        up |= static_cast<std::uint32_t>(simd::below(words8, t)) << (8 * q);
-      }
-      const __m256i decided = _mm256_mask_blend_epi8(__mmask32(up), _mm256_set1_epi8(-1), _mm256_set1_epi8(1));
+      const __mmask16 up_lo = simd::decide16(active_lo, index_lo, floor_lo,
+                                             simd::machine_words(draw, first_generator, 0), limits);
+      const __mmask16 up_hi = simd::decide16(active_hi, index_hi, floor_hi,
+                                             simd::machine_words(draw, first_generator, 1), limits);
+      const __mmask32 up = _mm512_kunpackw(up_hi, up_lo);
+      const __m256i decided = _mm256_mask_blend_epi8(up, _mm256_set1_epi8(-1), _mm256_set1_epi8(1));
       _mm256_mask_storeu_epi8(&spins(first, node), active, decided);
       }
     }
@@ -330,10 +343,17 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
   const std::int32_t n_machines = state.n_machines();
   const std::int64_t n_groups = (n_machines + kMachinesPerDraw - 1) / kMachinesPerDraw;
   const bool simd = use_host_registers<ExecutionSpace>(bound, kernel);
-  const std::int32_t nodes_per_item = simd ? kRegisterRun : kHostNodes;
+  // Register runs: long enough to keep three generator batches busy, short enough that
+  // every thread gets about four runs per colour.
+  const std::int64_t fair_share =
+      (n_block + 4 * space.concurrency() - 1) / (4 * static_cast<std::int64_t>(space.concurrency()));
+  const std::int32_t nodes_per_item =
+      simd ? static_cast<std::int32_t>(fair_share < kRegisterRun ? (fair_share < 1 ? 1 : fair_share)
+                                                                 : kRegisterRun)
+           : kHostNodes;
   const BlockUpdate<ExecutionSpace, Block> update{
       block,    state.spins, state.betas, state.chain_of_machine, state.thresholds,
-      bound,    n_block,     n_groups,    n_machines,             seed,
+      state.up_limit, state.up_floor, bound,    n_block,     n_groups,    n_machines,             seed,
       sweep,    round,       simd,        nodes_per_item};
   const std::int64_t items = host_style<ExecutionSpace>
                                  ? (n_block + nodes_per_item - 1) / nodes_per_item
@@ -355,16 +375,24 @@ void refresh_acceptance_thresholds(const ExecutionSpace& space,
   const std::int32_t bound = model.integer_field_bound;
   if (bound < 0 || state.thresholds.extent(0) == 0) return;
   const auto thresholds = state.thresholds;
+  const auto up_limit = state.up_limit;
+  const auto up_floor = state.up_floor;
   const auto betas = state.betas;
   const std::int32_t width = 2 * bound + 1;
+  // One chain per work item: the 32-bit form needs the chain's whole row.
   Kokkos::parallel_for(
       "hamon::acceptance_thresholds",
-      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int32_t>(betas.extent(0)) * width),
-      KOKKOS_LAMBDA(const std::int32_t idx) {
-        const std::int32_t chain = idx / width;
-        const std::int32_t k = idx % width;
-        thresholds(chain, k) = detail::heat_bath_threshold(
-            detail::heat_bath_factor(betas(chain), static_cast<double>(k - bound)));
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int32_t>(betas.extent(0))),
+      KOKKOS_LAMBDA(const std::int32_t chain) {
+        std::int32_t floor = 0;
+        for (std::int32_t k = 0; k < width; ++k) {
+          const std::uint64_t t = detail::heat_bath_threshold(
+              detail::heat_bath_factor(betas(chain), static_cast<double>(k - bound)));
+          thresholds(chain, k) = t;
+          up_limit(chain, k) = t == 0 ? 0u : static_cast<std::uint32_t>(t - 1);
+          if (t == 0) floor = k + 1;
+        }
+        up_floor(chain) = floor;
       });
 }
 

@@ -34,18 +34,28 @@ struct PhiloxWords16 {
   __m512i words[4];
 };
 
-/// Philox4x32-10 for 16 counters (node[g], group[g], c, d) under `seed`. The counters
-/// live in 64-bit lanes (8 generators per register): _mm512_mul_epu32 forms the full
-/// 32x32->64 products in one instruction and reads only the low halves, so the high
-/// halves may hold anything between rounds.
-inline PhiloxWords16 philox16(std::uint64_t seed, __m512i node, __m512i group, std::uint32_t c,
-                              std::uint32_t d) {
-  __m512i c0[2] = {_mm512_cvtepu32_epi64(_mm512_castsi512_si256(node)),
-                   _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(node, 1))};
-  __m512i c1[2] = {_mm512_cvtepu32_epi64(_mm512_castsi512_si256(group)),
-                   _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(group, 1))};
-  __m512i c2[2] = {_mm512_set1_epi64(c), _mm512_set1_epi64(c)};
-  __m512i c3[2] = {_mm512_set1_epi64(d), _mm512_set1_epi64(d)};
+/// Philox4x32-10 for N batches of 16 counters (node[b][g], group[g], c, d) under `seed`.
+/// The counters live in 64-bit lanes (8 generators per register): _mm512_mul_epu32 forms
+/// the full 32x32->64 products in one instruction and reads only the low halves, so the
+/// high halves may hold anything between rounds. A round is a chain multiply -> swap ->
+/// xor (~7 cycles); 2 N independent registers per word keep the multiplier busy meanwhile.
+template <int N>
+inline void philox16(std::uint64_t seed, const __m512i (&node)[N], __m512i group, std::uint32_t c,
+                     std::uint32_t d, PhiloxWords16 (&out)[N]) {
+  constexpr int R = 2 * N;  // registers per counter word
+  __m512i c0[R], c1[R], c2[R], c3[R];
+  const __m512i group_lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(group));
+  const __m512i group_hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(group, 1));
+  for (int b = 0; b < N; ++b) {
+    c0[2 * b] = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(node[b]));
+    c0[2 * b + 1] = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(node[b], 1));
+    c1[2 * b] = group_lo;
+    c1[2 * b + 1] = group_hi;
+  }
+  for (int h = 0; h < R; ++h) {
+    c2[h] = _mm512_set1_epi64(c);
+    c3[h] = _mm512_set1_epi64(d);
+  }
   const __m512i m0 = _mm512_set1_epi64(kPhiloxMultiplier0);
   const __m512i m1 = _mm512_set1_epi64(kPhiloxMultiplier1);
   auto k0 = static_cast<std::uint32_t>(seed);
@@ -53,11 +63,15 @@ inline PhiloxWords16 philox16(std::uint64_t seed, __m512i node, __m512i group, s
   for (int r = 0; r < kPhiloxRounds; ++r) {
     const __m512i key0 = _mm512_set1_epi64(k0);
     const __m512i key1 = _mm512_set1_epi64(k1);
-    for (int h = 0; h < 2; ++h) {
+    for (int h = 0; h < R; ++h) {
       const __m512i p0 = _mm512_mul_epu32(c0[h], m0);
       const __m512i p1 = _mm512_mul_epu32(c2[h], m1);
-      c0[h] = _mm512_ternarylogic_epi64(_mm512_srli_epi64(p1, 32), c1[h], key0, 0x96);  // xor3
-      c2[h] = _mm512_ternarylogic_epi64(_mm512_srli_epi64(p0, 32), c3[h], key1, 0x96);
+      // The high halves of the products move to the low dwords by a dword swap (a
+      // shuffle port, leaving the shift/multiply port to the multiplies).
+      const __m512i hi0 = _mm512_shuffle_epi32(p0, _MM_PERM_CDAB);
+      const __m512i hi1 = _mm512_shuffle_epi32(p1, _MM_PERM_CDAB);
+      c0[h] = _mm512_ternarylogic_epi64(hi1, c1[h], key0, 0x96);  // xor of the three
+      c2[h] = _mm512_ternarylogic_epi64(hi0, c3[h], key1, 0x96);
       c1[h] = p1;
       c3[h] = p0;
     }
@@ -66,10 +80,12 @@ inline PhiloxWords16 philox16(std::uint64_t seed, __m512i node, __m512i group, s
   }
   // The low dword of each 64-bit lane, generators 0..7 then 8..15.
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  return PhiloxWords16{{_mm512_permutex2var_epi32(c0[0], even, c0[1]),
-                        _mm512_permutex2var_epi32(c1[0], even, c1[1]),
-                        _mm512_permutex2var_epi32(c2[0], even, c2[1]),
-                        _mm512_permutex2var_epi32(c3[0], even, c3[1])}};
+  for (int b = 0; b < N; ++b) {
+    out[b] = PhiloxWords16{{_mm512_permutex2var_epi32(c0[2 * b], even, c0[2 * b + 1]),
+                            _mm512_permutex2var_epi32(c1[2 * b], even, c1[2 * b + 1]),
+                            _mm512_permutex2var_epi32(c2[2 * b], even, c2[2 * b + 1]),
+                            _mm512_permutex2var_epi32(c3[2 * b], even, c3[2 * b + 1])}};
+  }
 }
 
 /// The words of machine lanes [16 half, 16 half + 16) of a node whose generators are
@@ -91,9 +107,14 @@ inline __mmask32 lane_mask(std::int32_t lanes) {
   return lanes >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << lanes) - 1u);
 }
 
-/// +1 where word < threshold, for 8 lanes of 32-bit words against 64-bit thresholds.
-inline __mmask8 below(__m256i words, __m512i thresholds) {
-  return _mm512_cmplt_epu64_mask(_mm512_cvtepu32_epi64(words), thresholds);
+/// The +1 decisions of 16 lanes: lane l decides +1 iff index[l] >= floor[l] and
+/// words[l] <= limits[index[l]] (the 32-bit threshold form of impl/heat_bath.hpp).
+inline __mmask16 decide16(__mmask16 active, __m512i index, __m512i floor, __m512i words,
+                          const std::uint32_t* limits) {
+  const __mmask16 possible = _mm512_mask_cmpge_epi32_mask(active, index, floor);
+  const __m512i limit =
+      _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), possible, index, limits, 4);
+  return _mm512_mask_cmple_epu32_mask(possible, words, limit);
 }
 
 }  // namespace hamon::detail::simd

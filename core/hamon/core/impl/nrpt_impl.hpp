@@ -44,6 +44,11 @@ ChainState<ExecutionSpace> make_chain_state(
     s.thresholds = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::thresholds")), n,
         2 * model.integer_field_bound + 1);
+    s.up_limit = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_limit")), n,
+        2 * model.integer_field_bound + 1);
+    s.up_floor = typename state_type::template view<std::int32_t>(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_floor")), n);
   }
   std::vector<std::int32_t> identity(static_cast<std::size_t>(n));
   for (std::int32_t k = 0; k < n; ++k) identity[static_cast<std::size_t>(k)] = k;
