@@ -15,6 +15,7 @@
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
+#include "hamon/core/impl/launch.hpp"
 
 namespace hamon {
 
@@ -149,7 +150,9 @@ template <class ExecutionSpace>
 void compute_energies(const ExecutionSpace& space,
                       const DeviceModel<typename ExecutionSpace::memory_space>& model,
                       const ChainState<ExecutionSpace>& state) {
-  Kokkos::deep_copy(space, state.energy_fixed, std::int64_t(0));
+  const auto energy_fixed = state.energy_fixed;
+  detail::small_for(space, "hamon::clear_energies", state.n_machines(),
+                    KOKKOS_LAMBDA(const std::int64_t m) { energy_fixed(m) = 0; });
   const std::int64_t n_chunks = (model.n_nodes + detail::kEnergyNodeChunk - 1) / detail::kEnergyNodeChunk;
   const detail::ChunkEnergy<ExecutionSpace> kernel{model,
                                                    state.spins,

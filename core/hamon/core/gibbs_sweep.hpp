@@ -28,6 +28,7 @@
 #include "hamon/core/impl/exp.hpp"
 #include "hamon/core/impl/heat_bath.hpp"
 #include "hamon/core/impl/host_simd.hpp"
+#include "hamon/core/impl/launch.hpp"
 
 namespace hamon {
 
@@ -38,11 +39,6 @@ inline constexpr std::int32_t kHostDraws = 8;  // generators per node and host c
 inline constexpr std::int32_t kHostLanes = kHostDraws * kMachinesPerDraw;  // machines
 inline constexpr std::int32_t kHostNodes = 2;  // nodes per host work item (generators in flight)
 inline constexpr std::int32_t kRegisterRun = 48;  // most block nodes per AVX-512 work item
-
-/// Host execution spaces (LayoutRight by default) take the per-node, vectorised path.
-template <class ExecutionSpace>
-inline constexpr bool host_style =
-    std::is_same<typename ExecutionSpace::array_layout, Kokkos::LayoutRight>::value;
 
 /// Which host implementation runs a sweep: the best available (AVX-512 registers where
 /// compiled in and local fields are integers), or the portable loops (tests compare them).
@@ -284,9 +280,13 @@ struct BlockUpdate {
       alignas(64) std::uint32_t batch_nodes[16 * kBatches];
       const auto filler = static_cast<std::uint32_t>(walk.node);  // counters of unused slots
       for (std::int32_t k = 0; k < 16 * kBatches; ++k) batch_nodes[k] = filler;
-      for (std::int32_t n = 0; n < in_step; ++n) {
-        batch_nodes[16 * (n / per_batch) + n % per_batch] = static_cast<std::uint32_t>(walk.node);
+      for (std::int32_t n = 0, b = 0, slot_in_batch = 0; n < in_step; ++n) {
+        batch_nodes[16 * b + slot_in_batch] = static_cast<std::uint32_t>(walk.node);
         if (done + n + 1 < nodes) block.advance(walk);
+        if (++slot_in_batch == per_batch) {
+          slot_in_batch = 0;
+          ++b;
+        }
       }
       __m512i node_counter[kBatches];
       for (int b = 0; b < kBatches; ++b) {
@@ -295,26 +295,46 @@ struct BlockUpdate {
       simd::PhiloxWords16 draws[kBatches];
       simd::philox16<kBatches>(seed, node_counter, group_counter, sweep, round, draws);
       typename Block::Cursor c = step_start;
-      for (std::int32_t n = 0; n < in_step; ++n) {
-      if (n > 0) block.advance(c);
-      const simd::PhiloxWords16& draw = draws[n / per_batch];
-      const std::int32_t first_generator = (n % per_batch) * per_node;
-      const std::int64_t node = c.node;
-      __m512i phi = _mm512_set1_epi16(static_cast<short>(block.integer_field(c)));
-      block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
-        const __m512i s = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
-        phi = _mm512_add_epi16(phi, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
-      });
-      const __m512i index_lo = _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_castsi512_si256(phi)), row_lo);
-      const __m512i index_hi =
-          _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(phi, 1)), row_hi);
-      const __mmask16 up_lo = simd::decide16(active_lo, index_lo, floor_lo,
-                                             simd::machine_words(draw, first_generator, 0), limits);
-      const __mmask16 up_hi = simd::decide16(active_hi, index_hi, floor_hi,
-                                             simd::machine_words(draw, first_generator, 1), limits);
-      const __mmask32 up = _mm512_kunpackw(up_hi, up_lo);
-      const __m256i decided = _mm256_mask_blend_epi8(up, _mm256_set1_epi8(-1), _mm256_set1_epi8(1));
-      _mm256_mask_storeu_epi8(&spins(first, node), active, decided);
+      for (std::int32_t n = 0, b = 0, first_generator = 0; n < in_step; ++n) {
+        if (n > 0) block.advance(c);
+        const simd::PhiloxWords16& draw = draws[b];
+        const std::int64_t node = c.node;
+        const auto h = static_cast<short>(block.integer_field(c));
+        if (lanes > 16) {
+          __m512i phi = _mm512_set1_epi16(h);
+          block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
+            const __m512i s = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
+            phi = _mm512_add_epi16(phi, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
+          });
+          const __m512i index_lo =
+              _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_castsi512_si256(phi)), row_lo);
+          const __m512i index_hi =
+              _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(phi, 1)), row_hi);
+          const __mmask16 up_lo = simd::decide16(active_lo, index_lo, floor_lo,
+                                                 simd::machine_words(draw, first_generator, 0), limits);
+          const __mmask16 up_hi = simd::decide16(active_hi, index_hi, floor_hi,
+                                                 simd::machine_words(draw, first_generator, 1), limits);
+          const __m256i decided = _mm256_mask_blend_epi8(_mm512_kunpackw(up_hi, up_lo),
+                                                         _mm256_set1_epi8(-1), _mm256_set1_epi8(1));
+          _mm256_mask_storeu_epi8(&spins(first, node), active, decided);
+        } else {
+          // At most 16 machines: half-width registers, no idle lanes.
+          __m256i phi = _mm256_set1_epi16(h);
+          block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
+            const __m256i s = _mm256_cvtepi8_epi16(_mm_maskz_loadu_epi8(active_lo, &spins(first, j)));
+            phi = _mm256_add_epi16(phi, _mm256_mullo_epi16(s, _mm256_set1_epi16(static_cast<short>(coupling))));
+          });
+          const __m512i index = _mm512_add_epi32(_mm512_cvtepi16_epi32(phi), row_lo);
+          const __mmask16 up = simd::decide16(active_lo, index, floor_lo,
+                                              simd::machine_words(draw, first_generator, 0), limits);
+          const __m128i decided = _mm_mask_blend_epi8(up, _mm_set1_epi8(-1), _mm_set1_epi8(1));
+          _mm_mask_storeu_epi8(&spins(first, node), active_lo, decided);
+        }
+        first_generator += per_node;
+        if (first_generator == per_batch * per_node) {
+          first_generator = 0;
+          ++b;
+        }
       }
     }
 #else

@@ -12,6 +12,7 @@
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/energy.hpp"
+#include "hamon/core/impl/launch.hpp"
 #include "hamon/core/nrpt.hpp"
 
 namespace hamon::detail {
@@ -110,16 +111,16 @@ void observe_round(const ExecutionSpace& space,
     const auto energies = b.energies;
     const auto energy_fixed = state.energy_fixed;
     const int bits = model.energy_fraction_bits;
-    Kokkos::parallel_for(
-        "hamon::observe_energies", range(space, 0, top + 1), KOKKOS_LAMBDA(const std::int64_t c) {
+    small_for(
+        space, "hamon::observe_energies", top + 1, KOKKOS_LAMBDA(const std::int64_t c) {
           energies(r, c) = fixed_point_energy(energy_fixed(machine_of_chain(c)), bits);
         });
   }
   if (b.index_process.extent(0) > 0) {
     const auto trace = b.index_process;
     const auto chain_of_machine = state.chain_of_machine;
-    Kokkos::parallel_for(
-        "hamon::observe_index_process", range(space, 0, top + 1),
+    small_for(
+        space, "hamon::observe_index_process", top + 1,
         KOKKOS_LAMBDA(const std::int64_t m) { trace(r, m) = chain_of_machine(m); });
   }
   if (b.n_batches > 0) {

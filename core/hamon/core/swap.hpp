@@ -15,6 +15,7 @@
 #include "hamon/core/energy.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
 #include "hamon/core/impl/exp.hpp"
+#include "hamon/core/impl/launch.hpp"
 
 namespace hamon {
 
@@ -34,8 +35,8 @@ struct DeoSwapPass {
   std::int32_t parity;
   int fraction_bits;
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t p) const {
-    const std::int32_t i = parity + 2 * p;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t p) const {
+    const auto i = static_cast<std::int32_t>(parity + 2 * p);
     const std::int32_t m_lo = state.machine_of_chain(i);
     const std::int32_t m_hi = state.machine_of_chain(i + 1);
     const double energy_gap =
@@ -61,7 +62,7 @@ struct IndexProcess {
   ChainState<ExecutionSpace> state;
   std::int32_t top;
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t m) const {
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t m) const {
     const std::int32_t chain = state.chain_of_machine(m);
     if (chain == top && !state.visited_top(m)) {
       state.visited_top(m) = 1;
@@ -83,9 +84,8 @@ void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace>
   const std::int32_t parity = static_cast<std::int32_t>(round % 2);
   const std::int32_t n_pairs = n_chains - 1 > parity ? (n_chains - 1 - parity + 1) / 2 : 0;
   if (n_pairs == 0) return;
-  Kokkos::parallel_for("hamon::deo_swap",
-                       Kokkos::RangePolicy<ExecutionSpace>(space, 0, n_pairs),
-                       detail::DeoSwapPass<ExecutionSpace>{state, seed, round, parity, fraction_bits});
+  detail::small_for(space, "hamon::deo_swap", n_pairs,
+                    detail::DeoSwapPass<ExecutionSpace>{state, seed, round, parity, fraction_bits});
 }
 
 /// Index process after a pass: arriving at the coldest chain sets visited_top (counting
@@ -93,9 +93,8 @@ void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace>
 template <class ExecutionSpace>
 void update_index_process(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state) {
   const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
-  Kokkos::parallel_for("hamon::index_process",
-                       Kokkos::RangePolicy<ExecutionSpace>(space, 0, state.n_machines()),
-                       detail::IndexProcess<ExecutionSpace>{state, top});
+  detail::small_for(space, "hamon::index_process", state.n_machines(),
+                    detail::IndexProcess<ExecutionSpace>{state, top});
 }
 
 }  // namespace hamon
