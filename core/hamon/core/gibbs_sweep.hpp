@@ -363,14 +363,13 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
   const std::int32_t n_machines = state.n_machines();
   const std::int64_t n_groups = (n_machines + kMachinesPerDraw - 1) / kMachinesPerDraw;
   const bool simd = use_host_registers<ExecutionSpace>(bound, kernel);
-  // Register runs: long enough to keep three generator batches busy, short enough that
-  // every thread gets about four runs per colour.
-  const std::int64_t fair_share =
-      (n_block + 4 * space.concurrency() - 1) / (4 * static_cast<std::int64_t>(space.concurrency()));
+  // Register runs: at most kRegisterRun nodes (three generator batches in flight), and a
+  // whole number of runs per thread so no thread waits for another's extra run.
+  const std::int64_t threads = space.concurrency();
+  const std::int64_t rounds_of_runs = (n_block + kRegisterRun * threads - 1) / (kRegisterRun * threads);
+  const std::int64_t run = (n_block + rounds_of_runs * threads - 1) / (rounds_of_runs * threads);
   const std::int32_t nodes_per_item =
-      simd ? static_cast<std::int32_t>(fair_share < kRegisterRun ? (fair_share < 1 ? 1 : fair_share)
-                                                                 : kRegisterRun)
-           : kHostNodes;
+      simd ? static_cast<std::int32_t>(run < 1 ? 1 : run) : kHostNodes;
   const BlockUpdate<ExecutionSpace, Block> update{
       block,    state.spins, state.betas, state.chain_of_machine, state.thresholds,
       state.up_limit, state.up_floor, bound,    n_block,     n_groups,    n_machines,             seed,
