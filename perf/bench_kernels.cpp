@@ -168,7 +168,7 @@ void swap(benchmark::State& state) {
 void sweep_args(benchmark::internal::Benchmark* b) {
   for (int couplings : {kPmOne, kGaussian}) {
     for (int side : {32, 64, 128}) {
-      for (int chains : {8, 32}) b->Args({side, chains, couplings});
+      for (int chains : {8, 16, 32}) b->Args({side, chains, couplings});
     }
   }
   b->ArgNames({"L", "chains", "gaussian"})->UseManualTime()->Unit(benchmark::kMicrosecond);
@@ -176,14 +176,14 @@ void sweep_args(benchmark::internal::Benchmark* b) {
 
 void lattice_sweep_args(benchmark::internal::Benchmark* b) {
   for (int side : {32, 64, 128}) {
-    for (int chains : {8, 32}) b->Args({side, chains, kPmOne});
+    for (int chains : {8, 16, 32}) b->Args({side, chains, kPmOne});
   }
   b->ArgNames({"L", "chains", "gaussian"})->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 void lattice_args(benchmark::internal::Benchmark* b) {
   for (int side : {32, 64, 128}) {
-    for (int chains : {8, 32}) b->Args({side, chains});
+    for (int chains : {8, 16, 32}) b->Args({side, chains});
   }
   b->ArgNames({"L", "chains"})->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
