@@ -79,7 +79,8 @@ TEST(TEST_CATEGORY, host_kernels_agree_on_a_general_graph) {
     if (i % 4 == 0) edges.push_back({i, (i + 7) % n, i % 8 == 0 ? -2.0 : 1.0});
   }
   std::vector<double> fields(n);
-  for (std::int64_t i = 0; i < n; ++i) fields[static_cast<std::size_t>(i)] = static_cast<double>(i % 5) - 2.0;
+  for (std::int64_t i = 0; i < n; ++i)
+    fields[static_cast<std::size_t>(i)] = static_cast<double>(i % 5) - 2.0;
   const auto model = hamon::SpinModel::from_edges(n, edges, fields, {{3, 1}, {40, -1}});
   expect_kernels_agree(model, false);
 }

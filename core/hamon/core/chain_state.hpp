@@ -20,8 +20,8 @@ struct ChainState {
   template <class T>
   using view = Kokkos::View<T*, memory_space>;
 
-  spin_view spins;                       // (n_machines, n_nodes), clamped nodes hold their value
-  view<double> betas;                    // per chain (temperature index), ascending
+  spin_view spins;     // (n_machines, n_nodes), clamped nodes hold their value
+  view<double> betas;  // per chain (temperature index), ascending
   /// With integer local fields |phi| <= R: (chain, phi + R) -> the heat-bath threshold T,
   /// a word w decides +1 iff w < T (impl/heat_bath.hpp). Empty otherwise. Depends on the
   /// ladder only: refresh_acceptance_thresholds after changing `betas`.
@@ -31,14 +31,14 @@ struct ChainState {
   /// the T = 0 entries are exactly those below up_floor (impl/heat_bath.hpp).
   Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space> up_limit;
   view<std::int32_t> up_floor;
-  view<std::int32_t> chain_of_machine;   // which temperature each machine runs at
-  view<std::int32_t> machine_of_chain;   // the inverse permutation
-  view<std::int64_t> energy_fixed;       // per machine, fixed point (see energy.hpp)
-  view<std::int64_t> attempted;          // per pair (i, i+1)
+  view<std::int32_t> chain_of_machine;  // which temperature each machine runs at
+  view<std::int32_t> machine_of_chain;  // the inverse permutation
+  view<std::int64_t> energy_fixed;      // per machine, fixed point (see energy.hpp)
+  view<std::int64_t> attempted;         // per pair (i, i+1)
   view<std::int64_t> accepted;
-  view<std::int64_t> round_trips;        // per machine
-  view<std::int64_t> restarts;           // per machine
-  view<std::int8_t> visited_top;         // per machine: reached the coldest chain since index 0
+  view<std::int64_t> round_trips;  // per machine
+  view<std::int64_t> restarts;     // per machine
+  view<std::int8_t> visited_top;   // per machine: reached the coldest chain since index 0
 
   std::int32_t n_machines() const { return static_cast<std::int32_t>(spins.extent(0)); }
   std::int64_t n_nodes() const { return static_cast<std::int64_t>(spins.extent(1)); }

@@ -33,8 +33,9 @@ struct DeviceModel {
   /// sums are exact integers whatever the reduction order (see energy.hpp).
   int energy_fraction_bits = 0;
   /// When every coupling and field is an integer and every |local field| is at most this
-  /// bound (<= 64), local fields take few values and the sweep looks acceptance factors
-  /// up in a per-machine table instead of calling exp; -1 otherwise.
+  /// bound (<= 64), local fields take few values and the sweep decides with integer
+  /// thresholds tabulated per chain (impl/heat_bath.hpp) instead of calling exp; -1
+  /// otherwise.
   std::int32_t integer_field_bound = -1;
   /// The lattice fast path's geometry; `enabled` only when it applies (see
   /// lattice_geometry.hpp). Switching it off selects the general path, same bits.
@@ -45,8 +46,8 @@ namespace detail {
 
 template <class T, class Space>
 Kokkos::View<T*, typename Space::memory_space> to_view(const Space& space,
-                                                        const std::vector<T>& values,
-                                                        const char* label) {
+                                                       const std::vector<T>& values,
+                                                       const char* label) {
   Kokkos::View<T*, typename Space::memory_space> out(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), values.size());
   Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(

@@ -52,8 +52,8 @@ struct ChunkEnergy {
     if constexpr (host_style<ExecutionSpace>) {
       // One node chunk, every machine: loops over machines inside.
       const std::int64_t begin = idx * kEnergyNodeChunk;
-      const std::int64_t end = begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk
-                                                                         : model.n_nodes;
+      const std::int64_t end =
+          begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk : model.n_nodes;
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
       if (model.integer_field_bound >= 0) {
         integer_chunk(begin, end);
@@ -73,7 +73,8 @@ struct ChunkEnergy {
             if (j <= i) continue;
             const double coupling = model.couplings(e);
             const std::int8_t* neighbour = &spins(first, j);
-            for (std::int32_t lane = 0; lane < lanes; ++lane) field[lane] += coupling * neighbour[lane];
+            for (std::int32_t lane = 0; lane < lanes; ++lane)
+              field[lane] += coupling * neighbour[lane];
           }
           const std::int8_t* own = &spins(first, i);
           for (std::int32_t lane = 0; lane < lanes; ++lane) {
@@ -88,8 +89,8 @@ struct ChunkEnergy {
       // One machine of one node chunk per thread; machines of a chunk in adjacent threads.
       const auto m = static_cast<std::int32_t>(idx % n_machines);
       const std::int64_t begin = (idx / n_machines) * kEnergyNodeChunk;
-      const std::int64_t end = begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk
-                                                                         : model.n_nodes;
+      const std::int64_t end =
+          begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk : model.n_nodes;
       std::int64_t sum = 0;
       for (std::int64_t i = begin; i < end; ++i) sum += term(i, m);
       Kokkos::atomic_add(&energy_fixed(m), sum);
@@ -117,21 +118,27 @@ struct ChunkEnergy {
           for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
             const std::int32_t j = model.columns(e);
             if (j <= i) continue;
-            const __m512i s = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
+            const __m512i s =
+                _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
             field = _mm512_add_epi16(
-                field, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(model.couplings(e)))));
+                field,
+                _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(model.couplings(e)))));
           }
-          const __m512i own = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, i)));
+          const __m512i own =
+              _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, i)));
           partial = _mm512_sub_epi16(partial, _mm512_mullo_epi16(own, field));
         }
-        total_lo = _mm512_add_epi32(total_lo, _mm512_cvtepi16_epi32(_mm512_castsi512_si256(partial)));
-        total_hi = _mm512_add_epi32(total_hi, _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(partial, 1)));
+        total_lo =
+            _mm512_add_epi32(total_lo, _mm512_cvtepi16_epi32(_mm512_castsi512_si256(partial)));
+        total_hi = _mm512_add_epi32(total_hi,
+                                    _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(partial, 1)));
       }
       alignas(64) std::int32_t total[kHostLanes];
       _mm512_store_si512(total, total_lo);
       _mm512_store_si512(total + 16, total_hi);
       for (std::int32_t lane = 0; lane < lanes; ++lane) {
-        Kokkos::atomic_add(&energy_fixed(first + lane), static_cast<std::int64_t>(total[lane]) * unit);
+        Kokkos::atomic_add(&energy_fixed(first + lane),
+                           static_cast<std::int64_t>(total[lane]) * unit);
       }
     }
   }
@@ -151,9 +158,11 @@ void compute_energies(const ExecutionSpace& space,
                       const DeviceModel<typename ExecutionSpace::memory_space>& model,
                       const ChainState<ExecutionSpace>& state) {
   const auto energy_fixed = state.energy_fixed;
-  detail::small_for(space, "hamon::clear_energies", state.n_machines(),
-                    KOKKOS_LAMBDA(const std::int64_t m) { energy_fixed(m) = 0; });
-  const std::int64_t n_chunks = (model.n_nodes + detail::kEnergyNodeChunk - 1) / detail::kEnergyNodeChunk;
+  detail::small_for(
+      space, "hamon::clear_energies", state.n_machines(),
+      KOKKOS_LAMBDA(const std::int64_t m) { energy_fixed(m) = 0; });
+  const std::int64_t n_chunks =
+      (model.n_nodes + detail::kEnergyNodeChunk - 1) / detail::kEnergyNodeChunk;
   const detail::ChunkEnergy<ExecutionSpace> kernel{model,
                                                    state.spins,
                                                    state.energy_fixed,
@@ -164,7 +173,8 @@ void compute_energies(const ExecutionSpace& space,
       detail::host_style<ExecutionSpace> ? n_chunks : n_chunks * state.n_machines();
   Kokkos::parallel_for(
       "hamon::energies",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, items), kernel);
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, items),
+      kernel);
 }
 
 }  // namespace hamon

@@ -13,10 +13,16 @@
 // Spins are (machine, node) with machines adjacent for a node (ChainState). A GPU thread
 // updates one node in one group of 4 machines (a warp reads coalesced bytes); a host work
 // item updates one node in every machine, 32 at a time in plain loops over machines that
-// the compiler vectorises (generators, fields, exp and the decision); where the host
-// compiler targets AVX-512 and local fields are integers, a work item instead runs 16
-// generators in registers for a tile of nodes (impl/host_simd.hpp). Every path evaluates
-// the same decisions from the same words, so they all give the same bits.
+// the compiler vectorises (generators, fields, exp and the decision: the portable path).
+// Where the host compiler targets AVX-512 and local fields are integers, a work item is a
+// run of up to kRegisterRun nodes instead, with three batches of 16 generators in
+// registers at a time (the register path, impl/host_simd.hpp): measured 2.3 updates/ns on
+// 2 cores against 0.7 for the portable loops (perf/results/kernels_host.md).
+//
+// With integer local fields the decision is an integer comparison of the word with a
+// threshold tabulated per (chain, phi) (impl/heat_bath.hpp), exactly equivalent to the
+// floating-point test; otherwise 1 + exp(-2 beta phi) is evaluated per update. Every path
+// evaluates the same decisions from the same words, so they all give the same bits.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -37,7 +43,7 @@ namespace detail {
 inline constexpr std::int32_t kMachinesPerDraw = 4;
 inline constexpr std::int32_t kHostDraws = 8;  // generators per node and host chunk
 inline constexpr std::int32_t kHostLanes = kHostDraws * kMachinesPerDraw;  // machines
-inline constexpr std::int32_t kHostNodes = 2;  // nodes per host work item (generators in flight)
+inline constexpr std::int32_t kHostNodes = 2;     // nodes per host work item (generators in flight)
 inline constexpr std::int32_t kRegisterRun = 48;  // most block nodes per AVX-512 work item
 
 /// Which host implementation runs a sweep: the best available (AVX-512 registers where
@@ -143,8 +149,8 @@ struct BlockUpdate {
   std::uint64_t seed;
   std::uint32_t sweep;
   std::uint32_t round;
-  bool simd;                   // host: registers (impl/host_simd.hpp) instead of loops
-  std::int32_t nodes_per_item; // host: block nodes per work item
+  bool simd;                    // host: registers (impl/host_simd.hpp) instead of loops
+  std::int32_t nodes_per_item;  // host: block nodes per work item
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
     if constexpr (host_style<ExecutionSpace>) {
@@ -177,10 +183,11 @@ struct BlockUpdate {
       const std::int32_t m = first + lane;
       const std::int32_t chain = chain_of_machine(m);
       spins(m, node) =
-          bound >= 0 ? threshold_decision(draw.w[lane],
-                                          thresholds(chain, static_cast<std::int32_t>(phi[lane]) + bound))
-                     : heat_bath_decision(heat_bath_factor(betas(chain), phi[lane]),
-                                          to_unit_interval(draw.w[lane]));
+          bound >= 0
+              ? threshold_decision(draw.w[lane],
+                                   thresholds(chain, static_cast<std::int32_t>(phi[lane]) + bound))
+              : heat_bath_decision(heat_bath_factor(betas(chain), phi[lane]),
+                                   to_unit_interval(draw.w[lane]));
     }
   }
 
@@ -190,7 +197,8 @@ struct BlockUpdate {
                                            std::int32_t first) const {
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
     std::int64_t node_index[kHostNodes];
-    for (std::int32_t n = 0; n < kHostNodes; ++n) node_index[n] = block.node(begin + (n < nodes ? n : 0));
+    for (std::int32_t n = 0; n < kHostNodes; ++n)
+      node_index[n] = block.node(begin + (n < nodes ? n : 0));
     constexpr std::int32_t kDraws = kHostNodes * kHostDraws;
     std::uint32_t node_counter[kDraws], group_counter[kDraws];
     for (std::int32_t g = 0; g < kDraws; ++g) {
@@ -217,8 +225,8 @@ struct BlockUpdate {
         const std::uint64_t* table = thresholds.data();
         HAMON_SIMD
         for (std::int32_t lane = 0; lane < lanes; ++lane) {
-          out[lane] = threshold_decision(
-              word[lane], table[row[lane] + static_cast<std::int32_t>(phi[lane])]);
+          out[lane] = threshold_decision(word[lane],
+                                         table[row[lane] + static_cast<std::int32_t>(phi[lane])]);
         }
       } else {
         HAMON_SIMD
@@ -230,15 +238,91 @@ struct BlockUpdate {
     }
   }
 
-  /// AVX-512 host path (integer local fields): one tile of block nodes in machines
-  /// [first, first + 32). The tile's nodes share one batch of 16 generators — each node
-  /// needs ceil(lanes / 4) of them, so the tile holds 16 / that many nodes.
+#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
+  /// Per lane of a 32-machine chunk: the index of its chain's up_limit entry at phi = 0
+  /// and the lowest index that can decide +1 (inactive lanes: chain 0, never read).
+  struct LaneRows {
+    __mmask32 active;
+    __mmask16 active_lo, active_hi;
+    __m512i row_lo, row_hi, floor_lo, floor_hi;
+  };
+
+  [[gnu::always_inline]] LaneRows lane_rows(std::int32_t first, std::int32_t lanes) const {
+    LaneRows r;
+    r.active = simd::lane_mask(lanes);
+    r.active_lo = static_cast<__mmask16>(r.active);
+    r.active_hi = static_cast<__mmask16>(r.active >> 16);
+    const __m512i width = _mm512_set1_epi32(2 * bound + 1);
+    const std::int32_t* chains = &chain_of_machine(first);
+    const __m512i chain_lo = _mm512_maskz_loadu_epi32(r.active_lo, chains);
+    const __m512i chain_hi = _mm512_maskz_loadu_epi32(r.active_hi, chains + 16);
+    const __m512i start_lo = _mm512_mullo_epi32(chain_lo, width);
+    const __m512i start_hi = _mm512_mullo_epi32(chain_hi, width);
+    r.row_lo = _mm512_add_epi32(start_lo, _mm512_set1_epi32(bound));
+    r.row_hi = _mm512_add_epi32(start_hi, _mm512_set1_epi32(bound));
+    const __m512i zero = _mm512_setzero_si512();
+    r.floor_lo = _mm512_add_epi32(
+        start_lo, _mm512_mask_i32gather_epi32(zero, r.active_lo, chain_lo, up_floor.data(), 4));
+    r.floor_hi = _mm512_add_epi32(
+        start_hi, _mm512_mask_i32gather_epi32(zero, r.active_hi, chain_hi, up_floor.data(), 4));
+    return r;
+  }
+
+  /// One node in machines [first, first + lanes), its words from generators
+  /// first_generator.. of `draw`: local fields in 16-bit lanes, thresholds, the store.
+  [[gnu::always_inline]] void update_node(const typename Block::Cursor& c, std::int32_t first,
+                                          std::int32_t lanes, const LaneRows& r,
+                                          const simd::PhiloxWords16& draw,
+                                          std::int32_t first_generator) const {
+    const std::uint32_t* limits = up_limit.data();
+    const auto h = static_cast<short>(block.integer_field(c));
+    if (lanes > 16) {
+      __m512i phi = _mm512_set1_epi16(h);
+      block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
+        const __m512i s = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(r.active, &spins(first, j)));
+        phi = _mm512_add_epi16(
+            phi, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
+      });
+      const __m512i index_lo =
+          _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_castsi512_si256(phi)), r.row_lo);
+      const __m512i index_hi =
+          _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(phi, 1)), r.row_hi);
+      const __mmask16 up_lo = simd::decide16(r.active_lo, index_lo, r.floor_lo,
+                                             simd::machine_words(draw, first_generator, 0), limits);
+      const __mmask16 up_hi = simd::decide16(r.active_hi, index_hi, r.floor_hi,
+                                             simd::machine_words(draw, first_generator, 1), limits);
+      const __m256i decided = _mm256_mask_blend_epi8(_mm512_kunpackw(up_hi, up_lo),
+                                                     _mm256_set1_epi8(-1), _mm256_set1_epi8(1));
+      _mm256_mask_storeu_epi8(&spins(first, c.node), r.active, decided);
+    } else {
+      // At most 16 machines: half-width registers, no idle lanes.
+      __m256i phi = _mm256_set1_epi16(h);
+      block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
+        const __m256i s = _mm256_cvtepi8_epi16(_mm_maskz_loadu_epi8(r.active_lo, &spins(first, j)));
+        phi = _mm256_add_epi16(
+            phi, _mm256_mullo_epi16(s, _mm256_set1_epi16(static_cast<short>(coupling))));
+      });
+      const __m512i index = _mm512_add_epi32(_mm512_cvtepi16_epi32(phi), r.row_lo);
+      const __mmask16 up = simd::decide16(r.active_lo, index, r.floor_lo,
+                                          simd::machine_words(draw, first_generator, 0), limits);
+      const __m128i decided = _mm_mask_blend_epi8(up, _mm_set1_epi8(-1), _mm_set1_epi8(1));
+      _mm_mask_storeu_epi8(&spins(first, c.node), r.active_lo, decided);
+    }
+  }
+#endif
+
+  /// AVX-512 host path (integer local fields): block nodes [begin, begin + nodes) in
+  /// machines [first, first + 32). A node needs ceil(lanes / 4) generators, so a batch of
+  /// 16 serves 16 / that many nodes; three batches run side by side, because one Philox
+  /// round is a multiply -> swap -> xor chain the multiplier would otherwise wait on.
   KOKKOS_INLINE_FUNCTION void update_registers(std::int64_t begin, std::int32_t nodes,
                                                std::int32_t first) const {
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
+    constexpr int kBatches = 3;
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
     const std::int32_t per_node = (lanes + kMachinesPerDraw - 1) / kMachinesPerDraw;
-    const std::int32_t batch = 16 / per_node;  // nodes that share one batch of generators
+    const std::int32_t per_batch = 16 / per_node;  // nodes that share one batch
+    const std::int32_t per_step = kBatches * per_batch;
     // Generator g of a batch: node slot g / per_node, group first / 4 + g % per_node.
     alignas(64) std::uint32_t slot_of[16], group_of[16];
     for (std::int32_t g = 0, n = 0; g < 16; ++n) {
@@ -249,42 +333,21 @@ struct BlockUpdate {
     }
     const __m512i slot = _mm512_load_si512(slot_of);
     const __m512i group_counter = _mm512_load_si512(group_of);
+    const LaneRows rows = lane_rows(first, lanes);
 
-    // Per lane: the index of its chain's up_limit entry at phi = 0, and the lowest index
-    // that can decide +1 (inactive lanes: chain 0, never read).
-    const __mmask32 active = simd::lane_mask(lanes);
-    const auto active_lo = static_cast<__mmask16>(active);
-    const auto active_hi = static_cast<__mmask16>(active >> 16);
-    const __m512i width = _mm512_set1_epi32(2 * bound + 1);
-    const std::int32_t* chains = &chain_of_machine(first);
-    const __m512i chain_lo = _mm512_maskz_loadu_epi32(active_lo, chains);
-    const __m512i chain_hi = _mm512_maskz_loadu_epi32(active_hi, chains + 16);
-    const __m512i start_lo = _mm512_mullo_epi32(chain_lo, width);
-    const __m512i start_hi = _mm512_mullo_epi32(chain_hi, width);
-    const __m512i row_lo = _mm512_add_epi32(start_lo, _mm512_set1_epi32(bound));
-    const __m512i row_hi = _mm512_add_epi32(start_hi, _mm512_set1_epi32(bound));
-    const __m512i floor_lo = _mm512_add_epi32(
-        start_lo, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), active_lo, chain_lo, up_floor.data(), 4));
-    const __m512i floor_hi = _mm512_add_epi32(
-        start_hi, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), active_hi, chain_hi, up_floor.data(), 4));
-    const std::uint32_t* limits = up_limit.data();
-
-    // Two batches of 16 generators at a time: independent multiplies in flight.
-    constexpr int kBatches = 3;
-    const std::int32_t per_batch = batch;
     typename Block::Cursor walk = block.cursor(begin);
-    for (std::int32_t done = 0; done < nodes; done += kBatches * per_batch) {
-      const std::int32_t in_step =
-          nodes - done < kBatches * per_batch ? nodes - done : kBatches * per_batch;
+    for (std::int32_t done = 0; done < nodes; done += per_step) {
+      const std::int32_t in_step = nodes - done < per_step ? nodes - done : per_step;
+      // Counters: each batch's node slots, unused slots repeating the step's first node.
       const typename Block::Cursor step_start = walk;
       alignas(64) std::uint32_t batch_nodes[16 * kBatches];
-      const auto filler = static_cast<std::uint32_t>(walk.node);  // counters of unused slots
+      const auto filler = static_cast<std::uint32_t>(walk.node);
       for (std::int32_t k = 0; k < 16 * kBatches; ++k) batch_nodes[k] = filler;
-      for (std::int32_t n = 0, b = 0, slot_in_batch = 0; n < in_step; ++n) {
-        batch_nodes[16 * b + slot_in_batch] = static_cast<std::uint32_t>(walk.node);
+      for (std::int32_t n = 0, b = 0, in_batch = 0; n < in_step; ++n) {
+        batch_nodes[16 * b + in_batch] = static_cast<std::uint32_t>(walk.node);
         if (done + n + 1 < nodes) block.advance(walk);
-        if (++slot_in_batch == per_batch) {
-          slot_in_batch = 0;
+        if (++in_batch == per_batch) {
+          in_batch = 0;
           ++b;
         }
       }
@@ -294,45 +357,13 @@ struct BlockUpdate {
       }
       simd::PhiloxWords16 draws[kBatches];
       simd::philox16<kBatches>(seed, node_counter, group_counter, sweep, round, draws);
+
       typename Block::Cursor c = step_start;
-      for (std::int32_t n = 0, b = 0, first_generator = 0; n < in_step; ++n) {
+      for (std::int32_t n = 0, b = 0, in_batch = 0; n < in_step; ++n) {
         if (n > 0) block.advance(c);
-        const simd::PhiloxWords16& draw = draws[b];
-        const std::int64_t node = c.node;
-        const auto h = static_cast<short>(block.integer_field(c));
-        if (lanes > 16) {
-          __m512i phi = _mm512_set1_epi16(h);
-          block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
-            const __m512i s = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
-            phi = _mm512_add_epi16(phi, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
-          });
-          const __m512i index_lo =
-              _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_castsi512_si256(phi)), row_lo);
-          const __m512i index_hi =
-              _mm512_add_epi32(_mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(phi, 1)), row_hi);
-          const __mmask16 up_lo = simd::decide16(active_lo, index_lo, floor_lo,
-                                                 simd::machine_words(draw, first_generator, 0), limits);
-          const __mmask16 up_hi = simd::decide16(active_hi, index_hi, floor_hi,
-                                                 simd::machine_words(draw, first_generator, 1), limits);
-          const __m256i decided = _mm256_mask_blend_epi8(_mm512_kunpackw(up_hi, up_lo),
-                                                         _mm256_set1_epi8(-1), _mm256_set1_epi8(1));
-          _mm256_mask_storeu_epi8(&spins(first, node), active, decided);
-        } else {
-          // At most 16 machines: half-width registers, no idle lanes.
-          __m256i phi = _mm256_set1_epi16(h);
-          block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
-            const __m256i s = _mm256_cvtepi8_epi16(_mm_maskz_loadu_epi8(active_lo, &spins(first, j)));
-            phi = _mm256_add_epi16(phi, _mm256_mullo_epi16(s, _mm256_set1_epi16(static_cast<short>(coupling))));
-          });
-          const __m512i index = _mm512_add_epi32(_mm512_cvtepi16_epi32(phi), row_lo);
-          const __mmask16 up = simd::decide16(active_lo, index, floor_lo,
-                                              simd::machine_words(draw, first_generator, 0), limits);
-          const __m128i decided = _mm_mask_blend_epi8(up, _mm_set1_epi8(-1), _mm_set1_epi8(1));
-          _mm_mask_storeu_epi8(&spins(first, node), active_lo, decided);
-        }
-        first_generator += per_node;
-        if (first_generator == per_batch * per_node) {
-          first_generator = 0;
+        update_node(c, first, lanes, rows, draws[b], in_batch * per_node);
+        if (++in_batch == per_batch) {
+          in_batch = 0;
           ++b;
         }
       }
@@ -357,23 +388,35 @@ bool use_host_registers(std::int32_t bound, HostKernel kernel) {
 
 template <class ExecutionSpace, class Block>
 void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state,
-                  std::int32_t bound, const Block& block, std::int64_t n_block,
-                  std::uint64_t seed, std::uint32_t round, std::uint32_t sweep,
-                  HostKernel kernel) {
+                  std::int32_t bound, const Block& block, std::int64_t n_block, std::uint64_t seed,
+                  std::uint32_t round, std::uint32_t sweep, HostKernel kernel) {
   const std::int32_t n_machines = state.n_machines();
   const std::int64_t n_groups = (n_machines + kMachinesPerDraw - 1) / kMachinesPerDraw;
   const bool simd = use_host_registers<ExecutionSpace>(bound, kernel);
   // Register runs: at most kRegisterRun nodes (three generator batches in flight), and a
   // whole number of runs per thread so no thread waits for another's extra run.
   const std::int64_t threads = space.concurrency();
-  const std::int64_t rounds_of_runs = (n_block + kRegisterRun * threads - 1) / (kRegisterRun * threads);
+  const std::int64_t rounds_of_runs =
+      (n_block + kRegisterRun * threads - 1) / (kRegisterRun * threads);
   const std::int64_t run = (n_block + rounds_of_runs * threads - 1) / (rounds_of_runs * threads);
   const std::int32_t nodes_per_item =
       simd ? static_cast<std::int32_t>(run < 1 ? 1 : run) : kHostNodes;
-  const BlockUpdate<ExecutionSpace, Block> update{
-      block,    state.spins, state.betas, state.chain_of_machine, state.thresholds,
-      state.up_limit, state.up_floor, bound,    n_block,     n_groups,    n_machines,             seed,
-      sweep,    round,       simd,        nodes_per_item};
+  const BlockUpdate<ExecutionSpace, Block> update{block,
+                                                  state.spins,
+                                                  state.betas,
+                                                  state.chain_of_machine,
+                                                  state.thresholds,
+                                                  state.up_limit,
+                                                  state.up_floor,
+                                                  bound,
+                                                  n_block,
+                                                  n_groups,
+                                                  n_machines,
+                                                  seed,
+                                                  sweep,
+                                                  round,
+                                                  simd,
+                                                  nodes_per_item};
   const std::int64_t items = host_style<ExecutionSpace>
                                  ? (n_block + nodes_per_item - 1) / nodes_per_item
                                  : n_block * n_groups;
@@ -439,8 +482,8 @@ void gibbs_sweep(const ExecutionSpace& space,
     const std::int64_t begin = model.block_offsets[c];
     const std::int64_t n_block = model.block_offsets[c + 1] - begin;
     if (n_block == 0) continue;
-    detail::update_block(space, state, bound, detail::CsrBlock<memory_space>{model, begin},
-                         n_block, seed, round, sweep, kernel);
+    detail::update_block(space, state, bound, detail::CsrBlock<memory_space>{model, begin}, n_block,
+                         seed, round, sweep, kernel);
   }
 }
 

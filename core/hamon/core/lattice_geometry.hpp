@@ -4,8 +4,8 @@
 // index loads) and couplings are stored per bond direction as small integers.
 //
 // The fast path gives the same bits as the general CSR path: the random numbers are keyed
-// the same way, integer local fields are exact in any summation order, and the heat-bath
-// factor comes from the same per-machine table.
+// the same way, integer local fields are exact in any summation order, and the decision
+// comes from the same per-chain threshold table.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -171,12 +171,12 @@ LatticeGeometry<typename ExecutionSpace::memory_space> make_lattice_geometry(
       g.n_nodes);
   Kokkos::deep_copy(space, g.coupling_up,
                     Kokkos::View<const std::int8_t**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                        tables.coupling_up.data(), g.dims, g.n_nodes));
-  Kokkos::deep_copy(space, g.field,
-                    Kokkos::View<const std::int8_t*, Kokkos::HostSpace,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(tables.field.data(),
-                                                                          g.n_nodes));
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(tables.coupling_up.data(),
+                                                                          g.dims, g.n_nodes));
+  Kokkos::deep_copy(
+      space, g.field,
+      Kokkos::View<const std::int8_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          tables.field.data(), g.n_nodes));
   return g;
 }
 

@@ -52,7 +52,8 @@ ObserverBuffers<ExecutionSpace> make_observer_buffers(
     b.samples_every = options.samples_every;
     std::vector<std::int32_t> nodes;
     if (options.sample_nodes.empty()) {
-      for (std::int64_t i = 0; i < model.n_nodes; ++i) nodes.push_back(static_cast<std::int32_t>(i));
+      for (std::int64_t i = 0; i < model.n_nodes; ++i)
+        nodes.push_back(static_cast<std::int32_t>(i));
     } else {
       for (std::int64_t i : options.sample_nodes) nodes.push_back(static_cast<std::int32_t>(i));
     }
@@ -77,12 +78,12 @@ ObserverBuffers<ExecutionSpace> make_observer_buffers(
         Kokkos::view_alloc(space, std::string("hamon::node_sums")), b.n_batches, model.n_nodes);
     b.edge_sums = Kokkos::View<std::int64_t**, Kokkos::LayoutRight, mem>(
         Kokkos::view_alloc(space, std::string("hamon::edge_sums")), b.n_batches, n_edges);
-    b.energy_sums = Kokkos::View<double*, mem>(Kokkos::view_alloc(space, std::string("hamon::energy_sums")),
-                                               b.n_batches);
+    b.energy_sums = Kokkos::View<double*, mem>(
+        Kokkos::view_alloc(space, std::string("hamon::energy_sums")), b.n_batches);
     b.abs_magnetization_sums = Kokkos::View<std::int64_t*, mem>(
         Kokkos::view_alloc(space, std::string("hamon::abs_magnetization_sums")), b.n_batches);
-    b.counts = Kokkos::View<std::int64_t*, mem>(Kokkos::view_alloc(space, std::string("hamon::moment_counts")),
-                                                b.n_batches);
+    b.counts = Kokkos::View<std::int64_t*, mem>(
+        Kokkos::view_alloc(space, std::string("hamon::moment_counts")), b.n_batches);
   }
   return b;
 }
@@ -91,8 +92,9 @@ ObserverBuffers<ExecutionSpace> make_observer_buffers(
 template <class ExecutionSpace>
 void observe_round(const ExecutionSpace& space,
                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                   const ChainState<ExecutionSpace>& state, const ObserverBuffers<ExecutionSpace>& b,
-                   std::int64_t r, std::int64_t n_rounds) {
+                   const ChainState<ExecutionSpace>& state,
+                   const ObserverBuffers<ExecutionSpace>& b, std::int64_t r,
+                   std::int64_t n_rounds) {
   using range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
   const auto machine_of_chain = state.machine_of_chain;

@@ -42,10 +42,9 @@ struct DeoSwapPass {
     const double energy_gap =
         fixed_point_energy(state.energy_fixed(m_hi) - state.energy_fixed(m_lo), fraction_bits);
     const double log_ratio = swap_log_ratio(state.betas(i), state.betas(i + 1), 0.0, energy_gap);
-    const double u = to_unit_interval(
-        philox4(seed, static_cast<std::uint32_t>(i), 0u, static_cast<std::uint32_t>(Stream::swap),
-                round)
-            .w[0]);
+    const double u = to_unit_interval(philox4(seed, static_cast<std::uint32_t>(i), 0u,
+                                              static_cast<std::uint32_t>(Stream::swap), round)
+                                          .w[0]);
     state.attempted(i) += 1;
     if (log_ratio >= 0.0 || u < deterministic_exp(log_ratio)) {
       state.accepted(i) += 1;

@@ -30,8 +30,8 @@ KOKKOS_FORCEINLINE_FUNCTION std::int8_t heat_bath_decision(double factor, double
 
 /// The number T of words w in [0, 2^32) for which to_unit_interval(w) * factor < 1.
 KOKKOS_INLINE_FUNCTION std::uint64_t heat_bath_threshold(double factor) {
-  std::uint64_t low = 0;                  // every w < low decides +1
-  std::uint64_t high = 0x100000000ull;    // every w >= high decides -1
+  std::uint64_t low = 0;                // every w < low decides +1
+  std::uint64_t high = 0x100000000ull;  // every w >= high decides -1
   while (low < high) {
     const std::uint64_t mid = low + (high - low) / 2;
     if (to_unit_interval(static_cast<std::uint32_t>(mid)) * factor < 1.0) {

@@ -94,8 +94,7 @@ inline void philox16(std::uint64_t seed, const __m512i (&node)[N], __m512i group
 /// generators hold unspecified words.
 inline __m512i machine_words(const PhiloxWords16& p, std::int32_t first_generator, int half) {
   // lane l: (l % 2) selects the first or second register of a pair, l / 4 the generator.
-  const __m512i pattern =
-      _mm512_setr_epi32(0, 16, 0, 16, 1, 17, 1, 17, 2, 18, 2, 18, 3, 19, 3, 19);
+  const __m512i pattern = _mm512_setr_epi32(0, 16, 0, 16, 1, 17, 1, 17, 2, 18, 2, 18, 3, 19, 3, 19);
   const __m512i index = _mm512_add_epi32(pattern, _mm512_set1_epi32(first_generator + 4 * half));
   const __m512i words01 = _mm512_permutex2var_epi32(p.words[0], index, p.words[1]);
   const __m512i words23 = _mm512_permutex2var_epi32(p.words[2], index, p.words[3]);

@@ -25,7 +25,8 @@ void small_for(const ExecutionSpace& space, const char* label, std::int64_t n, c
     Kokkos::Profiling::popRegion();
   } else {
     Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n), f);
+        label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+        f);
   }
 }
 

@@ -5,8 +5,8 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <string>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "hamon/core/chain_state.hpp"
@@ -38,15 +38,19 @@ ChainState<ExecutionSpace> make_chain_state(
   const auto n = static_cast<std::int32_t>(betas.size());
   state_type s;
   s.spins = typename state_type::spin_view(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")), n, model.n_nodes);
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")), n,
+      model.n_nodes);
   s.betas = to_view(space, betas, "hamon::betas");
   if (model.integer_field_bound >= 0) {
-    s.thresholds = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::thresholds")), n,
-        2 * model.integer_field_bound + 1);
-    s.up_limit = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_limit")), n,
-        2 * model.integer_field_bound + 1);
+    s.thresholds =
+        Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
+            Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
+                               std::string("hamon::thresholds")),
+            n, 2 * model.integer_field_bound + 1);
+    s.up_limit =
+        Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
+            Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_limit")),
+            n, 2 * model.integer_field_bound + 1);
     s.up_floor = typename state_type::template view<std::int32_t>(
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_floor")), n);
   }
@@ -55,7 +59,8 @@ ChainState<ExecutionSpace> make_chain_state(
   s.chain_of_machine = to_view(space, identity, "hamon::chain_of_machine");
   s.machine_of_chain = to_view(space, identity, "hamon::machine_of_chain");
   auto zeros = [&](const char* label, std::int64_t size) {
-    return typename state_type::template view<std::int64_t>(Kokkos::view_alloc(space, std::string(label)), size);
+    return typename state_type::template view<std::int64_t>(
+        Kokkos::view_alloc(space, std::string(label)), size);
   };
   s.energy_fixed = zeros("hamon::energy_fixed", n);
   s.attempted = zeros("hamon::attempted", n > 1 ? n - 1 : 0);
@@ -71,8 +76,7 @@ ChainState<ExecutionSpace> make_chain_state(
   const std::int64_t n_nodes = model.n_nodes;
   Kokkos::parallel_for(
       "hamon::initial_state",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
-                                                                          n_nodes * n),
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n_nodes * n),
       KOKKOS_LAMBDA(const std::int64_t idx) {
         const std::int64_t i = idx % n_nodes;
         const auto m = static_cast<std::int32_t>(idx / n_nodes);
@@ -135,7 +139,8 @@ void run_rounds(const ExecutionSpace& space,
     if (observers != nullptr) {
       observe_round(space, model, state, *observers, r - measured_offset, options.n_rounds);
     }
-    if (options.progress_every > 0 && options.on_progress && (r + 1) % options.progress_every == 0) {
+    if (options.progress_every > 0 && options.on_progress &&
+        (r + 1) % options.progress_every == 0) {
       report_progress(state, options, betas, r + 1);
     }
   }
@@ -198,12 +203,14 @@ NrptResult nrpt(const ExecutionSpace& space,
                        static_cast<const detail::ObserverBuffers<ExecutionSpace>*>(nullptr), 0);
     done += length;
     if (phases > 1) {
-      const auto stats = swap_statistics(betas, detail::to_host_vector<std::int64_t>(state.attempted),
-                                         detail::to_host_vector<std::int64_t>(state.accepted));
+      const auto stats =
+          swap_statistics(betas, detail::to_host_vector<std::int64_t>(state.attempted),
+                          detail::to_host_vector<std::int64_t>(state.accepted));
       betas = optimize_schedule(stats.rejection, betas);
-      Kokkos::deep_copy(space, state.betas, Kokkos::View<const double*, Kokkos::HostSpace,
-                                                        Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                                                betas.data(), betas.size()));
+      Kokkos::deep_copy(
+          space, state.betas,
+          Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+              betas.data(), betas.size()));
       refresh_acceptance_thresholds(space, model, state);
       detail::reset_counters(space, state);
     }
@@ -214,8 +221,8 @@ NrptResult nrpt(const ExecutionSpace& space,
                          options.observers.index_process || options.observers.moments;
   detail::ObserverBuffers<ExecutionSpace> buffers;
   if (observing) {
-    buffers = detail::make_observer_buffers(space, model, options.observers, options.n_rounds,
-                                            n_chains);
+    buffers =
+        detail::make_observer_buffers(space, model, options.observers, options.n_rounds, n_chains);
   }
   detail::run_rounds(space, model, state, options, betas, options.burn_in, options.n_rounds,
                      observing ? &buffers : nullptr, options.burn_in);
@@ -237,9 +244,10 @@ NrptResult nrpt(const ExecutionSpace& space,
   result.machine_of_chain = detail::to_host_vector<std::int32_t>(state.machine_of_chain);
   const auto energy_fixed = detail::to_host_vector<std::int64_t>(state.energy_fixed);
   for (std::int32_t c = 0; c < n_chains; ++c) {
-    result.final_energies.push_back(fixed_point_energy(
-        energy_fixed[static_cast<std::size_t>(result.machine_of_chain[static_cast<std::size_t>(c)])],
-        model.energy_fraction_bits));
+    result.final_energies.push_back(
+        fixed_point_energy(energy_fixed[static_cast<std::size_t>(
+                               result.machine_of_chain[static_cast<std::size_t>(c)])],
+                           model.energy_fraction_bits));
   }
   result.spin_updates =
       model.n_free * n_chains * options.n_expl * (options.burn_in + options.n_rounds);
