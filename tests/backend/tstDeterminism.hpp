@@ -55,6 +55,33 @@ TEST(TEST_CATEGORY, determinism_matches_serial_bit_for_bit) {
   EXPECT_GT(here.total_round_trips + here.swaps.accepted[0], 0);
 }
 
+TEST(TEST_CATEGORY, determinism_in_parallel_kernels_matches_serial) {
+  // Big enough that host kernels run in parallel rather than on the calling thread
+  // (launch.hpp): a 3D +-J glass with fields (register path) and a 2D Gaussian glass
+  // (portable loops with exp), against the Serial reference.
+  for (const bool gaussian : {false, true}) {
+    const auto model =
+        gaussian ? hamon::make_lattice({64, 48}, true, hamon::ValueDistribution::gaussian(8),
+                                       hamon::ValueDistribution::gaussian(9, 0.2))
+                 : hamon::make_lattice({16, 16, 16}, true, hamon::ValueDistribution::pm_one(8),
+                                       hamon::ValueDistribution::pm_one(9));
+    hamon::NrptOptions o;
+    o.n_chains = gaussian ? 20 : 9;
+    o.beta_max = 1.2;
+    o.n_rounds = 30;
+    o.burn_in = 10;
+    o.n_expl = 2;
+    o.seed = 5;
+    o.observers.samples_every = 5;
+    o.observers.energies = true;
+    const auto here = hamon::nrpt(TEST_EXECSPACE(), model, o);
+    const auto reference = hamon::nrpt(ReferenceSpace(), model, o);
+    expect_bitwise_equal(here.samples, reference.samples, "samples");
+    expect_bitwise_equal(here.energies, reference.energies, "energies");
+    expect_bitwise_equal(here.swaps.accepted, reference.swaps.accepted, "accepted swaps");
+  }
+}
+
 TEST(TEST_CATEGORY, determinism_different_seeds_differ) {
   const auto model = hamon::make_lattice({8, 8}, true);
   hamon::NrptOptions o;

@@ -171,10 +171,9 @@ void compute_energies(const ExecutionSpace& space,
                                                    n_chunks};
   const std::int64_t items =
       detail::host_style<ExecutionSpace> ? n_chunks : n_chunks * state.n_machines();
-  Kokkos::parallel_for(
-      "hamon::energies",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, items),
-      kernel);
+  // An energy term costs about half a sweep update (measured, perf/results/kernels_host.md).
+  detail::launch(space, "hamon::energies", items,
+                 model.n_nodes * detail::host_lane_slots(state.n_machines()) / 2, kernel);
 }
 
 }  // namespace hamon

@@ -420,10 +420,8 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
   const std::int64_t items = host_style<ExecutionSpace>
                                  ? (n_block + nodes_per_item - 1) / nodes_per_item
                                  : n_block * n_groups;
-  Kokkos::parallel_for(
-      Block::label,
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, items),
-      update);
+  // Host cost grows with register lanes (16 per node at least), not machines.
+  launch(space, Block::label, items, n_block * host_lane_slots(n_machines), update);
 }
 
 }  // namespace detail
