@@ -70,24 +70,27 @@ ChainState<ExecutionSpace> make_chain_state(
   s.visited_top = typename state_type::template view<std::int8_t>(
       Kokkos::view_alloc(space, std::string("hamon::visited_top")), n);
 
-  // Uniform random start for free nodes; clamped nodes hold their value.
+  // Uniform random start for free nodes; clamped nodes hold their value. One Philox call
+  // draws the start of 4 machines (word m % 4 of counter (node, m / 4)).
   const auto spins = s.spins;
   const auto clamped = model.clamped;
   const std::int64_t n_nodes = model.n_nodes;
+  const std::int64_t n_groups = (n + 3) / 4;
   Kokkos::parallel_for(
       "hamon::initial_state",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n_nodes * n),
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
+                                                                          n_nodes * n_groups),
       KOKKOS_LAMBDA(const std::int64_t idx) {
         const std::int64_t i = idx % n_nodes;
-        const auto m = static_cast<std::int32_t>(idx / n_nodes);
-        if (clamped(i) != 0) {
-          spins(m, i) = clamped(i);
-          return;
-        }
+        const auto group = static_cast<std::int32_t>(idx / n_nodes);
         const Philox4 draw =
-            philox4(seed, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(m / 4),
+            philox4(seed, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(group),
                     static_cast<std::uint32_t>(Stream::initial_state), 0u);
-        spins(m, i) = (draw.w[m % 4] >> 31) ? std::int8_t(1) : std::int8_t(-1);
+        for (std::int32_t k = 0; k < 4 && 4 * group + k < n; ++k) {
+          const std::int32_t m = 4 * group + k;
+          spins(m, i) = clamped(i) != 0 ? clamped(i)
+                                        : ((draw.w[k] >> 31) ? std::int8_t(1) : std::int8_t(-1));
+        }
       });
   refresh_acceptance_thresholds(space, model, s);
   return s;
