@@ -1,9 +1,10 @@
 // The host sweep's implementations give the same bits: the AVX-512 register path (where
-// compiled in) against the portable loops, for lattice and general graphs, every way the
-// machines fill the 32 lanes of a work item (1..70 machines: masks, generators per node
-// from 1 to 8, several lane chunks), clamps, and ladders steep enough that some field
-// values can never (T = 0) or always (T = 2^32) turn a spin up. On a GPU both run the
-// device path, so the test still checks that sweeps are reproducible.
+// compiled in) against the portable loops, for lattice and general graphs, integer and
+// real couplings (thresholds and exp), every way the machines fill the 32 lanes of a work
+// item (1..70 machines: masks, generators per node from 1 to 8, several lane chunks),
+// clamps, and ladders steep enough that some field values can never (T = 0) or always
+// (T = 2^32) turn a spin up. On a GPU both run the device path, so the test still checks
+// that sweeps are reproducible.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -34,10 +35,11 @@ std::vector<std::int8_t> to_host(const View& v) {
   return std::vector<std::int8_t>(h.data(), h.data() + h.size());
 }
 
-void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice) {
+void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
+                          bool expect_integer = true) {
   Space space;
   const auto dm = hamon::make_device_model(space, model);
-  ASSERT_GE(dm.integer_field_bound, 0);
+  ASSERT_EQ(dm.integer_field_bound >= 0, expect_integer);
   ASSERT_EQ(dm.lattice.enabled, expect_lattice);
   for (std::int32_t machines : {1, 3, 4, 5, 8, 12, 16, 17, 31, 32, 33, 40, 70}) {
     const auto betas = steep_ladder(machines);
@@ -83,6 +85,14 @@ TEST(TEST_CATEGORY, host_kernels_agree_on_a_general_graph) {
     fields[static_cast<std::size_t>(i)] = static_cast<double>(i % 5) - 2.0;
   const auto model = hamon::SpinModel::from_edges(n, edges, fields, {{3, 1}, {40, -1}});
   expect_kernels_agree(model, false);
+}
+
+TEST(TEST_CATEGORY, host_kernels_agree_on_real_couplings) {
+  // Gaussian couplings and fields: heat-bath factors from exp per update, in registers
+  // (simd::exp8) or in the portable loops (deterministic_exp).
+  expect_kernels_agree(hamon::make_lattice({6, 10}, true, hamon::ValueDistribution::gaussian(3),
+                                           hamon::ValueDistribution::gaussian(4, 0.7)),
+                       false, false);
 }
 
 }  // namespace

@@ -1,14 +1,18 @@
 // The integer form of the heat-bath decision (impl/heat_bath.hpp): the threshold T is
 // exactly where the floating-point decision u(w) * factor < 1 changes, and with beta >= 0
 // the field values that can never turn a spin up form a prefix of each table row (the
-// 32-bit form of the AVX-512 host path relies on it).
+// 32-bit form of the AVX-512 host path relies on it); the register exp gives
+// deterministic_exp's bits.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
+#include <vector>
 
 #include "hamon/core/impl/heat_bath.hpp"
+#include "hamon/core/impl/host_simd.hpp"
 
 namespace {
 
@@ -61,6 +65,45 @@ TEST(HeatBath, never_up_fields_form_a_prefix_of_each_row) {
       }
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(HeatBath, register_exp_matches_deterministic_exp_bit_for_bit) {
+#ifdef HAMON_HOST_AVX512
+  // The sweep's register path evaluates exp eight lanes at a time; it must give exactly
+  // deterministic_exp's bits: over the clamp, near 0, at reduction boundaries, random.
+  std::vector<double> xs = {0.0,
+                            -0.0,
+                            1.0,
+                            -1.0,
+                            708.0,
+                            -708.0,
+                            709.5,
+                            -800.0,
+                            1e-300,
+                            -1e-300,
+                            0.5 * std::log(2.0),
+                            -0.5 * std::log(2.0),
+                            1e-17,
+                            88.7};
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> wide(-750.0, 750.0), narrow(-3.0, 3.0);
+  for (int k = 0; k < 4000; ++k) xs.push_back(k % 2 == 0 ? wide(rng) : narrow(rng));
+  while (xs.size() % 8 != 0) xs.push_back(0.25);
+  for (std::size_t i = 0; i < xs.size(); i += 8) {
+    alignas(64) double out[8];
+    _mm512_store_pd(out, hamon::detail::simd::exp8(_mm512_loadu_pd(&xs[i])));
+    for (std::size_t l = 0; l < 8; ++l) {
+      const double expected = hamon::detail::deterministic_exp(xs[i + l]);
+      ASSERT_EQ(0, std::memcmp(&out[l], &expected, sizeof(double))) << "x = " << xs[i + l];
+    }
+  }
+#else
+  GTEST_SKIP() << "the AVX-512 register path is not compiled in";
+#endif
 }
 
 }  // namespace

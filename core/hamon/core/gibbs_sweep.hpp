@@ -76,7 +76,7 @@ struct CsrBlock {
     }
   }
 
-  /// A walk through the block (integer couplings and fields only: integer_field_bound >= 0).
+  /// A walk through the block, for the register path: nodes, fields and couplings.
   struct Cursor {
     std::int64_t k;
     std::int64_t node;
@@ -86,13 +86,12 @@ struct CsrBlock {
     ++c.k;
     c.node = node(c.k);
   }
-  KOKKOS_INLINE_FUNCTION std::int32_t integer_field(const Cursor& c) const {
-    return static_cast<std::int32_t>(model.fields(c.node));
-  }
+  KOKKOS_INLINE_FUNCTION double field(const Cursor& c) const { return model.fields(c.node); }
+  /// Calls f(neighbour, J) in CRS order.
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_each_neighbour(const Cursor& c, F&& f) const {
     for (std::int64_t e = model.row_offsets(c.node); e < model.row_offsets(c.node + 1); ++e) {
-      f(static_cast<std::int64_t>(model.columns(e)), static_cast<std::int32_t>(model.couplings(e)));
+      f(static_cast<std::int64_t>(model.columns(e)), model.couplings(e));
     }
   }
 };
@@ -119,9 +118,7 @@ struct LatticeBlock {
   using Cursor = typename LatticeGeometry<MemorySpace>::Cursor;
   KOKKOS_INLINE_FUNCTION Cursor cursor(std::int64_t k) const { return lattice.cursor(colour, k); }
   KOKKOS_INLINE_FUNCTION void advance(Cursor& c) const { lattice.advance(c); }
-  KOKKOS_INLINE_FUNCTION std::int32_t integer_field(const Cursor& c) const {
-    return lattice.field(c.node);
-  }
+  KOKKOS_INLINE_FUNCTION std::int32_t field(const Cursor& c) const { return lattice.field(c.node); }
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_each_neighbour(const Cursor& c, F&& f) const {
     lattice.for_each_neighbour(c, static_cast<F&&>(f));
@@ -275,10 +272,10 @@ struct BlockUpdate {
                                           const simd::PhiloxWords16& draw,
                                           std::int32_t first_generator) const {
     const std::uint32_t* limits = up_limit.data();
-    const auto h = static_cast<short>(block.integer_field(c));
+    const auto h = static_cast<short>(block.field(c));
     if (lanes > 16) {
       __m512i phi = _mm512_set1_epi16(h);
-      block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
+      block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) {
         const __m512i s = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(r.active, &spins(first, j)));
         phi = _mm512_add_epi16(
             phi, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
@@ -297,7 +294,7 @@ struct BlockUpdate {
     } else {
       // At most 16 machines: half-width registers, no idle lanes.
       __m256i phi = _mm256_set1_epi16(h);
-      block.for_each_neighbour(c, [&](std::int64_t j, std::int32_t coupling) {
+      block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) {
         const __m256i s = _mm256_cvtepi8_epi16(_mm_maskz_loadu_epi8(r.active_lo, &spins(first, j)));
         phi = _mm256_add_epi16(
             phi, _mm256_mullo_epi16(s, _mm256_set1_epi16(static_cast<short>(coupling))));
@@ -311,15 +308,38 @@ struct BlockUpdate {
   }
 #endif
 
-  /// AVX-512 host path (integer local fields): block nodes [begin, begin + nodes) in
-  /// machines [first, first + 32). A node needs ceil(lanes / 4) generators, so a batch of
-  /// 16 serves 16 / that many nodes; three batches run side by side, because one Philox
-  /// round is a multiply -> swap -> xor chain the multiplier would otherwise wait on.
+  /// AVX-512 host path: block nodes [begin, begin + nodes) in machines [first, first + 32).
+  /// A node needs ceil(lanes / 4) generators, so a batch of 16 serves 16 / that many
+  /// nodes; three batches run side by side, because one Philox round is a multiply ->
+  /// swap -> xor chain the multiplier would otherwise wait on.
   KOKKOS_INLINE_FUNCTION void update_registers(std::int64_t begin, std::int32_t nodes,
                                                std::int32_t first) const {
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-    constexpr int kBatches = 3;
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
+    if (bound >= 0) {
+      const LaneRows rows = lane_rows(first, lanes);
+      walk_registers(begin, nodes, first, lanes, [&](const auto& c, const auto& draw, auto gen) {
+        update_node(c, first, lanes, rows, draw, gen);
+      });
+    } else {
+      const LaneBetas lane_betas = betas_of_lanes(first, lanes);
+      walk_registers(begin, nodes, first, lanes, [&](const auto& c, const auto& draw, auto gen) {
+        update_node_real(c, first, lanes, lane_betas, draw, gen);
+      });
+    }
+#else
+    update_lanes(begin, nodes, first);
+#endif
+  }
+
+#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
+  /// Runs the Philox batches for the nodes and calls update(cursor, draw, first_generator)
+  /// for each node in order.
+  template <class Update>
+  [[gnu::always_inline]] void walk_registers(std::int64_t begin, std::int32_t nodes,
+                                             std::int32_t first, std::int32_t lanes,
+                                             Update&& update) const {
+    constexpr int kBatches = 3;
     const std::int32_t per_node = (lanes + kMachinesPerDraw - 1) / kMachinesPerDraw;
     const std::int32_t per_batch = 16 / per_node;  // nodes that share one batch
     const std::int32_t per_step = kBatches * per_batch;
@@ -333,7 +353,6 @@ struct BlockUpdate {
     }
     const __m512i slot = _mm512_load_si512(slot_of);
     const __m512i group_counter = _mm512_load_si512(group_of);
-    const LaneRows rows = lane_rows(first, lanes);
 
     typename Block::Cursor walk = block.cursor(begin);
     for (std::int32_t done = 0; done < nodes; done += per_step) {
@@ -361,26 +380,80 @@ struct BlockUpdate {
       typename Block::Cursor c = step_start;
       for (std::int32_t n = 0, b = 0, in_batch = 0; n < in_step; ++n) {
         if (n > 0) block.advance(c);
-        update_node(c, first, lanes, rows, draws[b], in_batch * per_node);
+        update(c, draws[b], in_batch * per_node);
         if (++in_batch == per_batch) {
           in_batch = 0;
           ++b;
         }
       }
     }
-#else
-    update_lanes(begin, nodes, first);
-#endif
   }
+
+  /// -2 beta of each lane's chain, 8 lanes per register (real local fields).
+  struct LaneBetas {
+    __mmask32 active;
+    __m512d minus_two_beta[4];
+  };
+
+  [[gnu::always_inline]] LaneBetas betas_of_lanes(std::int32_t first, std::int32_t lanes) const {
+    LaneBetas r;
+    r.active = simd::lane_mask(lanes);
+    for (int q = 0; q < 4; ++q) {
+      const auto mask = static_cast<__mmask8>(r.active >> (8 * q));
+      const __m256i chains = _mm256_maskz_loadu_epi32(mask, &chain_of_machine(first) + 8 * q);
+      const __m512d beta =
+          _mm512_mask_i32gather_pd(_mm512_setzero_pd(), mask, chains, betas.data(), 8);
+      r.minus_two_beta[q] = _mm512_mul_pd(_mm512_set1_pd(-2.0), beta);
+    }
+    return r;
+  }
+
+  /// One node, real local fields: phi = h + sum_j J s_j in CRS order, then
+  /// u * (1 + exp(-2 beta phi)) < 1, every operation as the portable loops do it.
+  [[gnu::always_inline]] void update_node_real(const typename Block::Cursor& c, std::int32_t first,
+                                               std::int32_t lanes, const LaneBetas& r,
+                                               const simd::PhiloxWords16& draw,
+                                               std::int32_t first_generator) const {
+    const int groups = (lanes + 7) / 8;
+    __m512d phi[4];
+    for (int q = 0; q < 4; ++q) phi[q] = _mm512_set1_pd(static_cast<double>(block.field(c)));
+    block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) {
+      const __m256i s8 = _mm256_maskz_loadu_epi8(r.active, &spins(first, j));
+      const __m512i s_lo = _mm512_cvtepi8_epi32(_mm256_castsi256_si128(s8));
+      const __m512i s_hi = _mm512_cvtepi8_epi32(_mm256_extracti128_si256(s8, 1));
+      const __m512d J = _mm512_set1_pd(static_cast<double>(coupling));
+      for (int q = 0; q < groups; ++q) {
+        const __m512i s32 = q < 2 ? s_lo : s_hi;
+        const __m256i s =
+            q % 2 == 0 ? _mm512_castsi512_si256(s32) : _mm512_extracti64x4_epi64(s32, 1);
+        phi[q] = _mm512_add_pd(phi[q], _mm512_mul_pd(J, _mm512_cvtepi32_pd(s)));
+      }
+    });
+    std::uint32_t up = 0;
+    for (int q = 0; q < groups; ++q) {
+      const __m512i words = simd::machine_words(draw, first_generator, q / 2);
+      const __m256i w =
+          q % 2 == 0 ? _mm512_castsi512_si256(words) : _mm512_extracti64x4_epi64(words, 1);
+      const __m512d factor = _mm512_add_pd(_mm512_set1_pd(1.0),
+                                           simd::exp8(_mm512_mul_pd(r.minus_two_beta[q], phi[q])));
+      const __mmask8 below = _mm512_cmp_pd_mask(_mm512_mul_pd(simd::unit_interval8(w), factor),
+                                                _mm512_set1_pd(1.0), _CMP_LT_OQ);
+      up |= static_cast<std::uint32_t>(below) << (8 * q);
+    }
+    const __m256i decided =
+        _mm256_mask_blend_epi8(__mmask32(up), _mm256_set1_epi8(-1), _mm256_set1_epi8(1));
+    _mm256_mask_storeu_epi8(&spins(first, c.node), r.active, decided);
+  }
+#endif
 };
 
-/// Whether the host sweep runs in AVX-512 registers for this block.
+/// Whether the host sweep runs in AVX-512 registers (compiled in, host space, not asked
+/// for the portable loops).
 template <class ExecutionSpace>
-bool use_host_registers(std::int32_t bound, HostKernel kernel) {
+bool use_host_registers(HostKernel kernel) {
 #ifdef HAMON_HOST_AVX512
-  return host_style<ExecutionSpace> && bound >= 0 && kernel == HostKernel::best;
+  return host_style<ExecutionSpace> && kernel == HostKernel::best;
 #else
-  (void)bound;
   (void)kernel;
   return false;
 #endif
@@ -392,7 +465,7 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
                   std::uint32_t round, std::uint32_t sweep, HostKernel kernel) {
   const std::int32_t n_machines = state.n_machines();
   const std::int64_t n_groups = (n_machines + kMachinesPerDraw - 1) / kMachinesPerDraw;
-  const bool simd = use_host_registers<ExecutionSpace>(bound, kernel);
+  const bool simd = use_host_registers<ExecutionSpace>(kernel);
   // Register runs: at most kRegisterRun nodes (three generator batches in flight), and a
   // whole number of runs per thread so no thread waits for another's extra run.
   const std::int64_t threads = space.concurrency();

@@ -6,7 +6,7 @@
 // tests check bit for bit.
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && \
-    !defined(__CUDA_ARCH__) && !defined(HAMON_DISABLE_HOST_SIMD)
+    defined(__AVX512DQ__) && !defined(__CUDA_ARCH__) && !defined(HAMON_DISABLE_HOST_SIMD)
 #define HAMON_HOST_AVX512 1
 #endif
 
@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/impl/exp.hpp"
 
 namespace hamon::detail::simd {
 
@@ -114,6 +115,47 @@ inline __mmask16 decide16(__mmask16 active, __m512i index, __m512i floor, __m512
   const __m512i limit =
       _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), possible, index, limits, 4);
   return _mm512_mask_cmple_epu32_mask(possible, words, limit);
+}
+
+/// deterministic_exp (impl/exp.hpp) on 8 lanes: the same operations in the same order,
+/// so the same bits (separate multiplies and adds, never fused).
+inline __m512d exp8(__m512d x) {
+  constexpr double kLog2e = 1.4426950408889634074;
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  constexpr double kRoundMagic = 6755399441055744.0;
+  x = _mm512_min_pd(_mm512_max_pd(x, _mm512_set1_pd(-708.0)), _mm512_set1_pd(708.0));
+  const __m512d magic = _mm512_set1_pd(kRoundMagic);
+  const __m512d k =
+      _mm512_sub_pd(_mm512_add_pd(_mm512_mul_pd(x, _mm512_set1_pd(kLog2e)), magic), magic);
+  const __m512d r = _mm512_sub_pd(_mm512_sub_pd(x, _mm512_mul_pd(k, _mm512_set1_pd(kLn2Hi))),
+                                  _mm512_mul_pd(k, _mm512_set1_pd(kLn2Lo)));
+  auto step = [&r](__m512d p, double c) {
+    return _mm512_add_pd(_mm512_mul_pd(p, r), _mm512_set1_pd(c));
+  };
+  __m512d p = _mm512_set1_pd(1.0 / 6227020800.0);
+  p = step(p, 1.0 / 479001600.0);
+  p = step(p, 1.0 / 39916800.0);
+  p = step(p, 1.0 / 3628800.0);
+  p = step(p, 1.0 / 362880.0);
+  p = step(p, 1.0 / 40320.0);
+  p = step(p, 1.0 / 5040.0);
+  p = step(p, 1.0 / 720.0);
+  p = step(p, 1.0 / 120.0);
+  p = step(p, 1.0 / 24.0);
+  p = step(p, 1.0 / 6.0);
+  p = step(p, 0.5);
+  p = step(p, 1.0);
+  p = step(p, 1.0);
+  const __m512i bits =
+      _mm512_slli_epi64(_mm512_add_epi64(_mm512_cvttpd_epi64(k), _mm512_set1_epi64(1023)), 52);
+  return _mm512_mul_pd(p, _mm512_castsi512_pd(bits));
+}
+
+/// to_unit_interval (counter_rng.hpp) of 8 words.
+inline __m512d unit_interval8(__m256i words) {
+  return _mm512_mul_pd(_mm512_add_pd(_mm512_cvtepu32_pd(words), _mm512_set1_pd(0.5)),
+                       _mm512_set1_pd(1.0 / 4294967296.0));
 }
 
 }  // namespace hamon::detail::simd
