@@ -315,17 +315,10 @@ struct BlockUpdate {
   KOKKOS_INLINE_FUNCTION void update_registers(std::int64_t begin, std::int32_t nodes,
                                                std::int32_t first) const {
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-    const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
     if (bound >= 0) {
-      const LaneRows rows = lane_rows(first, lanes);
-      walk_registers(begin, nodes, first, lanes, [&](const auto& c, const auto& draw, auto gen) {
-        update_node(c, first, lanes, rows, draw, gen);
-      });
+      update_registers_integer(begin, nodes, first);
     } else {
-      const LaneBetas lane_betas = betas_of_lanes(first, lanes);
-      walk_registers(begin, nodes, first, lanes, [&](const auto& c, const auto& draw, auto gen) {
-        update_node_real(c, first, lanes, lane_betas, draw, gen);
-      });
+      update_registers_real(begin, nodes, first);
     }
 #else
     update_lanes(begin, nodes, first);
@@ -333,6 +326,30 @@ struct BlockUpdate {
   }
 
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
+  // The two register paths are separate functions so each gets its own register
+  // allocation (one function holding both measured 5-14 % slower on the integer path).
+  [[gnu::noinline]] void update_registers_integer(std::int64_t begin, std::int32_t nodes,
+                                                  std::int32_t first) const {
+    const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
+    const LaneRows rows = lane_rows(first, lanes);
+    walk_registers(
+        begin, nodes, first,
+        lanes, [&](const auto& c, const auto& draw, auto gen) __attribute__((always_inline)) {
+          update_node(c, first, lanes, rows, draw, gen);
+        });
+  }
+
+  [[gnu::noinline]] void update_registers_real(std::int64_t begin, std::int32_t nodes,
+                                               std::int32_t first) const {
+    const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
+    const LaneBetas lane_betas = betas_of_lanes(first, lanes);
+    walk_registers(
+        begin, nodes, first,
+        lanes, [&](const auto& c, const auto& draw, auto gen) __attribute__((always_inline)) {
+          update_node_real(c, first, lanes, lane_betas, draw, gen);
+        });
+  }
+
   /// Runs the Philox batches for the nodes and calls update(cursor, draw, first_generator)
   /// for each node in order.
   template <class Update>
