@@ -95,7 +95,6 @@ void observe_round(const ExecutionSpace& space,
                    const ChainState<ExecutionSpace>& state,
                    const ObserverBuffers<ExecutionSpace>& b, std::int64_t r,
                    std::int64_t n_rounds) {
-  using range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
   const auto machine_of_chain = state.machine_of_chain;
   const auto spins = state.spins;
@@ -103,9 +102,9 @@ void observe_round(const ExecutionSpace& space,
     const std::int64_t row = (r + 1) / b.samples_every - 1;
     const auto samples = b.samples;
     const auto nodes = b.sample_nodes;
-    Kokkos::parallel_for(
-        "hamon::observe_samples", range(space, 0, static_cast<std::int64_t>(nodes.extent(0))),
-        KOKKOS_LAMBDA(const std::int64_t k) {
+    const auto n_samples = static_cast<std::int64_t>(nodes.extent(0));
+    launch(
+        space, "hamon::observe_samples", n_samples, n_samples, KOKKOS_LAMBDA(const std::int64_t k) {
           samples(row, k) = spins(machine_of_chain(top), nodes(k));
         });
   }
@@ -131,13 +130,14 @@ void observe_round(const ExecutionSpace& space,
     const auto edge_sums = b.edge_sums;
     const auto edge_i = model.edge_i;
     const auto edge_j = model.edge_j;
-    Kokkos::parallel_for(
-        "hamon::observe_node_moments", range(space, 0, model.n_nodes),
+    launch(
+        space, "hamon::observe_node_moments", model.n_nodes, model.n_nodes,
         KOKKOS_LAMBDA(const std::int64_t i) {
           node_sums(batch, i) += spins(machine_of_chain(top), i);
         });
-    Kokkos::parallel_for(
-        "hamon::observe_edge_moments", range(space, 0, static_cast<std::int64_t>(edge_i.extent(0))),
+    const auto n_edges = static_cast<std::int64_t>(edge_i.extent(0));
+    launch(
+        space, "hamon::observe_edge_moments", n_edges, n_edges,
         KOKKOS_LAMBDA(const std::int64_t e) {
           const std::int32_t m = machine_of_chain(top);
           edge_sums(batch, e) += spins(m, edge_i(e)) * spins(m, edge_j(e));
@@ -148,6 +148,20 @@ void observe_round(const ExecutionSpace& space,
     const auto energy_fixed = state.energy_fixed;
     const int bits = model.energy_fraction_bits;
     const std::int64_t n_nodes = model.n_nodes;
+    if constexpr (host_style<ExecutionSpace>) {
+      if (n_nodes < kInlineHostWork) {
+        // Small model: on the calling thread (launch.hpp), same sums.
+        Kokkos::Profiling::pushRegion("hamon::observe_scalar_moments");
+        const std::int32_t m = machine_of_chain(top);
+        std::int64_t magnetization = 0;
+        for (std::int64_t i = 0; i < n_nodes; ++i) magnetization += spins(m, i);
+        energy_sums(batch) += fixed_point_energy(energy_fixed(m), bits);
+        abs_m(batch) += magnetization < 0 ? -magnetization : magnetization;
+        counts(batch) += 1;
+        Kokkos::Profiling::popRegion();
+        return;
+      }
+    }
     using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
     Kokkos::parallel_for(
         "hamon::observe_scalar_moments", team_policy(space, 1, Kokkos::AUTO),
