@@ -3,8 +3,9 @@
 // real couplings (thresholds and exp), every way the machines fill the 32 lanes of a work
 // item (1..70 machines: masks, generators per node from 1 to 8, several lane chunks),
 // clamps, and ladders steep enough that some field values can never (T = 0) or always
-// (T = 2^32) turn a spin up. On a GPU both run the device path, so the test still checks
-// that sweeps are reproducible.
+// (T = 2^32) turn a spin up. Where the register path is not compiled in (no AVX-512, or a
+// GPU) both calls run the same code, and the test only checks that sweeps are
+// reproducible.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>

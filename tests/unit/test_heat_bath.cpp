@@ -1,7 +1,7 @@
 // The integer form of the heat-bath decision (impl/heat_bath.hpp): the threshold T is
 // exactly where the floating-point decision u(w) * factor < 1 changes, and with beta >= 0
 // the field values that can never turn a spin up form a prefix of each table row (the
-// 32-bit form of the AVX-512 host path relies on it); the register exp gives
+// stored 32-bit form of the thresholds relies on it); the register exp gives
 // deterministic_exp's bits.
 #include <gtest/gtest.h>
 

@@ -22,13 +22,10 @@ struct ChainState {
 
   spin_view spins;     // (n_machines, n_nodes), clamped nodes hold their value
   view<double> betas;  // per chain (temperature index), ascending
-  /// With integer local fields |phi| <= R: (chain, phi + R) -> the heat-bath threshold T,
-  /// a word w decides +1 iff w < T (impl/heat_bath.hpp). Empty otherwise. Depends on the
-  /// ladder only: refresh_acceptance_thresholds after changing `betas`.
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory_space> thresholds;
-  /// The same thresholds in 32 bits for the AVX-512 host path: w decides +1 iff
-  /// phi + R >= up_floor(chain) and w <= up_limit(chain, phi + R) (= T - 1). With beta >= 0
-  /// the T = 0 entries are exactly those below up_floor (impl/heat_bath.hpp).
+  /// With integer local fields |phi| <= R, the heat-bath thresholds (impl/heat_bath.hpp):
+  /// a word w decides +1 iff phi + R >= up_floor(chain) and w <= up_limit(chain, phi + R).
+  /// Empty otherwise. They depend on the ladder only: refresh_acceptance_thresholds after
+  /// changing `betas`.
   Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space> up_limit;
   view<std::int32_t> up_floor;
   view<std::int32_t> chain_of_machine;  // which temperature each machine runs at

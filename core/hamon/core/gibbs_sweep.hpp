@@ -134,8 +134,6 @@ struct BlockUpdate {
   typename state_type::spin_view spins;
   typename state_type::template view<double> betas;
   typename state_type::template view<std::int32_t> chain_of_machine;
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
-      thresholds;
   Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
       up_limit;
   typename state_type::template view<std::int32_t> up_floor;
@@ -179,12 +177,13 @@ struct BlockUpdate {
     for (std::int32_t lane = 0; lane < lanes; ++lane) {
       const std::int32_t m = first + lane;
       const std::int32_t chain = chain_of_machine(m);
-      spins(m, node) =
-          bound >= 0
-              ? threshold_decision(draw.w[lane],
-                                   thresholds(chain, static_cast<std::int32_t>(phi[lane]) + bound))
-              : heat_bath_decision(heat_bath_factor(betas(chain), phi[lane]),
-                                   to_unit_interval(draw.w[lane]));
+      if (bound >= 0) {
+        const std::int32_t k = static_cast<std::int32_t>(phi[lane]) + bound;
+        spins(m, node) = threshold_decision(draw.w[lane], up_limit(chain, k), k >= up_floor(chain));
+      } else {
+        spins(m, node) = heat_bath_decision(heat_bath_factor(betas(chain), phi[lane]),
+                                            to_unit_interval(draw.w[lane]));
+      }
     }
   }
 
@@ -206,11 +205,13 @@ struct BlockUpdate {
     philox4_lanes<kDraws>(seed, node_counter, group_counter, sweep, round, words);
 
     double beta[kHostLanes];
-    std::int64_t row[kHostLanes];  // offset of the machine's threshold row, phi = 0
+    std::int64_t row[kHostLanes];     // offset of the machine's up_limit row at phi = 0
+    std::int32_t lowest[kHostLanes];  // the lowest phi that can decide +1
     for (std::int32_t lane = 0; lane < lanes; ++lane) {
       const std::int32_t chain = chain_of_machine(first + lane);
       beta[lane] = betas(chain);
-      row[lane] = bound >= 0 ? &thresholds(chain, bound) - thresholds.data() : 0;
+      row[lane] = bound >= 0 ? &up_limit(chain, bound) - up_limit.data() : 0;
+      lowest[lane] = bound >= 0 ? up_floor(chain) - bound : 0;
     }
     for (std::int32_t n = 0; n < nodes; ++n) {
       const std::int64_t node = node_index[n];
@@ -219,11 +220,12 @@ struct BlockUpdate {
       const std::uint32_t* word = &words[n * kHostLanes];
       std::int8_t* out = &spins(first, node);
       if (bound >= 0) {
-        const std::uint64_t* table = thresholds.data();
+        const std::uint32_t* limits = up_limit.data();
         HAMON_SIMD
         for (std::int32_t lane = 0; lane < lanes; ++lane) {
-          out[lane] = threshold_decision(word[lane],
-                                         table[row[lane] + static_cast<std::int32_t>(phi[lane])]);
+          const auto field = static_cast<std::int32_t>(phi[lane]);
+          out[lane] =
+              threshold_decision(word[lane], limits[row[lane] + field], field >= lowest[lane]);
         }
       } else {
         HAMON_SIMD
@@ -491,22 +493,11 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
   const std::int64_t run = (n_block + rounds_of_runs * threads - 1) / (rounds_of_runs * threads);
   const std::int32_t nodes_per_item =
       simd ? static_cast<std::int32_t>(run < 1 ? 1 : run) : kHostNodes;
-  const BlockUpdate<ExecutionSpace, Block> update{block,
-                                                  state.spins,
-                                                  state.betas,
-                                                  state.chain_of_machine,
-                                                  state.thresholds,
-                                                  state.up_limit,
-                                                  state.up_floor,
-                                                  bound,
-                                                  n_block,
-                                                  n_groups,
-                                                  n_machines,
-                                                  seed,
-                                                  sweep,
-                                                  round,
-                                                  simd,
-                                                  nodes_per_item};
+  const BlockUpdate<ExecutionSpace, Block> update{
+      block,          state.spins,    state.betas,   state.chain_of_machine,
+      state.up_limit, state.up_floor, bound,         n_block,
+      n_groups,       n_machines,     seed,          sweep,
+      round,          simd,           nodes_per_item};
   const std::int64_t items = host_style<ExecutionSpace>
                                  ? (n_block + nodes_per_item - 1) / nodes_per_item
                                  : n_block * n_groups;
@@ -516,20 +507,19 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
 
 }  // namespace detail
 
-/// Fills state.thresholds (chain, phi + R) from the ladder: call after creating the
+/// Fills state.up_limit / up_floor from the ladder: call after creating the
 /// state and whenever `betas` change. Nothing to do without integer local fields.
 template <class ExecutionSpace>
 void refresh_acceptance_thresholds(const ExecutionSpace& space,
                                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
                                    const ChainState<ExecutionSpace>& state) {
   const std::int32_t bound = model.integer_field_bound;
-  if (bound < 0 || state.thresholds.extent(0) == 0) return;
-  const auto thresholds = state.thresholds;
+  if (bound < 0 || state.up_limit.extent(0) == 0) return;
   const auto up_limit = state.up_limit;
   const auto up_floor = state.up_floor;
   const auto betas = state.betas;
   const std::int32_t width = 2 * bound + 1;
-  // One chain per work item: the 32-bit form needs the chain's whole row.
+  // One chain per work item: the floor needs the chain's whole row.
   Kokkos::parallel_for(
       "hamon::acceptance_thresholds",
       Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int32_t>(betas.extent(0))),
@@ -538,8 +528,7 @@ void refresh_acceptance_thresholds(const ExecutionSpace& space,
         for (std::int32_t k = 0; k < width; ++k) {
           const std::uint64_t t = detail::heat_bath_threshold(
               detail::heat_bath_factor(betas(chain), static_cast<double>(k - bound)));
-          thresholds(chain, k) = t;
-          up_limit(chain, k) = t == 0 ? 0u : static_cast<std::uint32_t>(t - 1);
+          up_limit(chain, k) = detail::threshold_limit(t);
           if (t == 0) floor = k + 1;
         }
         up_floor(chain) = floor;
@@ -556,7 +545,7 @@ void gibbs_sweep(const ExecutionSpace& space,
                  const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep, detail::HostKernel kernel = detail::HostKernel::best) {
   using memory_space = typename ExecutionSpace::memory_space;
-  const std::int32_t bound = state.thresholds.extent(0) > 0 ? model.integer_field_bound : -1;
+  const std::int32_t bound = state.up_limit.extent(0) > 0 ? model.integer_field_bound : -1;
   if (model.lattice.enabled && bound >= 0) {
     for (std::int32_t colour = 0; colour < 2; ++colour) {
       detail::update_block(space, state, bound,

@@ -10,7 +10,8 @@
 // a product is monotone, so u(w) * factor < 1 holds for w < T and fails from T on. The
 // threshold T (0 .. 2^32) is found once per ladder by bisection on that very predicate,
 // so `w < T` decides exactly as the floating-point expression does, bit for bit, with one
-// integer comparison per update.
+// integer comparison per update. T takes 2^32 + 1 values; tables store it in 32 bits as
+// T - 1 plus a per-row floor for T = 0 (threshold_limit, threshold_decision).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -43,9 +44,16 @@ KOKKOS_INLINE_FUNCTION std::uint64_t heat_bath_threshold(double factor) {
   return low;
 }
 
-KOKKOS_FORCEINLINE_FUNCTION std::int8_t threshold_decision(std::uint32_t word,
-                                                           std::uint64_t threshold) {
-  return word < threshold ? std::int8_t(1) : std::int8_t(-1);
+/// The stored form of T, in 32 bits: `limit` = T - 1 when T >= 1, and `possible` = T >= 1.
+/// A word decides +1 iff possible and word <= limit. For beta >= 0 the T = 0 entries of a
+/// row (phi = -R .. R) are a prefix, so `possible` is "phi + R >= the row's floor".
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t threshold_limit(std::uint64_t threshold) {
+  return threshold == 0 ? 0u : static_cast<std::uint32_t>(threshold - 1);
+}
+
+KOKKOS_FORCEINLINE_FUNCTION std::int8_t threshold_decision(std::uint32_t word, std::uint32_t limit,
+                                                           bool possible) {
+  return possible && word <= limit ? std::int8_t(1) : std::int8_t(-1);
 }
 
 }  // namespace hamon::detail

@@ -42,11 +42,6 @@ ChainState<ExecutionSpace> make_chain_state(
       model.n_nodes);
   s.betas = to_view(space, betas, "hamon::betas");
   if (model.integer_field_bound >= 0) {
-    s.thresholds =
-        Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
-            Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
-                               std::string("hamon::thresholds")),
-            n, 2 * model.integer_field_bound + 1);
     s.up_limit =
         Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
             Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_limit")),
@@ -79,7 +74,7 @@ ChainState<ExecutionSpace> make_chain_state(
   Kokkos::parallel_for(
       "hamon::initial_state",
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
-                                                                          n_nodes * n_groups),
+                                                                           n_nodes * n_groups),
       KOKKOS_LAMBDA(const std::int64_t idx) {
         const std::int64_t i = idx % n_nodes;
         const auto group = static_cast<std::int32_t>(idx / n_nodes);
@@ -88,8 +83,8 @@ ChainState<ExecutionSpace> make_chain_state(
                     static_cast<std::uint32_t>(Stream::initial_state), 0u);
         for (std::int32_t k = 0; k < 4 && 4 * group + k < n; ++k) {
           const std::int32_t m = 4 * group + k;
-          spins(m, i) = clamped(i) != 0 ? clamped(i)
-                                        : ((draw.w[k] >> 31) ? std::int8_t(1) : std::int8_t(-1));
+          spins(m, i) =
+              clamped(i) != 0 ? clamped(i) : ((draw.w[k] >> 31) ? std::int8_t(1) : std::int8_t(-1));
         }
       });
   refresh_acceptance_thresholds(space, model, s);
