@@ -9,7 +9,9 @@
 
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
+#include "hamon/core/checkpoint.hpp"
 #include "hamon/version.hpp"
+#include "run/execute_run.hpp"
 
 namespace {
 
@@ -23,6 +25,12 @@ int run_guarded(const std::function<int()>& command) {
   } catch (const UsageError& e) {
     std::cerr << "hamon: error: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const hamon::CheckpointError& e) {
+    std::cerr << "hamon: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const RunStopped& e) {
+    std::cerr << "hamon: " << e.what() << "\n";
+    return kExitStopped;
   } catch (const std::exception& e) {
     std::cerr << "hamon: error: " << e.what() << "\n";
     return kExitRunFailed;
@@ -36,10 +44,13 @@ int main(int argc, char* argv[]) {
   CLI::App app{"hamon: non-reversible parallel tempering and block Gibbs sampling on Kokkos"};
   app.set_version_flag("--version", std::string("hamon ") + hamon::version);
   app.require_subcommand(1);
-  app.footer("Experiment files: examples/README.md. Exit status: 0 ok, 1 run failed, 2 bad input.");
+  app.footer(
+      "Experiment files: examples/README.md. Exit status: 0 ok, 1 run failed, 2 bad input,\n"
+      "3 stopped on a signal (resumable with `hamon resume DIR`).");
   const std::vector<Command> commands = {
       add_run_command(app),     add_validate_command(app), add_devices_command(app),
-      add_resolve_command(app), add_demo_command(app),
+      add_resolve_command(app), add_demo_command(app),     add_resume_command(app),
+      add_extend_command(app),
   };
   try {
     app.parse(argc, argv);

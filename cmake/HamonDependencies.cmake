@@ -40,6 +40,7 @@ else()
 endif()
 
 find_package(Random123 REQUIRED) # cmake/FindRandom123.cmake: header-only
+find_package(ZLIB REQUIRED)      # crc32 of checkpoint sections (Debian: zlib1g-dev)
 if(HAMON_ENABLE_APPS)
   find_package(CLI11 REQUIRED)
 endif()

@@ -1,7 +1,8 @@
 #pragma once
 // The subcommands of `hamon`. Each add_* registers its options on the CLI11 app and
 // returns what to run when it was chosen. Exit codes: 0 success, 1 a run that failed,
-// 2 bad input (the experiment file, a command-line value, the device).
+// 2 bad input (the experiment file, a command-line value, the device, a checkpoint that
+// does not fit), 3 a run stopped on a signal, saved and resumable.
 
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -19,6 +20,8 @@ Command add_validate_command(CLI::App& app);
 Command add_demo_command(CLI::App& app);
 Command add_devices_command(CLI::App& app);
 Command add_resolve_command(CLI::App& app);
+Command add_resume_command(CLI::App& app);
+Command add_extend_command(CLI::App& app);
 
 /// Bad input with no place in a file (a command-line value, the environment): exit 2.
 class UsageError : public std::runtime_error {
@@ -28,5 +31,6 @@ class UsageError : public std::runtime_error {
 
 inline constexpr int kExitRunFailed = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitStopped = 3;  // stopped on a signal; `hamon resume` continues
 
 }  // namespace hamon::cli

@@ -31,7 +31,7 @@ Command add_demo_command(CLI::App& app) {
                                       overrides_of(*flags), OutputPolicy::replace_run);
             const KokkosSession kokkos;
             const RunOutcome outcome =
-                execute_run(run, !flags->quiet && stderr_is_terminal(), started);
+                start_run(run, !flags->quiet && stderr_is_terminal(), started);
             if (!flags->quiet) {
               print_run_report(std::cout, run, outcome, true);
               std::cout << "  plots        python3 tools/plot_run.py " << outcome.directory << "\n";

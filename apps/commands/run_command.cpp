@@ -31,9 +31,13 @@ Command add_run_command(CLI::App& app) {
   add_run_flags(*sub, state->flags, FlagSet::run);
   sub->footer(
       "Writes DIR (output.dir, or --out) with summary.yaml, betas.npy, energies.npy,\n"
-      "index_process.npy and samples.npy. DIR appears only when complete; an existing\n"
-      "non-empty DIR is refused unless --overwrite is given and DIR is an earlier hamon run.\n"
-      "Exit status: 0 done, 1 the run failed, 2 bad input (nothing created).");
+      "index_process.npy, samples.npy, config.yaml and checkpoint.bin. While it runs the\n"
+      "directory is DIR.partial (traces streamed there, checkpoints per output.checkpoint);\n"
+      "DIR appears only when complete. An existing non-empty DIR is refused unless\n"
+      "--overwrite is given and DIR is an earlier hamon run. SIGTERM, SIGINT or SIGUSR1 end\n"
+      "the round, write a checkpoint and exit 3: `hamon resume DIR` continues.\n"
+      "Exit status: 0 done, 1 the run failed, 2 bad input (nothing created), 3 stopped\n"
+      "and resumable.");
   return {sub, [state]() {
             const auto started = std::chrono::steady_clock::now();
             const RunFlags& f = state->flags;
@@ -41,7 +45,7 @@ Command add_run_command(CLI::App& app) {
                 state->config, overrides_of(f),
                 f.overwrite ? OutputPolicy::replace_run : OutputPolicy::refuse_non_empty);
             const KokkosSession kokkos;
-            const RunOutcome outcome = execute_run(run, !f.quiet && stderr_is_terminal(), started);
+            const RunOutcome outcome = start_run(run, !f.quiet && stderr_is_terminal(), started);
             if (!f.quiet) print_run_report(std::cout, run, outcome, false);
             return 0;
           }};

@@ -175,6 +175,19 @@ void emit_output(YAML::Emitter& out, const OutputSpec& spec) {
   out << YAML::Key << "moments" << YAML::Value << spec.moments;
   out << YAML::Key << "energies" << YAML::Value << spec.energies;
   out << YAML::Key << "index_process" << YAML::Value << spec.index_process;
+  out << YAML::Key << "checkpoint" << YAML::Value;
+  if (!spec.checkpoint.enabled) {
+    out << false;
+  } else {
+    out << YAML::Flow << YAML::BeginMap;
+    if (spec.checkpoint.every > 0)
+      out << YAML::Key << "every" << YAML::Value << spec.checkpoint.every;
+    if (spec.checkpoint.seconds > 0.0) {
+      out << YAML::Key << "seconds" << YAML::Value;
+      emit_float(out, spec.checkpoint.seconds);
+    }
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 }
 

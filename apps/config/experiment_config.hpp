@@ -91,6 +91,15 @@ struct NrptSpec {
   TuneSpec tune;
 };
 
+/// output.checkpoint: when `hamon run` writes its checkpoint (DIR.partial/checkpoint.bin).
+/// `{every: N}` rounds and/or `{seconds: S}` of wall clock, whichever comes first;
+/// `false` turns checkpoints off.
+struct CheckpointSpec {
+  bool enabled = true;
+  std::int64_t every = 0;  // rounds; 0: not by rounds
+  double seconds = 600.0;  // wall-clock seconds; 0: not by time
+};
+
 struct OutputSpec {
   std::string dir;                         // run directory (relative to the working directory)
   std::int64_t samples_every = 0;          // 0: no samples
@@ -98,6 +107,7 @@ struct OutputSpec {
   bool moments = true;                     // per-node <s_i> and |m| in the summary
   bool energies = true;                    // energies.npy (rounds x chains)
   bool index_process = true;               // index_process.npy (rounds x machines)
+  CheckpointSpec checkpoint;
 };
 
 struct ExperimentConfig {

@@ -29,12 +29,31 @@ void parse_samples(YamlReader& reader, const YAML::Node& node, OutputSpec& spec)
   }
 }
 
+void parse_checkpoint(YamlReader& reader, const YAML::Node& node, CheckpointSpec& spec) {
+  const std::string path = "output.checkpoint";
+  if (node.IsScalar() && node.Tag() != "!") {
+    spec.enabled = reader.boolean(node, path);  // true: the default cadence
+    return;
+  }
+  const auto keys = reader.entries(node, path, {"every", "seconds"});
+  if (keys.empty()) reader.fail(path, "give every: ROUNDS and/or seconds: S, or false");
+  spec.every = 0;
+  spec.seconds = 0.0;
+  if (keys.count("every") != 0) {
+    spec.every = reader.integer(keys.at("every"), path + ".every", 1,
+                                std::numeric_limits<std::uint32_t>::max());
+  }
+  if (keys.count("seconds") != 0) {
+    spec.seconds = reader.number(keys.at("seconds"), path + ".seconds", 0.001, 1e9);
+  }
+}
+
 }  // namespace
 
 OutputSpec parse_output(YamlReader& reader, const YAML::Node& node) {
   OutputSpec spec;
-  const auto keys =
-      reader.entries(node, "output", {"dir", "samples", "moments", "energies", "index_process"});
+  const auto keys = reader.entries(
+      node, "output", {"dir", "samples", "moments", "energies", "index_process", "checkpoint"});
   if (keys.count("dir") != 0) spec.dir = reader.text(keys.at("dir"), "output.dir");
   if (keys.count("samples") != 0) parse_samples(reader, keys.at("samples"), spec);
   if (keys.count("moments") != 0)
@@ -45,6 +64,8 @@ OutputSpec parse_output(YamlReader& reader, const YAML::Node& node) {
   if (keys.count("index_process") != 0) {
     spec.index_process = reader.boolean(keys.at("index_process"), "output.index_process");
   }
+  if (keys.count("checkpoint") != 0)
+    parse_checkpoint(reader, keys.at("checkpoint"), spec.checkpoint);
   return spec;
 }
 

@@ -79,6 +79,13 @@ void write_atomically(const std::filesystem::path& path,
   std::filesystem::rename(temporary, path, ec);
   if (ec) fail(path, ec.message());
   guard.release();
+  // ... and the directory entry itself.
+  const std::filesystem::path dir = path.parent_path();
+  const int dir_fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
 }
 
 }  // namespace hamon::cli

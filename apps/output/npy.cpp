@@ -44,12 +44,30 @@ void write_array(std::ostream& out, const std::string& descr, const std::vector<
 
 }  // namespace
 
-std::string npy_header(const std::string& descr, const std::vector<std::size_t>& shape) {
+template <>
+std::string npy_descr<double>() {
+  return little_endian() ? "<f8" : ">f8";
+}
+template <>
+std::string npy_descr<std::int32_t>() {
+  return little_endian() ? "<i4" : ">i4";
+}
+template <>
+std::string npy_descr<std::int8_t>() {
+  return "|i1";
+}
+
+std::string npy_header(const std::string& descr, const std::vector<std::size_t>& shape,
+                       std::size_t length) {
   std::string dict =
       "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape_tuple(shape) + ", }";
   const std::size_t preamble = 10;  // magic (6) + version (2) + header length (2)
   std::size_t total = preamble + dict.size() + 1;
-  const std::size_t padded = (total + 63) / 64 * 64;
+  if (length > 0 && (total > length || length % 64 != 0)) {
+    throw std::logic_error("npy_header: the header does not fit in " + std::to_string(length) +
+                           " bytes");
+  }
+  const std::size_t padded = length > 0 ? length : (total + 63) / 64 * 64;
   dict.append(padded - total, ' ');
   dict += '\n';
   if (dict.size() > 65535) throw std::logic_error("write_npy: header too long for format 1.0");
@@ -61,17 +79,17 @@ std::string npy_header(const std::string& descr, const std::vector<std::size_t>&
 
 void write_npy(std::ostream& out, const std::vector<double>& data,
                const std::vector<std::size_t>& shape) {
-  write_array(out, little_endian() ? "<f8" : ">f8", data, shape);
+  write_array(out, npy_descr<double>(), data, shape);
 }
 
 void write_npy(std::ostream& out, const std::vector<std::int32_t>& data,
                const std::vector<std::size_t>& shape) {
-  write_array(out, little_endian() ? "<i4" : ">i4", data, shape);
+  write_array(out, npy_descr<std::int32_t>(), data, shape);
 }
 
 void write_npy(std::ostream& out, const std::vector<std::int8_t>& data,
                const std::vector<std::size_t>& shape) {
-  write_array(out, "|i1", data, shape);
+  write_array(out, npy_descr<std::int8_t>(), data, shape);
 }
 
 }  // namespace hamon::cli

@@ -12,8 +12,15 @@
 
 namespace hamon::cli {
 
-/// The header bytes (magic to newline) for `descr` ("<f8", "|i1", ...) and `shape`.
-std::string npy_header(const std::string& descr, const std::vector<std::size_t>& shape);
+/// The header bytes (magic to newline) for `descr` ("<f8", "|i1", ...) and `shape`, padded
+/// to `length` bytes when given (a multiple of 64, for headers rewritten in place as a
+/// streamed file grows; throws std::logic_error when the dict does not fit).
+std::string npy_header(const std::string& descr, const std::vector<std::size_t>& shape,
+                       std::size_t length = 0);
+
+/// "<f8" / ">f8", "<i4" / ">i4", "|i1": this machine's descr of T.
+template <class T>
+std::string npy_descr();
 
 void write_npy(std::ostream& out, const std::vector<double>& data,
                const std::vector<std::size_t>& shape);

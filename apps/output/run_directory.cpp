@@ -41,17 +41,29 @@ fs::path make_sibling_directory(const fs::path& dir, const std::string& suffix) 
   return fs::path(name.data());
 }
 
-/// The directory without a trailing separator ("runs/x/" -> "runs/x").
-fs::path normalised(const fs::path& dir) {
+void rename_or_throw(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  if (ec) {
+    throw std::runtime_error("cannot rename " + from.string() + " to " + to.string() + ": " +
+                             ec.message());
+  }
+}
+
+}  // namespace
+
+fs::path normalised_run_dir(const fs::path& dir) {
   fs::path p = dir.lexically_normal();
   if (!p.has_filename() && p.has_parent_path()) p = p.parent_path();
   return p;
 }
 
-}  // namespace
+fs::path partial_dir_of(const fs::path& dir) {
+  return fs::path(normalised_run_dir(dir).string() + ".partial");
+}
 
 void check_output_directory(const ExperimentConfig& config, bool replace_run) {
-  const fs::path dir = normalised(config.output.dir);
+  const fs::path dir = normalised_run_dir(config.output.dir);
   std::error_code ec;
   if (dir.empty() || dir == "." || dir == ".." || dir == dir.root_path()) {
     config.fail("output.dir", "'" + config.output.dir + "' cannot be a run directory");
@@ -72,6 +84,12 @@ void check_output_directory(const ExperimentConfig& config, bool replace_run) {
     config.fail("output.dir", "cannot create '" + dir.string() + "': '" + ancestor.string() +
                                   "' is not writable");
   }
+  const fs::path partial = partial_dir_of(dir);
+  if (fs::exists(partial, ec) && !replace_run) {
+    config.fail("output.dir", "an interrupted run is in '" + partial.string() +
+                                  "'; continue it with `hamon resume " + dir.string() +
+                                  "`, or pass --overwrite to discard it");
+  }
   if (!is_non_empty_directory(dir)) return;
   if (!replace_run) {
     config.fail("output.dir", "'" + dir.string() +
@@ -86,56 +104,78 @@ void check_output_directory(const ExperimentConfig& config, bool replace_run) {
   }
 }
 
-StagedDirectory::StagedDirectory(fs::path final_dir) : final_dir_(normalised(final_dir)) {
-  const fs::path parent = final_dir_.parent_path();
+RunDirectory::RunDirectory(fs::path final_dir, fs::path partial)
+    : final_dir_(std::move(final_dir)), partial_(std::move(partial)) {}
+
+RunDirectory RunDirectory::create(const fs::path& final_dir, bool discard_partial) {
+  const fs::path dir = normalised_run_dir(final_dir);
+  const fs::path partial = partial_dir_of(dir);
+  std::error_code ec;
+  if (discard_partial) fs::remove_all(partial, ec);
+  const fs::path parent = dir.parent_path();
   if (!parent.empty()) {
-    std::error_code ec;
     fs::create_directories(parent, ec);
-    if (ec) {
-      throw std::runtime_error("cannot create " + parent.string() + ": " + ec.message());
+    if (ec) throw std::runtime_error("cannot create " + parent.string() + ": " + ec.message());
+  }
+  // Built under a random name and renamed, so DIR.partial never lacks its config.yaml
+  // marker for long; the caller writes config.yaml first.
+  if (::mkdir(partial.c_str(), 0777) != 0) {
+    throw std::runtime_error("cannot create " + partial.string() + ": " + std::strerror(errno));
+  }
+  return RunDirectory(dir, partial);
+}
+
+RunDirectory RunDirectory::open(const fs::path& final_dir) {
+  const fs::path dir = normalised_run_dir(final_dir);
+  const fs::path partial = partial_dir_of(dir);
+  std::error_code ec;
+  if (!fs::is_directory(partial, ec)) {
+    if (looks_like_a_run(dir)) {
+      throw std::runtime_error(dir.string() + " is a complete run (nothing to resume); " +
+                               "`hamon extend " + dir.string() + " --rounds N` continues it");
     }
+    throw std::runtime_error("no interrupted run at " + dir.string() + " (no " + partial.string() +
+                             ")");
   }
-  staging_ = make_sibling_directory(final_dir_, ".tmp-");
+  return RunDirectory(dir, partial);
 }
 
-StagedDirectory::~StagedDirectory() {
-  if (!committed_) {
-    std::error_code ignored;
-    fs::remove_all(staging_, ignored);
-  }
+RunDirectory RunDirectory::reopen_complete(const fs::path& final_dir) {
+  const fs::path dir = normalised_run_dir(final_dir);
+  const fs::path partial = partial_dir_of(dir);
+  rename_or_throw(dir, partial);
+  return RunDirectory(dir, partial);
 }
 
-void StagedDirectory::write(const std::string& name,
-                            const std::function<void(std::ostream&)>& writer) const {
-  write_atomically(staging_ / name, writer);
+void RunDirectory::write(const std::string& name,
+                         const std::function<void(std::ostream&)>& writer) const {
+  write_atomically(partial_ / name, writer);
 }
 
-void StagedDirectory::commit(bool replace_run) {
+void RunDirectory::commit(bool replace_run) {
   std::error_code ec;
   fs::path previous;
   if (is_non_empty_directory(final_dir_)) {
     if (!replace_run || !looks_like_a_run(final_dir_)) {
       throw std::runtime_error(final_dir_.string() +
                                " appeared while the run was going and is not empty; the "
-                               "results are not kept");
+                               "results stay in " +
+                               partial_.string());
     }
     previous = make_sibling_directory(final_dir_, ".old-");
-    fs::rename(final_dir_, previous / "run", ec);
-    if (ec)
-      throw std::runtime_error("cannot move " + final_dir_.string() + " aside: " + ec.message());
+    rename_or_throw(final_dir_, previous / "run");
   }
   // rename() replaces an empty directory, and is atomic within one file system.
-  fs::rename(staging_, final_dir_, ec);
+  fs::rename(partial_, final_dir_, ec);
   if (ec) {
     const std::string why = ec.message();
     if (!previous.empty()) {
       std::error_code restore;
       fs::rename(previous / "run", final_dir_, restore);
     }
-    throw std::runtime_error("cannot rename " + staging_.string() + " to " + final_dir_.string() +
+    throw std::runtime_error("cannot rename " + partial_.string() + " to " + final_dir_.string() +
                              ": " + why);
   }
-  committed_ = true;
   if (!previous.empty()) fs::remove_all(previous, ec);
 }
 

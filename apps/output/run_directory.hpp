@@ -1,13 +1,16 @@
 #pragma once
-// The run directory appears complete or not at all. Files are written into a staging
-// directory next to it, "DIR.tmp-XXXXXX" (each file itself written under a temporary name
-// and renamed, see atomic_file.hpp); commit() renames the staging directory to DIR. A run
-// that fails or is interrupted leaves at most a DIR.tmp-* directory, never DIR.
+// The run directory appears complete or not at all. While a run is in progress its files
+// live in "DIR.partial/": config.yaml (the resolved experiment), the streamed .npy traces
+// and the checkpoint (checkpoint.bin, with .prev / .new around a write). When the run is
+// done, betas.npy and summary.yaml are written (each atomically, see atomic_file.hpp) and
+// DIR.partial is renamed to DIR: a complete-looking DIR exists only for a complete run.
+// An interrupted run leaves DIR.partial, which `hamon resume DIR` continues.
 //
 // Policy for an existing DIR: an empty directory is replaced; a non-empty one is refused
 // (checked before the run starts, so no time is wasted) unless the caller passed
 // --overwrite and DIR holds a summary.yaml (an earlier hamon run): then the earlier run
-// is moved aside, the new one renamed in, and the earlier one deleted.
+// is moved aside, the new one renamed in, and the earlier one deleted. An existing
+// DIR.partial (an interrupted run) is refused too: resume it, or --overwrite discards it.
 
 #include <filesystem>
 #include <functional>
@@ -18,31 +21,40 @@
 
 namespace hamon::cli {
 
+/// "runs/x/" -> "runs/x".
+std::filesystem::path normalised_run_dir(const std::filesystem::path& dir);
+/// DIR.partial for DIR.
+std::filesystem::path partial_dir_of(const std::filesystem::path& dir);
+/// The file name of the checkpoint inside DIR.partial (and kept in DIR, for extend).
+inline constexpr const char* kCheckpointFile = "checkpoint.bin";
+inline constexpr const char* kConfigFile = "config.yaml";
+
 /// Throws ConfigError (at output.dir / --out) when the run could not be committed to
 /// config.output.dir under the policy above.
 void check_output_directory(const ExperimentConfig& config, bool replace_run);
 
-class StagedDirectory {
+class RunDirectory {
  public:
-  /// Creates the parent directories and the staging directory. Throws std::runtime_error.
-  explicit StagedDirectory(std::filesystem::path final_dir);
-  ~StagedDirectory();  // removes the staging directory unless committed
-  StagedDirectory(const StagedDirectory&) = delete;
-  StagedDirectory& operator=(const StagedDirectory&) = delete;
+  /// A fresh DIR.partial (an earlier one is removed when `discard_partial`).
+  static RunDirectory create(const std::filesystem::path& final_dir, bool discard_partial);
+  /// The DIR.partial of an interrupted run. Throws std::runtime_error when there is none.
+  static RunDirectory open(const std::filesystem::path& final_dir);
+  /// A complete DIR moved back to DIR.partial (to extend it).
+  static RunDirectory reopen_complete(const std::filesystem::path& final_dir);
 
-  /// Writes staging/name atomically.
+  std::filesystem::path file(const std::string& name) const { return partial_ / name; }
+  /// Writes DIR.partial/name atomically.
   void write(const std::string& name, const std::function<void(std::ostream&)>& writer) const;
-
-  /// Renames the staging directory to the final one (replacing an earlier run when
-  /// `replace_run`). Throws std::runtime_error.
+  /// Renames DIR.partial to DIR (replacing an earlier run when `replace_run`).
   void commit(bool replace_run);
 
   const std::filesystem::path& final_dir() const { return final_dir_; }
+  const std::filesystem::path& partial_dir() const { return partial_; }
 
  private:
+  RunDirectory(std::filesystem::path final_dir, std::filesystem::path partial);
   std::filesystem::path final_dir_;
-  std::filesystem::path staging_;
-  bool committed_ = false;
+  std::filesystem::path partial_;
 };
 
 }  // namespace hamon::cli

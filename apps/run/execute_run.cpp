@@ -1,18 +1,33 @@
 #include "run/execute_run.hpp"
 
-#include <cstdio>
+#include <yaml-cpp/yaml.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "config/emit_experiment.hpp"
+#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/sampler.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "output/npy.hpp"
+#include "output/npy_stream.hpp"
 #include "output/progress_display.hpp"
 #include "output/run_directory.hpp"
 #include "output/summary.hpp"
+#include "run/plan_record.hpp"
+#include "run/stop_signals.hpp"
 
 namespace hamon::cli {
 
 namespace {
 
+namespace fs = std::filesystem;
 using clock = std::chrono::steady_clock;
+
+constexpr const char* kPlanAttachment = "plan";
 
 double seconds_since(clock::time_point start) {
   return std::chrono::duration<double>(clock::now() - start).count();
@@ -23,16 +38,6 @@ struct FinishOnExit {
   ProgressDisplay& display;
   ~FinishOnExit() { display.finish(); }
 };
-
-/// The production run of `options` where `decision` says, with the progress display.
-NrptResult sample(const DeviceDecision& decision, const SpinModel& model, NrptOptions options,
-                  ProgressDisplay& display) {
-  if (display.enabled()) {
-    options.progress_every = ProgressDisplay::report_every(options.burn_in + options.n_rounds);
-    options.on_progress = [&display](const Progress& p) { display.update(p); };
-  }
-  return nrpt_with(decision, model, options);
-}
 
 std::string tuned_parts(const TuneSpec& tune) {
   std::string text;
@@ -52,69 +57,252 @@ std::string tuned_line(const Plan& plan) {
          " sweeps/round (" + seconds + (plan.cache_hit ? ", from the tuning cache)" : ")");
 }
 
-void write_arrays(const StagedDirectory& dir, const NrptResult& r) {
-  dir.write("betas.npy", [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
-  const std::size_t chains = r.betas.size();
-  dir.write("energies.npy", [&](std::ostream& out) {
-    write_npy(out, r.energies, {r.energies.size() / chains, chains});
-  });
-  dir.write("index_process.npy", [&](std::ostream& out) {
-    write_npy(out, r.index_process, {r.index_process.size() / chains, chains});
-  });
-  const std::size_t observed = r.sample_nodes.size();  // 0 when samples are off
-  dir.write("samples.npy", [&](std::ostream& out) {
-    write_npy(out, r.samples, {static_cast<std::size_t>(r.n_samples), observed});
-  });
+std::string resolved_config(const ExperimentConfig& config) {
+  YAML::Emitter out;
+  emit_experiment(out, config);
+  return std::string(out.c_str()) + "\n";
+}
+
+/// Reads the data of a 2-D .npy file this program streamed (128-byte header).
+template <class T>
+std::vector<T> read_trace(const fs::path& path, std::int64_t rows, std::int64_t columns) {
+  std::vector<T> data(static_cast<std::size_t>(rows * columns));
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(128);
+  in.read(reinterpret_cast<char*>(data.data()),
+          static_cast<std::streamsize>(data.size() * sizeof(T)));
+  if (!in) throw std::runtime_error("cannot read back " + path.string());
+  return data;
+}
+
+/// The production run: its options, its plan when tuned, the sampler's identity.
+struct Production {
+  NrptOptions options;
+  std::optional<Plan> plan;
+  std::map<std::string, std::string> attachments;
+};
+
+/// Everything between "the sampler exists" and "the run directory is committed".
+class Driver {
+ public:
+  Driver(const PreparedRun& run, RunDirectory& dir, Production production, bool progress)
+      : run_(run), dir_(dir), production_(std::move(production)), display_(progress) {
+    if (display_.enabled()) {
+      NrptOptions& o = production_.options;
+      o.progress_every = ProgressDisplay::report_every(o.burn_in + o.n_rounds);
+      o.on_progress = [this](const Progress& p) { display_.update(p); };
+    }
+    identity_ = identity_of(*run_.model, production_.options, "");
+  }
+  Driver(const Driver&) = delete;
+  Driver& operator=(const Driver&) = delete;
+
+  /// The production options (with the progress display attached).
+  const NrptOptions& options() const { return production_.options; }
+
+  RunOutcome drive(SamplerBase& sampler, RunTraceFiles& traces, clock::time_point started,
+                   RunOutcome outcome) {
+    const CheckpointSpec& cadence = run_.config.output.checkpoint;
+    const std::int64_t target = production_.options.burn_in + production_.options.n_rounds;
+    const StopSignals signals;
+    auto last_save = clock::now();
+    bool due = false;
+    const auto should_stop = [&]() {
+      if (StopSignals::requested()) return true;
+      if (!cadence.enabled) return false;
+      due = (cadence.every > 0 && sampler.rounds_done() % cadence.every == 0) ||
+            (cadence.seconds > 0.0 && seconds_since(last_save) >= cadence.seconds);
+      return due;
+    };
+    const auto sampling_start = clock::now();
+    {
+      FinishOnExit finish{display_};
+      while (sampler.rounds_done() < target) {
+        due = false;
+        sampler.run(target - sampler.rounds_done(), should_stop);
+        if (StopSignals::requested()) {
+          display_.finish();
+          stop(sampler, StopSignals::which());
+        }
+        if (due) {
+          save(sampler);
+          last_save = clock::now();
+        }
+      }
+    }
+    outcome.sampling_s = seconds_since(sampling_start);
+    if (cadence.enabled) save(sampler);  // the final state: `hamon extend` continues it
+    return finish(sampler, traces, started, std::move(outcome));
+  }
+
+  void save(SamplerBase& sampler) {
+    Checkpoint c;
+    c.identity = identity_;
+    c.identity.execution_space = sampler.execution_space();
+    c.state = sampler.state();
+    c.attachments = production_.attachments;
+    save_checkpoint(dir_.file(kCheckpointFile), c);
+  }
+
+ private:
+  [[noreturn]] void stop(SamplerBase& sampler, const std::string& signal) {
+    const std::string dir = dir_.final_dir().string();
+    if (!run_.config.output.checkpoint.enabled) {
+      throw std::runtime_error("stopped by " + signal +
+                               "; checkpoints are off (output.checkpoint: false), so the run in " +
+                               dir_.partial_dir().string() + " cannot be resumed");
+    }
+    save(sampler);
+    throw RunStopped("stopped by " + signal + " after round " +
+                     std::to_string(sampler.rounds_done()) + "; the run is saved in " +
+                     dir_.partial_dir().string() + ". Continue it with: hamon resume " + dir);
+  }
+
+  RunOutcome finish(SamplerBase& sampler, RunTraceFiles& traces, clock::time_point started,
+                    RunOutcome outcome) {
+    outcome.result = sampler.result();
+    traces.sync();
+    NrptResult& r = outcome.result;
+    // The traces streamed to the files; the diagnostics read them back.
+    const SamplerState state = sampler.state();
+    const auto chains = static_cast<std::int64_t>(r.betas.size());
+    r.n_samples = state.traces.samples_rows;
+    r.samples = read_trace<std::int8_t>(dir_.file("samples.npy"), state.traces.samples_rows,
+                                        static_cast<std::int64_t>(r.sample_nodes.size()));
+    r.energies = read_trace<double>(dir_.file("energies.npy"), state.traces.energy_rows, chains);
+    r.index_process =
+        read_trace<std::int32_t>(dir_.file("index_process.npy"), state.traces.index_rows, chains);
+
+    dir_.write("betas.npy", [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
+    outcome.observables = observables_of(r, run_.model->n_nodes(), run_.config.output.moments);
+    outcome.diagnostics = diagnose(*run_.model, r);
+    outcome.total_s = seconds_since(started);
+    const std::string summary = summary_yaml(SummaryInputs{
+        run_.config, *run_.model, outcome.decision, outcome.execution_space, r,
+        outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
+        outcome.plan ? &*outcome.plan : nullptr, Timing{outcome.total_s, outcome.sampling_s}});
+    dir_.write("summary.yaml", [&](std::ostream& out) { out << summary; });
+    dir_.commit(run_.output_policy == OutputPolicy::replace_run);
+    outcome.directory = dir_.final_dir().string();
+    return outcome;
+  }
+
+  const PreparedRun& run_;
+  RunDirectory& dir_;
+  Production production_;
+  ProgressDisplay display_;
+  CheckpointIdentity identity_;
+};
+
+RunTraceFiles::Shape trace_shape(const NrptOptions& options, std::int64_t n_nodes) {
+  RunTraceFiles::Shape shape;
+  const ObserverOptions& obs = options.observers;
+  if (obs.samples_every > 0) {
+    shape.sample_columns =
+        obs.sample_nodes.empty() ? n_nodes : static_cast<std::int64_t>(obs.sample_nodes.size());
+  }
+  shape.chains = static_cast<std::int64_t>(ladder_of(options).size());
+  return shape;
 }
 
 }  // namespace
 
-RunOutcome execute_run(const PreparedRun& run, bool progress, clock::time_point started) {
+RunOutcome start_run(const PreparedRun& run, bool progress, clock::time_point started) {
   const ExperimentConfig& config = run.config;
-  StagedDirectory dir(config.output.dir);
+  RunDirectory dir =
+      RunDirectory::create(config.output.dir, run.output_policy == OutputPolicy::replace_run);
+  dir.write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
   RunOutcome outcome;
   outcome.decision = run.decision;
   outcome.explore_sweeps = run.options.n_expl;
-  NrptOptions options = run.options;
+  Production production;
+  production.options = run.options;
   if (run.tuning) {
     ProgressDisplay display(progress);
     FinishOnExit finish{display};
     display.note("tuning " + tuned_parts(config.nrpt.tune) + " ...");
-    outcome.plan = autotune(*run.model, *run.tuning, run.device);
-    const Plan& plan = *outcome.plan;
-    display.note(tuned_line(plan));
-    // autotune resolved the device itself, by the rule prepare_run used for run.decision;
-    // the summary records the decision that every run of the flow used.
-    if (plan.decision.placement != run.decision.placement) {
-      std::fprintf(stderr, "hamon: warning: tuning ran on %s, not %s as resolved before\n",
-                   to_string(plan.decision.placement).c_str(),
-                   to_string(run.decision.placement).c_str());
-    }
-    outcome.decision = plan.decision;
-    outcome.explore_sweeps = plan.n_expl;
-    options = plan.options_for(config.nrpt.rounds, options);
+    outcome.plan = autotune(*run.model, *run.tuning, run.decision);
+    display.note(tuned_line(*outcome.plan));
+    outcome.explore_sweeps = outcome.plan->n_expl;
+    production.options = outcome.plan->options_for(config.nrpt.rounds, run.options);
+    production.plan = outcome.plan;
+    production.attachments[kPlanAttachment] = plan_record(*outcome.plan);
   }
   outcome.execution_space = execution_space_of(outcome.decision);
-  {
-    ProgressDisplay display(progress);
-    FinishOnExit finish{display};
-    const auto sampling_start = clock::now();
-    outcome.result = sample(outcome.decision, *run.model, options, display);
-    outcome.sampling_s = seconds_since(sampling_start);
+  RunTraceFiles traces(dir.partial_dir(), trace_shape(production.options, run.model->n_nodes()));
+  Driver driver(run, dir, std::move(production), progress);
+  const auto sampler = make_sampler(outcome.decision, *run.model, driver.options(), &traces);
+  if (config.output.checkpoint.enabled) driver.save(*sampler);  // round 0: resumable at once
+  return driver.drive(*sampler, traces, started, std::move(outcome));
+}
+
+RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
+                        clock::time_point started) {
+  const ExperimentConfig& config = run.config;
+  const fs::path final_dir = normalised_run_dir(config.output.dir);
+  const fs::path source = how == ContinueHow::resume ? partial_dir_of(final_dir) : final_dir;
+  LoadedCheckpoint loaded = load_checkpoint(source / kCheckpointFile);
+  for (const std::string& why : loaded.skipped) {
+    std::cerr << "hamon: warning: skipped " << why << "\n";
+  }
+  if (!loaded.skipped.empty()) {
+    std::cerr << "hamon: warning: continuing from the previous good checkpoint "
+              << loaded.file.string() << " (round " << loaded.checkpoint.state.rounds_done << ")\n";
+  }
+  Checkpoint& checkpoint = loaded.checkpoint;
+
+  RunOutcome outcome;
+  outcome.decision = run.decision;
+  outcome.explore_sweeps = run.options.n_expl;
+  outcome.resumed_from = loaded.file.string();
+  Production production;
+  production.options = run.options;
+  production.attachments = checkpoint.attachments;
+  if (run.tuning) {
+    const auto it = checkpoint.attachments.find(kPlanAttachment);
+    if (it == checkpoint.attachments.end()) {
+      throw CheckpointError(loaded.file.string() +
+                            ": the experiment tunes, but the checkpoint holds no tuned plan");
+    }
+    Plan plan;
+    try {
+      plan = plan_from_record(it->second);
+    } catch (const std::exception& e) {
+      throw CheckpointError(loaded.file.string() + ": " + e.what());
+    }
+    plan.decision = run.decision;
+    plan.model = std::make_shared<const SpinModel>(*run.model);
+    outcome.explore_sweeps = plan.n_expl;
+    production.options = plan.options_for(config.nrpt.rounds, run.options);
+    outcome.plan = plan;
+    production.plan = plan;
+  }
+  outcome.execution_space = execution_space_of(outcome.decision);
+  check_identity(checkpoint.identity,
+                 identity_of(*run.model, production.options, outcome.execution_space),
+                 loaded.file.string());
+  const std::int64_t target = production.options.burn_in + production.options.n_rounds;
+  if (checkpoint.state.rounds_done > target) {
+    throw CheckpointError(loaded.file.string() + ": the checkpoint is at round " +
+                          std::to_string(checkpoint.state.rounds_done) +
+                          ", past the configured burn_in + rounds = " + std::to_string(target));
   }
 
-  write_arrays(dir, outcome.result);
-  outcome.observables = observables_of(outcome.result, run.model->n_nodes(), config.output.moments);
-  outcome.diagnostics = diagnose(*run.model, outcome.result);
-  outcome.total_s = seconds_since(started);
-  const std::string summary = summary_yaml(SummaryInputs{
-      config, *run.model, outcome.decision, outcome.execution_space, outcome.result,
-      outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
-      outcome.plan ? &*outcome.plan : nullptr, Timing{outcome.total_s, outcome.sampling_s}});
-  dir.write("summary.yaml", [&](std::ostream& out) { out << summary; });
-  dir.commit(run.output_policy == OutputPolicy::replace_run);
-  outcome.directory = dir.final_dir().string();
-  return outcome;
+  RunDirectory dir = how == ContinueHow::resume ? RunDirectory::open(final_dir)
+                                                : RunDirectory::reopen_complete(final_dir);
+  if (how == ContinueHow::extend) {
+    // The longer run's config; the complete run's summary no longer describes it.
+    dir.write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
+    std::error_code ignored;
+    fs::remove(dir.file("summary.yaml"), ignored);
+    fs::remove(dir.file("betas.npy"), ignored);
+  }
+  RunTraceFiles traces(dir.partial_dir(), trace_shape(production.options, run.model->n_nodes()),
+                       &checkpoint.state.traces);
+  Driver driver(run, dir, std::move(production), progress);
+  const auto sampler =
+      make_sampler(outcome.decision, *run.model, driver.options(), &traces, &checkpoint.state);
+  return driver.drive(*sampler, traces, started, std::move(outcome));
 }
 
 }  // namespace hamon::cli

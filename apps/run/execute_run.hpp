@@ -1,13 +1,22 @@
 #pragma once
-// The run itself, after prepare_run has checked everything: tune when nrpt.tune asks for
-// it (hamon::autotune, which resolves the device once for the whole flow and uses the
-// tuning cache), sample in the space the decision names (Kokkos must be initialised),
-// diagnose the result (health report, log Z), then write the run directory through a
-// staging directory (output/run_directory.hpp): betas.npy, energies.npy,
-// index_process.npy, samples.npy, and summary.yaml last.
+// The run itself, after prepare_run has checked everything (Kokkos must be initialised).
+//
+// start_run (`hamon run`): creates DIR.partial/ with config.yaml (the resolved experiment),
+// tunes when nrpt.tune asks for it (hamon::autotune on the decision prepare_run made, so
+// the device is resolved once for the whole flow), then samples with a hamon::Sampler whose
+// traces stream into DIR.partial's .npy files, writing a checkpoint at round 0, at the
+// configured cadence (output.checkpoint) and at the end. continue_run (`hamon resume`,
+// `hamon extend`) picks up DIR.partial from its last good checkpoint. Either way, when the
+// last round is done: diagnose (health report, log Z), write betas.npy and summary.yaml,
+// rename DIR.partial to DIR.
+//
+// A stop signal (run/stop_signals.hpp) ends the current round, writes a checkpoint and
+// throws RunStopped (exit status 3): the run directory stays DIR.partial, resumable.
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "hamon/core/diagnostics.hpp"
@@ -19,24 +28,39 @@
 
 namespace hamon::cli {
 
+/// The run stopped on a signal and is resumable; what() says how.
+class RunStopped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct RunOutcome {
   NrptResult result;
   Observables observables;
   RunDiagnostics diagnostics;
   std::optional<Plan> plan;  // set when the run was tuned
-  /// Where the run went: run.decision, or with tuning the plan's (the one autotune
-  /// resolved and every run of the flow used; the same rule as run.decision).
+  /// Where the run went: the decision prepare_run made (tuning used the same one).
   DeviceDecision decision;
   std::string execution_space;
   std::int32_t explore_sweeps = 1;  // as run (the plan's when tuned)
   std::string directory;
+  std::string resumed_from;  // the checkpoint continue_run started from
   double total_s = 0.0;
-  double sampling_s = 0.0;  // the production run (tuning excluded)
+  double sampling_s = 0.0;  // sampling in this command (tuning excluded)
 };
 
 /// `started`: when the command started (for timing.total_s). `progress`: draw the
 /// progress display on stderr.
-RunOutcome execute_run(const PreparedRun& run, bool progress,
-                       std::chrono::steady_clock::time_point started);
+RunOutcome start_run(const PreparedRun& run, bool progress,
+                     std::chrono::steady_clock::time_point started);
+
+/// How continue_run finds the run.
+enum class ContinueHow { resume, extend };
+
+/// `run` was prepared from DIR.partial/config.yaml (resume) or DIR/config.yaml (extend, with
+/// nrpt.rounds already raised). Throws CheckpointError (bad input: exit 2) when no good
+/// checkpoint fits the configuration, before anything is changed.
+RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
+                        std::chrono::steady_clock::time_point started);
 
 }  // namespace hamon::cli

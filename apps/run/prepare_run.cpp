@@ -78,7 +78,9 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
     // A bad HAMON_DEVICE or threshold in the environment: the message names the variable.
     config.fail("device", without_prefix(e.what()));
   }
-  check_output_directory(config, policy == OutputPolicy::replace_run);
+  if (policy != OutputPolicy::continue_run) {
+    check_output_directory(config, policy == OutputPolicy::replace_run);
+  }
   run.config = std::move(config);
   return run;
 }

@@ -21,6 +21,7 @@ namespace hamon::cli {
 enum class OutputPolicy {
   refuse_non_empty,  // an existing non-empty directory is an error
   replace_run,       // --overwrite: replace an earlier hamon run (one with summary.yaml)
+  continue_run,      // resume / extend: the run directory is the run's own
 };
 
 struct PreparedRun {

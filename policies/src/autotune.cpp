@@ -1,12 +1,13 @@
 // autotune / autosample and Plan (hamon/policies/autotune.hpp).
 #include "hamon/policies/autotune.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <stdexcept>
 #include <utility>
 
-#include "hamon/core/merge_runs.hpp"
+#include "hamon/core/sampler.hpp"
 #include "hamon/core/schedule.hpp"
 #include "hamon/core/seeds.hpp"
 #include "hamon/policies/dispatch.hpp"
@@ -109,11 +110,8 @@ std::int64_t autotune_work_score(const SpinModel& model, const AutotuneOptions& 
 }
 
 Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceSpec& device) {
-  const auto start = Clock::now();
   detail::require_kokkos_initialized("autotune");
   validate(o);
-
-  Plan plan;
   NrptOptions flow;  // the flow's largest run, for the score
   if (o.betas.empty()) {
     flow.n_chains = flow_chains(o);
@@ -122,7 +120,16 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceSpec
   } else {
     flow.betas = o.betas;
   }
-  plan.decision = resolve_for(model, flow, device);
+  return autotune(model, o, resolve_for(model, flow, device));
+}
+
+Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDecision& decision) {
+  const auto start = Clock::now();
+  detail::require_kokkos_initialized("autotune");
+  validate(o);
+
+  Plan plan;
+  plan.decision = decision;
   plan.execution_space = execution_space_of(plan.decision);
   plan.model = std::make_shared<const SpinModel>(model);
   plan.seed = o.seed;
@@ -151,7 +158,6 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceSpec
     }
   }
 
-  const DeviceDecision& decision = plan.decision;
   const NrptRunner run = [&decision, &model](const NrptOptions& options) {
     return nrpt_with(decision, model, options);
   };
@@ -180,32 +186,60 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceSpec
   return plan;
 }
 
-NrptOptions Plan::options_for(std::int64_t n_rounds, NrptOptions base,
-                              std::uint64_t segment) const {
+NrptOptions Plan::options_for(std::int64_t n_rounds, NrptOptions base) const {
   base.betas = betas;
   base.n_chains = n_chains;
   base.n_expl = n_expl;
   base.n_rounds = n_rounds;
-  base.seed = derive_seed(seed, SeedStream::production, segment);
+  base.seed = derive_seed(seed, SeedStream::production, 0);
   base.adapt_schedule = false;
   return base;
 }
 
+std::int64_t Plan::default_burn_in(std::int64_t n_rounds) {
+  return std::max<std::int64_t>(100, n_rounds / 10);
+}
+
+namespace {
+
+NrptResult finish(SamplerBase& sampler) {
+  NrptResult result = sampler.result();
+  result.continuation =
+      std::make_shared<const Continuation>(Continuation{sampler.state(), sampler.options()});
+  return result;
+}
+
+}  // namespace
+
 NrptResult Plan::sample(std::int64_t n_rounds, NrptOptions options) const {
   if (!model) throw std::logic_error("hamon::Plan::sample: the plan has no model");
-  return nrpt_with(decision, *model, options_for(n_rounds, std::move(options), 0));
+  if (options.burn_in == 0) options.burn_in = default_burn_in(n_rounds);
+  const NrptOptions run = options_for(n_rounds, std::move(options));
+  const auto sampler = make_sampler(decision, *model, run);
+  sampler->run(run.burn_in + run.n_rounds);
+  return finish(*sampler);
 }
 
 NrptResult Plan::extend(const NrptResult& previous, std::int64_t n_more,
                         NrptOptions options) const {
   if (!model) throw std::logic_error("hamon::Plan::extend: the plan has no model");
-  if (previous.betas != betas) {
+  if (!previous.continuation) {
     throw std::invalid_argument(
-        "hamon::Plan::extend: the result was not run on this plan's ladder");
+        "hamon::Plan::extend: the result carries no continuation (extend results of "
+        "Plan::sample or Plan::extend)");
   }
-  const auto segment = static_cast<std::uint64_t>(previous.n_rounds);
-  return merge_runs(previous,
-                    nrpt_with(decision, *model, options_for(n_more, std::move(options), segment)));
+  if (n_more < 0) throw std::invalid_argument("hamon::Plan::extend: n_more must be >= 0");
+  NrptOptions run = previous.continuation->options;
+  if (run.betas != betas || run.n_expl != n_expl ||
+      run.seed != derive_seed(seed, SeedStream::production, 0)) {
+    throw std::invalid_argument("hamon::Plan::extend: the result was not run on this plan");
+  }
+  run.n_rounds = previous.n_rounds + n_more;
+  run.progress_every = options.progress_every;
+  run.on_progress = std::move(options.on_progress);
+  const auto sampler = make_sampler(decision, *model, run, nullptr, &previous.continuation->state);
+  sampler->run(n_more);
+  return finish(*sampler);
 }
 
 AutosampleResult autosample(const SpinModel& model, std::int64_t n_rounds,

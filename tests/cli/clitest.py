@@ -91,10 +91,12 @@ class Failures:
 
 
 def leftovers(out_dir):
-    """Staging directories next to out_dir (a run that did not clean up)."""
+    """Directories a run leaves next to out_dir when it did not finish: DIR.partial (an
+    interrupted run), DIR.tmp-* / DIR.old-* (atomic replacement in progress)."""
     parent = os.path.dirname(os.path.abspath(out_dir)) or "."
     base = os.path.basename(os.path.abspath(out_dir))
     if not os.path.isdir(parent):
         return []
     return [n for n in os.listdir(parent)
-            if n.startswith(base + ".tmp-") or n.startswith(base + ".old-")]
+            if n == base + ".partial" or n.startswith(base + ".tmp-") or
+            n.startswith(base + ".old-")]

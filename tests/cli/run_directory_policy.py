@@ -4,7 +4,8 @@
   - running again into it is refused (exit 2, the directory untouched);
   - --overwrite replaces an earlier run, but not a directory that is not one;
   - an existing empty directory is simply used;
-  - a run killed while sampling leaves no DIR (at most a DIR.tmp-* staging directory);
+  - a run killed while sampling leaves no DIR, only DIR.partial (resumable), and a new
+    run into DIR is refused while DIR.partial exists (unless --overwrite discards it);
   - `hamon demo --out` replaces its own earlier run (the README runs it repeatedly)."""
 
 import os
@@ -70,8 +71,14 @@ def main():
     process.send_signal(signal.SIGKILL)
     process.wait()
     failures.check(not os.path.exists(killed_out), "a killed run left a complete-looking DIR")
-    failures.check(all(".tmp-" in n for n in clitest.leftovers(killed_out)),
+    failures.check(clitest.leftovers(killed_out) == ["killed.partial"],
                    f"unexpected siblings {clitest.leftovers(killed_out)}")
+    blocked = clitest.run(args.hamon, ["run", config, "--out", killed_out] + short)
+    failures.check(blocked.returncode == 2 and "hamon resume" in blocked.stderr,
+                   f"run over an interrupted one: {blocked.returncode} {blocked.stderr!r}")
+    discarded = clitest.run(args.hamon, ["run", config, "--out", killed_out, "--overwrite"] + short)
+    failures.check(discarded.returncode == 0 and not clitest.leftovers(killed_out),
+                   f"--overwrite over an interrupted run: {discarded.stderr!r}")
 
     demo_out = os.path.join(args.work, "demo")
     for attempt in (1, 2):

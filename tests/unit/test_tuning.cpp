@@ -11,7 +11,6 @@
 #include <set>
 #include <vector>
 
-#include "hamon/core/merge_runs.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/schedule.hpp"
 #include "hamon/core/seeds.hpp"
@@ -110,30 +109,6 @@ TEST(SwapBatches, batches_add_up_to_the_run_totals) {
   o.observers.index_process = false;
   EXPECT_THROW(hamon::swap_counts_by_batch(run_serial(model, o), o.burn_in, 50),
                std::invalid_argument);
-}
-
-TEST(MergeRuns, pools_counters_and_concatenates_traces) {
-  const auto model = hamon::make_lattice({4, 4}, true);
-  NrptOptions o;
-  o.n_chains = 4;
-  o.beta_max = 0.5;
-  o.n_rounds = 100;
-  o.observers.energies = true;
-  o.observers.moments = true;
-  const NrptResult a = run_serial(model, o);
-  o.seed = 9;
-  o.n_rounds = 300;
-  const NrptResult b = run_serial(model, o);
-  const NrptResult m = hamon::merge_runs(a, b);
-  EXPECT_EQ(m.n_rounds, 400);
-  EXPECT_EQ(m.energies.size(), 400u * 4u);
-  EXPECT_EQ(m.total_round_trips, a.total_round_trips + b.total_round_trips);
-  EXPECT_EQ(m.swaps.attempted[1], a.swaps.attempted[1] + b.swaps.attempted[1]);
-  EXPECT_EQ(m.moments.n_samples, 400);
-  EXPECT_NEAR(m.moments.energy_per_node.mean,
-              0.25 * a.moments.energy_per_node.mean + 0.75 * b.moments.energy_per_node.mean, 1e-12);
-  o.n_chains = 5;
-  EXPECT_THROW(hamon::merge_runs(a, run_serial(model, o)), std::invalid_argument);
 }
 
 // ---- tune_schedule --------------------------------------------------------------------
@@ -394,12 +369,23 @@ TEST_F(AutotuneTest, resolves_once_and_every_run_follows_the_decision) {
   EXPECT_EQ(used.n_expl, plan.n_expl);
   const NrptResult same = hamon::nrpt_with(plan.decision, model, used);
   EXPECT_EQ(same.energies, first.energies);
-  // extend: an independent segment with its own seed, pooled.
+  // extend: the continuation of the same run, the same bits as a longer run.
   const NrptResult longer = plan.extend(first, 200, options);
   EXPECT_EQ(longer.n_rounds, 500);
   EXPECT_EQ(longer.energies.size(), 500u * plan.betas.size());
   EXPECT_TRUE(std::equal(first.energies.begin(), first.energies.end(), longer.energies.begin()));
-  EXPECT_NE(plan.options_for(200, options, 300).seed, used.seed);
+  const NrptResult whole = plan.sample(500, options);
+  EXPECT_EQ(whole.energies, longer.energies);
+  EXPECT_EQ(whole.swaps.accepted, longer.swaps.accepted);
+  EXPECT_EQ(whole.round_trips, longer.round_trips);
+  EXPECT_EQ(whole.final_energies, longer.final_energies);
+  EXPECT_THROW(plan.extend(same, 10), std::invalid_argument);  // no continuation
+  // Without a burn-in the plan still burns in (never measures from the random start).
+  NrptOptions cold = options;
+  cold.burn_in = 0;
+  const NrptResult defaulted = plan.sample(300, cold);
+  EXPECT_EQ(defaulted.spin_updates,
+            36 * plan.n_chains * plan.n_expl * (300 + hamon::Plan::default_burn_in(300)));
 }
 
 TEST_F(AutotuneTest, fixed_parts_are_kept_and_inconsistent_options_rejected) {

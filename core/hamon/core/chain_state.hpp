@@ -35,7 +35,7 @@ struct ChainState {
   view<std::int64_t> accepted;
   view<std::int64_t> round_trips;  // per machine
   view<std::int64_t> restarts;     // per machine
-  view<std::int8_t> visited_top;   // per machine: reached the coldest chain since index 0
+  view<std::int8_t> trip_phase;    // per machine: TripPhase (swap.hpp)
 
   std::int32_t n_machines() const { return static_cast<std::int32_t>(spins.extent(0)); }
   std::int64_t n_nodes() const { return static_cast<std::int64_t>(spins.extent(1)); }

@@ -13,9 +13,11 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "hamon/core/device_model.hpp"
+#include "hamon/core/sampler_state.hpp"
 #include "hamon/core/spin_model.hpp"
 #include "hamon/core/statistics.hpp"
 
@@ -36,6 +38,8 @@ struct ObserverOptions {
   /// Running moments of the cold chain: <s_i>, <s_i s_j> on edges, energy and
   /// |magnetisation| per node, with standard errors from batch means.
   bool moments = false;
+  /// K: between K and 2K equal batches are kept (batch length doubles as the run grows,
+  /// so the batches depend on the measured rounds alone, never on how the run was split).
   std::int32_t moment_batches = 32;
 };
 
@@ -45,7 +49,7 @@ struct Progress {
   std::int64_t rounds_done = 0;   // burn-in included
   std::int64_t rounds_total = 0;  // burn_in + n_rounds
   bool burning_in = false;
-  double Lambda = 0.0;            // over the rounds since the counters were last reset
+  double Lambda = 0.0;  // over the rounds since the counters were last reset
   double min_acceptance = 0.0;
 };
 
@@ -60,8 +64,9 @@ struct NrptOptions {
   std::int64_t burn_in = 0;      // rounds before measuring (state and statistics discarded)
   std::int32_t n_expl = 1;       // block-Gibbs sweeps per round
   std::uint64_t seed = 0;
-  /// Tune the ladder during burn-in: burn-in is split into `adapt_phases` phases, each
-  /// followed by optimize_schedule on that phase's rejection rates.
+  /// Tune the ladder during burn-in: up to `adapt_phases` segments of at least 50 rounds,
+  /// each followed by optimize_schedule on its rejection rates, then a settling segment on
+  /// the final ladder before measurement (run_phases.hpp).
   bool adapt_schedule = false;
   std::int32_t adapt_phases = 5;
   ObserverOptions observers;
@@ -85,12 +90,14 @@ struct Moments {
   MeanWithError abs_magnetization_per_node;
 };
 
+struct Continuation;  // below
+
 struct NrptResult {
-  std::vector<double> betas;  // the final ladder (after any adaptation)
-  SwapStatistics swaps;       // over measured rounds
-  std::int64_t n_rounds = 0;  // measured rounds
-  double tau_observed = 0.0;  // round trips per measured round
-  double efficiency = 0.0;    // tau_observed / tau_predicted
+  std::vector<double> betas;              // the final ladder (after any adaptation)
+  SwapStatistics swaps;                   // over measured rounds
+  std::int64_t n_rounds = 0;              // measured rounds
+  double tau_observed = 0.0;              // round trips per measured round
+  double efficiency = 0.0;                // tau_observed / tau_predicted
   std::vector<std::int64_t> round_trips;  // per machine, measured rounds
   std::vector<std::int64_t> restarts;     // per machine, measured rounds
   std::int64_t total_round_trips = 0;
@@ -102,13 +109,21 @@ struct NrptResult {
   // Observer outputs (empty unless asked for).
   std::vector<std::int64_t> sample_nodes;
   std::int64_t n_samples = 0;
-  std::vector<std::int8_t> samples;    // n_samples x sample_nodes.size(), row-major
-  std::vector<double> energies;        // n_rounds x n_chains, row-major, by temperature
+  std::vector<std::int8_t> samples;         // n_samples x sample_nodes.size(), row-major
+  std::vector<double> energies;             // n_rounds x n_chains, row-major, by temperature
   std::vector<std::int32_t> index_process;  // n_rounds x n_chains, row-major, by machine
   Moments moments;
+  /// Set by Plan::sample and Plan::extend: where the run stopped.
+  std::shared_ptr<const Continuation> continuation;
 };
 
-/// Runs NRPT for `model` in `space`.
+/// A run's state and options, to continue it (Plan::extend).
+struct Continuation {
+  SamplerState state;
+  NrptOptions options;
+};
+
+/// Runs NRPT for `model` in `space` (a Sampler run for burn_in + n_rounds rounds).
 template <class ExecutionSpace>
 NrptResult nrpt(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options);
 

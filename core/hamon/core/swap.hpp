@@ -56,6 +56,13 @@ struct DeoSwapPass {
   }
 };
 
+/// Where a machine is in its round trip (ChainState::trip_phase).
+enum TripPhase : std::int8_t {
+  trip_unstarted = 0,  // not at chain 0 since the run started: no trip can be counted yet
+  trip_ascending = 1,  // left chain 0, the coldest chain not reached since
+  trip_descending = 2  // reached the coldest chain after chain 0: back at 0 is a round trip
+};
+
 template <class ExecutionSpace>
 struct IndexProcess {
   ChainState<ExecutionSpace> state;
@@ -63,12 +70,13 @@ struct IndexProcess {
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t m) const {
     const std::int32_t chain = state.chain_of_machine(m);
-    if (chain == top && !state.visited_top(m)) {
-      state.visited_top(m) = 1;
+    const std::int8_t phase = state.trip_phase(m);
+    if (chain == 0) {
+      if (phase == trip_descending) state.round_trips(m) += 1;
+      state.trip_phase(m) = trip_ascending;
+    } else if (chain == top && phase == trip_ascending) {
+      state.trip_phase(m) = trip_descending;
       state.restarts(m) += 1;
-    } else if (chain == 0 && state.visited_top(m)) {
-      state.visited_top(m) = 0;
-      state.round_trips(m) += 1;
     }
   }
 };
@@ -87,8 +95,11 @@ void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace>
                     detail::DeoSwapPass<ExecutionSpace>{state, seed, round, parity, fraction_bits});
 }
 
-/// Index process after a pass: arriving at the coldest chain sets visited_top (counting
-/// a restart); arriving back at chain 0 with it set counts a round trip and clears it.
+/// Index process after a pass (and once before the first round, for the initial
+/// permutation): a machine that reaches the coldest chain after chain 0 counts a restart;
+/// one that comes back to chain 0 after that counts a round trip. A machine that starts
+/// elsewhere than chain 0 counts nothing until it has been there (no pseudo trips from the
+/// initial permutation).
 template <class ExecutionSpace>
 void update_index_process(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state) {
   const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;

@@ -6,8 +6,9 @@
 //   1. Resolves the device ONCE for the whole flow, with the largest work score the flow
 //      will use: the pilot's max_chains x free nodes when the chain count is tuned (else
 //      the fixed chain count x free nodes). Every run of the flow, and every later
-//      Plan::sample / Plan::extend, runs through nrpt_with(that decision, ...), so the
-//      space never flips between tuning phases and production.
+//      Plan::sample / Plan::extend, runs through that decision, so the space never flips
+//      between tuning phases and production. A caller that resolved it already passes its
+//      DeviceDecision instead of a DeviceSpec.
 //   2. Looks the plan up in the tuning cache (tuning_cache.hpp). The key holds the model's
 //      fingerprint (graph, couplings, fields, clamps, colouring), the beta range, every
 //      tuning target and parameter, the fixed inputs, the execution space (n_expl is
@@ -84,18 +85,22 @@ struct Plan {
   std::uint64_t seed = 0;  // the flow's seed (production seeds derive from it)
   std::shared_ptr<const SpinModel> model;
 
-  /// `base` with the plan's ladder, n_expl, n_rounds and the production seed of segment
-  /// `segment` (burn-in, observers and progress are the caller's).
-  NrptOptions options_for(std::int64_t n_rounds, NrptOptions base = {},
-                          std::uint64_t segment = 0) const;
+  /// `base` with the plan's ladder, n_expl, n_rounds and the production seed (burn-in,
+  /// observers and progress are the caller's).
+  NrptOptions options_for(std::int64_t n_rounds, NrptOptions base = {}) const;
   /// A production run of n_rounds measured rounds (options.seed is ignored: the seed
-  /// derives from the plan's).
+  /// derives from the plan's) after options.burn_in rounds, or when that is 0 after
+  /// default_burn_in(n_rounds): production never measures from the random start. The
+  /// result carries its continuation.
   NrptResult sample(std::int64_t n_rounds, NrptOptions options = {}) const;
-  /// `previous` (a result of this plan) pooled with n_more further rounds. The engine
-  /// cannot resume a run, so the extension is an independent run on the same ladder (its
-  /// own burn-in, seed segment previous.n_rounds), merged with merge_runs.
+  /// `previous` (a result of sample or extend on this plan) continued by n_more measured
+  /// rounds: the same bits as sample(previous.n_rounds + n_more) with the same options.
+  /// `options` only contributes its progress callback. Throws std::invalid_argument when
+  /// `previous` carries no continuation or was not run on this plan.
   NrptResult extend(const NrptResult& previous, std::int64_t n_more,
                     NrptOptions options = {}) const;
+  /// The burn-in sample() uses when the caller gives none: max(100, n_rounds / 10).
+  static std::int64_t default_burn_in(std::int64_t n_rounds);
 };
 
 /// The key under which autotune caches its plan (see the top of this file).
@@ -109,6 +114,11 @@ std::int64_t autotune_work_score(const SpinModel& model, const AutotuneOptions& 
 /// ladder with tune_chains or tune_betas, bad counts), and what resolve_device throws.
 Plan autotune(const SpinModel& model, const AutotuneOptions& options = {},
               const DeviceSpec& device = DeviceSpec::auto_());
+/// The same where the caller already resolved the device (with autotune_work_score, as the
+/// CLI does once for its whole flow): every run of the flow and of the plan uses
+/// `decision`.
+Plan autotune(const SpinModel& model, const AutotuneOptions& options,
+              const DeviceDecision& decision);
 
 struct AutosampleResult {
   Plan plan;

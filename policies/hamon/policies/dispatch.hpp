@@ -21,6 +21,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,7 @@
 
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler.hpp"
 #include "hamon/core/spin_model.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/placement.hpp"
@@ -72,6 +74,15 @@ NrptResult nrpt_with(const DeviceDecision& decision, const SpinModel& model,
 /// The same for block-Gibbs sampling at one beta.
 NrptResult sample_with(const DeviceDecision& decision, const SpinModel& model, double beta,
                        NrptOptions options);
+
+/// A resumable sampler (hamon/core/sampler.hpp) in the space the decision names: a new run,
+/// or (with `resume_from`) the continuation of a saved state, which any space may continue
+/// with the same bits. `sink` (optional) receives the traces and must outlive the sampler.
+/// Throws DeviceUnavailable as nrpt_with does, std::invalid_argument for bad options or a
+/// state that does not fit.
+std::unique_ptr<SamplerBase> make_sampler(const DeviceDecision& decision, const SpinModel& model,
+                                          const NrptOptions& options, TraceSink* sink = nullptr,
+                                          const SamplerState* resume_from = nullptr);
 
 /// The name of the execution space a decision runs in ("Serial", "OpenMP", "Cuda").
 /// Throws DeviceUnavailable as nrpt_with does.
@@ -210,8 +221,8 @@ RoutedResult run_in_place(const DeviceModel<MemSpace>& model, const NrptOptions&
 }  // namespace detail
 
 template <class MemSpace>
-RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& caller_model,
-                           const NrptOptions& options, std::optional<double> host_threshold) {
+RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& caller_model, const NrptOptions& options,
+                           std::optional<double> host_threshold) {
   DeviceModel<MemSpace> model = caller_model;  // the same Views (no allocation)
   model.lattice.enabled = false;
   model.integer_field_bound = -1;

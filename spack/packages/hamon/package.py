@@ -28,6 +28,7 @@ class Hamon(CMakePackage, CudaPackage):
     depends_on("kokkos-kernels@3.4:")
     depends_on("yaml-cpp@0.6:")
     depends_on("random123")
+    depends_on("zlib-api")  # crc32 of checkpoint sections
     depends_on("cli11@2:")
     depends_on("googletest", type="test")
     depends_on("googletest", when="+tests")

@@ -21,6 +21,11 @@
 
 namespace hamon::detail {
 
+/// Which random stream the sweep, the swaps and the initial state draw (recorded in
+/// checkpoints: a state saved under one stream does not continue under another).
+/// 1: one 32-bit Philox word per heat-bath update.
+inline constexpr std::uint32_t kRandomStreamVersion = 1;
+
 /// What a random number decides; part of the counter so streams never overlap.
 enum class Stream : std::uint32_t {
   initial_state = 0xFFFFFFF0u,  // the random starting configuration
@@ -41,8 +46,8 @@ struct Philox4 {
 
 /// One Philox round on (c0..c3) with key (k0, k1), in place.
 KOKKOS_FORCEINLINE_FUNCTION void philox_round(std::uint32_t& c0, std::uint32_t& c1,
-                                               std::uint32_t& c2, std::uint32_t& c3,
-                                               std::uint32_t k0, std::uint32_t k1) {
+                                              std::uint32_t& c2, std::uint32_t& c3,
+                                              std::uint32_t k0, std::uint32_t k1) {
   const std::uint64_t p0 = static_cast<std::uint64_t>(kPhiloxMultiplier0) * c0;
   const std::uint64_t p1 = static_cast<std::uint64_t>(kPhiloxMultiplier1) * c2;
   const auto hi0 = static_cast<std::uint32_t>(p0 >> 32);
@@ -56,7 +61,7 @@ KOKKOS_FORCEINLINE_FUNCTION void philox_round(std::uint32_t& c0, std::uint32_t& 
 }
 
 KOKKOS_INLINE_FUNCTION Philox4 philox4(std::uint64_t seed, std::uint32_t a, std::uint32_t b,
-                                        std::uint32_t c, std::uint32_t d) {
+                                       std::uint32_t c, std::uint32_t d) {
   auto k0 = static_cast<std::uint32_t>(seed);
   auto k1 = static_cast<std::uint32_t>(seed >> 32);
   for (int r = 0; r < kPhiloxRounds; ++r) {

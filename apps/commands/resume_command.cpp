@@ -1,0 +1,128 @@
+// `hamon resume DIR` and `hamon extend DIR --rounds N`: continue a run from its checkpoint.
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <memory>
+
+#include "commands/commands.hpp"
+#include "commands/kokkos_session.hpp"
+#include "commands/option_values.hpp"
+#include "commands/run_report.hpp"
+#include "config/parse_experiment.hpp"
+#include "output/progress_display.hpp"
+#include "output/run_directory.hpp"
+#include "run/execute_run.hpp"
+#include "run/prepare_run.hpp"
+
+namespace hamon::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ContinueFlags {
+  std::string dir, device, rounds;
+  bool quiet = false;
+  CLI::Option* device_option = nullptr;
+};
+
+/// The run's own resolved experiment (config.yaml in `source`), pointed at DIR.
+PreparedRun prepare_continuation(const ContinueFlags& f, const fs::path& source,
+                                 std::int64_t extra_rounds) {
+  const fs::path config_file = source / kConfigFile;
+  std::error_code ec;
+  if (!fs::is_regular_file(config_file, ec)) {
+    throw UsageError("no " + std::string(kConfigFile) + " in " + source.string() +
+                     ": not a run directory of this hamon");
+  }
+  Overrides overrides;
+  overrides.out = normalised_run_dir(f.dir).string();
+  if (f.device_option->count() > 0) overrides.device = f.device;
+  if (extra_rounds > 0) {
+    const std::int64_t rounds = parse_experiment_file(config_file.string()).nrpt.rounds;
+    if (rounds > std::numeric_limits<std::int64_t>::max() - extra_rounds) {
+      throw UsageError("--rounds: too many rounds");
+    }
+    overrides.rounds = rounds + extra_rounds;
+  }
+  return prepare_run(config_file.string(), overrides, OutputPolicy::continue_run);
+}
+
+CLI::App* add_common(CLI::App& app, const char* name, const char* what, ContinueFlags& f) {
+  CLI::App* sub = app.add_subcommand(name, what);
+  sub->add_option("DIR", f.dir, "the run directory (as given to `hamon run --out`)")
+      ->required()
+      ->type_name("DIR");
+  f.device_option =
+      sub->add_option("--device", f.device,
+                      "auto | cpu | gpu | none | serial | openmp (resolved again; same bits)")
+          ->type_name("SPEC");
+  sub->add_flag("--quiet,-q", f.quiet, "no progress display and no report on stdout");
+  return sub;
+}
+
+int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra_rounds) {
+  const auto started = std::chrono::steady_clock::now();
+  const fs::path dir = normalised_run_dir(f.dir);
+  const fs::path partial = partial_dir_of(dir);
+  std::error_code ec;
+  if (how == ContinueHow::resume && !fs::is_directory(partial, ec)) {
+    if (fs::is_regular_file(dir / "summary.yaml", ec)) {
+      throw UsageError(dir.string() + " is a complete run, nothing to resume; `hamon extend " +
+                       dir.string() + " --rounds N` continues it");
+    }
+    throw UsageError("no interrupted run at " + dir.string() + " (no " + partial.string() + ")");
+  }
+  if (how == ContinueHow::extend) {
+    if (fs::is_directory(partial, ec)) {
+      throw UsageError("an interrupted run is in " + partial.string() + "; `hamon resume " +
+                       dir.string() + "` finishes it first");
+    }
+    if (!fs::is_regular_file(dir / "summary.yaml", ec)) {
+      throw UsageError(dir.string() + " is not a complete hamon run (no summary.yaml)");
+    }
+  }
+  const PreparedRun run =
+      prepare_continuation(f, how == ContinueHow::resume ? partial : dir, extra_rounds);
+  const KokkosSession kokkos;
+  const RunOutcome outcome = continue_run(run, how, !f.quiet && stderr_is_terminal(), started);
+  if (!f.quiet) {
+    std::cout << "hamon: continued from " << outcome.resumed_from << "\n";
+    print_run_report(std::cout, run, outcome, false);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_resume_command(CLI::App& app) {
+  auto f = std::make_shared<ContinueFlags>();
+  CLI::App* sub =
+      add_common(app, "resume", "Continue an interrupted run (DIR.partial) to its end", *f);
+  sub->footer(
+      "Continues DIR.partial from its last good checkpoint (a corrupt newest one falls back\n"
+      "to the previous one, and says so) and renames it to DIR when done. The result is\n"
+      "bit-identical to an uninterrupted run, whatever --device. A checkpoint that does not\n"
+      "fit DIR.partial/config.yaml (other model, options, version) is refused.\n"
+      "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped again.");
+  return {sub, [f]() { return continue_command(*f, ContinueHow::resume, 0); }};
+}
+
+Command add_extend_command(CLI::App& app) {
+  auto f = std::make_shared<ContinueFlags>();
+  CLI::App* sub = add_common(app, "extend", "Continue a complete run by more measured rounds", *f);
+  sub->add_option("--rounds", f->rounds, "measured rounds to add")->required()->type_name("N");
+  sub->footer(
+      "Continues DIR from its final checkpoint by N measured rounds: the result is\n"
+      "bit-identical to a run configured with rounds + N from the start. While it runs,\n"
+      "DIR is DIR.partial again (`hamon resume DIR` finishes an interrupted extension).\n"
+      "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped.");
+  return {sub, [f]() {
+            const std::int64_t n = parse_integer_option("--rounds", f->rounds, 1,
+                                                        std::numeric_limits<std::uint32_t>::max());
+            return continue_command(*f, ContinueHow::extend, n);
+          }};
+}
+
+}  // namespace hamon::cli

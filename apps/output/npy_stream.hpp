@@ -1,0 +1,64 @@
+#pragma once
+// A 2-D .npy file that grows by rows while a run goes (memory O(rows handed in), not
+// O(file)): a fixed 128-byte header, rewritten in place with the row count at every
+// sync(), then the rows in C order. A reopened stream is first cut back to the rows a
+// checkpoint recorded, so rows written after that checkpoint (a run killed between two)
+// are dropped and the file continues exactly as an uninterrupted run's would.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "hamon/core/sampler.hpp"
+
+namespace hamon::cli {
+
+class NpyStream {
+ public:
+  /// Creates `path` (0 rows of `columns`), or with `keep_rows` >= 0 reopens it cut back to
+  /// that many rows. Throws std::runtime_error naming the file.
+  NpyStream(std::filesystem::path path, std::string descr, std::size_t item_size,
+            std::int64_t columns, std::int64_t keep_rows = -1);
+  ~NpyStream();
+  NpyStream(const NpyStream&) = delete;
+  NpyStream& operator=(const NpyStream&) = delete;
+
+  void append(const void* rows, std::int64_t n_rows, std::int64_t columns);
+  /// Rewrites the header with the row count and fsyncs the file.
+  void sync();
+  std::int64_t rows() const { return rows_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const;
+  std::filesystem::path path_;
+  std::string descr_;
+  std::size_t item_size_;
+  std::int64_t columns_;
+  std::int64_t rows_ = 0;
+  int fd_ = -1;
+};
+
+/// samples.npy, energies.npy and index_process.npy of a run directory as a TraceSink.
+class RunTraceFiles final : public TraceSink {
+ public:
+  struct Shape {
+    std::int64_t sample_columns = 0;  // 0 when samples are off
+    std::int64_t chains = 0;
+  };
+  /// New files, or (with `resume`) the files cut back to the rows of a checkpoint.
+  RunTraceFiles(const std::filesystem::path& dir, Shape shape, const TraceState* resume = nullptr);
+
+  void append_samples(const std::int8_t* rows, std::int64_t n_rows,
+                      std::int64_t n_columns) override;
+  void append_energies(const double* rows, std::int64_t n_rows, std::int64_t n_columns) override;
+  void append_index_process(const std::int32_t* rows, std::int64_t n_rows,
+                            std::int64_t n_columns) override;
+  void sync() override;
+
+ private:
+  NpyStream samples_;
+  NpyStream energies_;
+  NpyStream index_;
+};
+
+}  // namespace hamon::cli

@@ -1,0 +1,89 @@
+#pragma once
+// Checkpoint files: a SamplerState with what it belongs to, portable across execution
+// spaces and machines.
+//
+// Layout (every integer little-endian, fixed width; doubles by IEEE-754 bit pattern):
+//   "HAMONCKP"  u32 format version  u32 section count
+//   then per section: 4-byte tag, u64 payload length, u32 CRC-32 (zlib) of the payload,
+//   payload. Sections: IDNT (identity: hamon version, random-stream version, model and
+//   options fingerprints, the space that wrote it), STAT (round, ladder, permutations,
+//   counters), SPIN (spins, machine-major), MOMT (moment batches), TRAC (trace rows and
+//   kept traces), and ATCH (named text attachments, e.g. the CLI's resolved experiment).
+// A reader checks the magic, the version, every length and every checksum before it
+// believes a byte; any failure is a CheckpointError naming the file and what is wrong.
+//
+// save_checkpoint writes PATH atomically and keeps the previous one: the new file goes to
+// PATH.new (written, fsync'ed), PATH is renamed to PATH.prev, PATH.new to PATH, and the
+// directory is fsync'ed. load_checkpoint takes the newest good one of PATH, PATH.new and
+// PATH.prev, and says which it skipped and why.
+
+#include <cstdint>
+#include <filesystem>
+#include <istream>
+#include <map>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler_state.hpp"
+#include "hamon/core/spin_model.hpp"
+
+namespace hamon {
+
+inline constexpr std::uint32_t kCheckpointFormatVersion = 1;
+
+class CheckpointError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What a state belongs to; two identities must agree for a state to continue a run.
+struct CheckpointIdentity {
+  std::string hamon_version;
+  std::uint32_t stream_version = 0;
+  std::uint64_t model_fingerprint = 0;
+  std::uint64_t options_fingerprint = 0;
+  std::string execution_space;  // informational: any space may continue the run
+};
+
+struct Checkpoint {
+  CheckpointIdentity identity;
+  SamplerState state;
+  std::map<std::string, std::string> attachments;
+};
+
+/// The fingerprint of every option that shapes the run's bits: the ladder, burn-in,
+/// sweeps, seed, adaptation and observers. Not n_rounds (the planned length: a run may be
+/// extended) nor the progress callback.
+std::uint64_t options_fingerprint(const NrptOptions& options);
+
+/// This build's identity for a run of `model` with `options`.
+CheckpointIdentity identity_of(const SpinModel& model, const NrptOptions& options,
+                               const std::string& execution_space);
+
+/// Throws CheckpointError ("NAME: ... differs: saved X, now Y") unless `saved` may
+/// continue a run whose identity is `expected`.
+void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& expected,
+                    const std::string& name);
+
+void write_checkpoint(std::ostream& out, const Checkpoint& checkpoint);
+/// `name` (a file name) is what errors call the stream.
+Checkpoint read_checkpoint(std::istream& in, const std::string& name);
+
+/// Atomic replacement of `path`, keeping the previous checkpoint (see the top). Throws
+/// CheckpointError naming the file and the system error; the earlier checkpoint survives.
+void save_checkpoint(const std::filesystem::path& path, const Checkpoint& checkpoint);
+
+struct LoadedCheckpoint {
+  Checkpoint checkpoint;
+  std::filesystem::path file;        // the one used
+  std::vector<std::string> skipped;  // "FILE: why" for each candidate not used
+};
+
+/// The newest good checkpoint of path, path.new and path.prev. Throws CheckpointError
+/// listing every candidate's problem when none is good.
+LoadedCheckpoint load_checkpoint(const std::filesystem::path& path);
+
+}  // namespace hamon

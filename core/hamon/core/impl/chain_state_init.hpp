@@ -1,0 +1,96 @@
+#pragma once
+// A new ChainState for a ladder: uniformly random spins from the seed (clamped nodes hold
+// their value), identity permutations, zero counters, trip phases of the initial
+// permutation, and the acceptance thresholds of the ladder.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hamon/core/chain_state.hpp"
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/gibbs_sweep.hpp"
+#include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/swap.hpp"
+
+namespace hamon::detail {
+
+template <class T, class View>
+std::vector<T> to_host_vector(const View& view) {
+  auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  return std::vector<T>(mirror.data(), mirror.data() + mirror.size());
+}
+
+/// Copies `values` into the 1-D view `view` (same length), through a host mirror that
+/// outlives the copy.
+template <class View, class T>
+void copy_from_host(const View& view, const std::vector<T>& values) {
+  auto mirror = Kokkos::create_mirror_view(view);
+  for (std::size_t k = 0; k < values.size(); ++k) mirror(k) = values[k];
+  Kokkos::deep_copy(view, mirror);
+}
+
+template <class ExecutionSpace>
+ChainState<ExecutionSpace> make_chain_state(
+    const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
+    const std::vector<double>& betas, std::uint64_t seed) {
+  using state_type = ChainState<ExecutionSpace>;
+  const auto n = static_cast<std::int32_t>(betas.size());
+  state_type s;
+  s.spins = typename state_type::spin_view(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")), n,
+      model.n_nodes);
+  s.betas = to_view(space, betas, "hamon::betas");
+  if (model.integer_field_bound >= 0) {
+    s.up_limit =
+        Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
+            Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_limit")),
+            n, 2 * model.integer_field_bound + 1);
+    s.up_floor = typename state_type::template view<std::int32_t>(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_floor")), n);
+  }
+  std::vector<std::int32_t> identity(static_cast<std::size_t>(n));
+  for (std::int32_t k = 0; k < n; ++k) identity[static_cast<std::size_t>(k)] = k;
+  s.chain_of_machine = to_view(space, identity, "hamon::chain_of_machine");
+  s.machine_of_chain = to_view(space, identity, "hamon::machine_of_chain");
+  auto zeros = [&](const char* label, std::int64_t size) {
+    return typename state_type::template view<std::int64_t>(
+        Kokkos::view_alloc(space, std::string(label)), size);
+  };
+  s.energy_fixed = zeros("hamon::energy_fixed", n);
+  s.attempted = zeros("hamon::attempted", n > 1 ? n - 1 : 0);
+  s.accepted = zeros("hamon::accepted", n > 1 ? n - 1 : 0);
+  s.round_trips = zeros("hamon::round_trips", n);
+  s.restarts = zeros("hamon::restarts", n);
+  s.trip_phase = typename state_type::template view<std::int8_t>(
+      Kokkos::view_alloc(space, std::string("hamon::trip_phase")), n);
+
+  // Uniform random start for free nodes; clamped nodes hold their value. One Philox call
+  // draws the start of 4 machines (word m % 4 of counter (node, m / 4)).
+  const auto spins = s.spins;
+  const auto clamped = model.clamped;
+  const std::int64_t n_nodes = model.n_nodes;
+  const std::int64_t n_groups = (n + 3) / 4;
+  Kokkos::parallel_for(
+      "hamon::initial_state",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
+                                                                           n_nodes * n_groups),
+      KOKKOS_LAMBDA(const std::int64_t idx) {
+        const std::int64_t i = idx % n_nodes;
+        const auto group = static_cast<std::int32_t>(idx / n_nodes);
+        const Philox4 draw =
+            philox4(seed, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(group),
+                    static_cast<std::uint32_t>(Stream::initial_state), 0u);
+        for (std::int32_t k = 0; k < 4 && 4 * group + k < n; ++k) {
+          const std::int32_t m = 4 * group + k;
+          spins(m, i) =
+              clamped(i) != 0 ? clamped(i) : ((draw.w[k] >> 31) ? std::int8_t(1) : std::int8_t(-1));
+        }
+      });
+  refresh_acceptance_thresholds(space, model, s);
+  update_index_process(space, s);  // the initial permutation: machine 0 starts at chain 0
+  return s;
+}
+
+}  // namespace hamon::detail

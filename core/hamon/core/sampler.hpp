@@ -1,0 +1,107 @@
+#pragma once
+// A resumable NRPT run: hamon::Sampler owns the model in its execution space, the state of
+// every machine (spins, both permutations, trip phases, swap and round-trip counters, the
+// round number, the current ladder) and the observer accumulators. nrpt() is
+//   Sampler s(space, model, options); s.run(options.burn_in + options.n_rounds);
+//   return s.result();
+//
+// Contracts (tested on every space and thread count):
+// - run(a); run(b) gives the same bits as run(a + b);
+// - state() -> a Sampler built from that state -> run gives the same bits as never
+//   stopping, on any execution space and thread count (SamplerState is portable;
+//   checkpoint.hpp writes it to a file).
+// The phases (burn-in with adaptation and settling, then measurement) follow the round
+// number (run_phases.hpp), so they survive a stop at any round. Measurement has no end:
+// run() may continue past options.n_rounds (which only nrpt() and result()'s
+// bookkeeping of the planned length use).
+//
+// Traces (samples, energies, index process) leave the execution space in chunks of
+// detail::kTraceChunkRows rows: to a TraceSink when one is given (memory O(chunk)), else
+// into host vectors that result() returns and state() carries.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler_state.hpp"
+#include "hamon/core/spin_model.hpp"
+
+namespace hamon {
+
+/// Receives trace rows in order, as they leave the execution space (row-major blocks).
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  virtual void append_samples(const std::int8_t* rows, std::int64_t n_rows,
+                              std::int64_t n_columns) = 0;
+  virtual void append_energies(const double* rows, std::int64_t n_rows, std::int64_t n_columns) = 0;
+  virtual void append_index_process(const std::int32_t* rows, std::int64_t n_rows,
+                                    std::int64_t n_columns) = 0;
+  /// Every row handed over so far must be durable (called before a checkpoint records the
+  /// row counts).
+  virtual void sync() {}
+};
+
+/// The space-independent face of a Sampler (what the dispatcher hands out).
+class SamplerBase {
+ public:
+  virtual ~SamplerBase() = default;
+  /// Runs up to `n_rounds` more rounds; after each round `should_stop` (when given) may
+  /// end the call early. Returns the rounds run. Throws std::invalid_argument when the
+  /// round counter would pass 2^32.
+  virtual std::int64_t run(std::int64_t n_rounds,
+                           const std::function<bool()>& should_stop = {}) = 0;
+  virtual std::int64_t rounds_done() const = 0;
+  /// Measured rounds so far (rounds after burn-in).
+  virtual std::int64_t measured_rounds() const = 0;
+  /// The result so far (measured rounds only; flushes the traces first).
+  virtual NrptResult result() = 0;
+  /// The state to continue from (flushes the traces first; a sink is synced).
+  virtual SamplerState state() = 0;
+  virtual const NrptOptions& options() const = 0;
+  virtual std::string execution_space() const = 0;
+};
+
+namespace detail {
+template <class ExecutionSpace>
+struct SamplerCore;
+}
+
+template <class ExecutionSpace>
+class Sampler final : public SamplerBase {
+ public:
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  /// A new run from uniformly random spins (options.seed). Throws std::invalid_argument
+  /// for invalid options. `sink` (optional) must outlive the sampler.
+  Sampler(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options,
+          TraceSink* sink = nullptr);
+  Sampler(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
+          const NrptOptions& options, TraceSink* sink = nullptr);
+  /// Continues from `state` (made by a Sampler of the same model and options, on any space).
+  /// Throws std::invalid_argument when the state's shape does not fit.
+  Sampler(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options,
+          const SamplerState& state, TraceSink* sink = nullptr);
+  Sampler(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
+          const NrptOptions& options, const SamplerState& state, TraceSink* sink = nullptr);
+  ~Sampler() override;
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+
+  std::int64_t run(std::int64_t n_rounds, const std::function<bool()>& should_stop = {}) override;
+  std::int64_t rounds_done() const override;
+  std::int64_t measured_rounds() const override;
+  NrptResult result() override;
+  SamplerState state() override;
+  const NrptOptions& options() const override;
+  std::string execution_space() const override;
+
+ private:
+  std::unique_ptr<detail::SamplerCore<ExecutionSpace>> core_;
+};
+
+}  // namespace hamon

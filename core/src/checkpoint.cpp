@@ -1,0 +1,484 @@
+#include "hamon/core/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "hamon/core/fingerprint.hpp"
+#include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/version.hpp"
+
+namespace hamon {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kMagic[8] = {'H', 'A', 'M', 'O', 'N', 'C', 'K', 'P'};
+
+// ---- bytes out ---------------------------------------------------------------------------
+
+class ByteWriter {
+ public:
+  void u8(std::uint8_t v) { bytes_.push_back(static_cast<char>(v)); }
+  void u32(std::uint32_t v) {
+    for (int k = 0; k < 4; ++k) u8(static_cast<std::uint8_t>(v >> (8 * k)));
+  }
+  void u64(std::uint64_t v) {
+    for (int k = 0; k < 8; ++k) u8(static_cast<std::uint8_t>(v >> (8 * k)));
+  }
+  void i64(std::int64_t v) { u64(static_cast<std::uint64_t>(v)); }
+  void f64(double v) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    u64(bits);
+  }
+  void text(const std::string& s) {
+    u64(s.size());
+    bytes_.append(s);
+  }
+  template <class T>
+  void list(const std::vector<T>& values) {
+    u64(values.size());
+    for (const T& v : values) value(v);
+  }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  void value(std::int8_t v) { u8(static_cast<std::uint8_t>(v)); }
+  void value(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
+  void value(std::int64_t v) { i64(v); }
+  void value(double v) { f64(v); }
+  std::string bytes_;
+};
+
+// ---- bytes in ----------------------------------------------------------------------------
+
+class ByteReader {
+ public:
+  ByteReader(const std::string& bytes, std::string where)
+      : bytes_(bytes), where_(std::move(where)) {}
+  std::uint8_t u8() {
+    need(1);
+    return static_cast<std::uint8_t>(bytes_[pos_++]);
+  }
+  std::uint32_t u32() {
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= static_cast<std::uint32_t>(u8()) << (8 * k);
+    return v;
+  }
+  std::uint64_t u64() {
+    std::uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) v |= static_cast<std::uint64_t>(u8()) << (8 * k);
+    return v;
+  }
+  std::int64_t i64() { return static_cast<std::int64_t>(u64()); }
+  double f64() {
+    const std::uint64_t bits = u64();
+    double v = 0.0;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+  std::string text() {
+    const std::uint64_t n = u64();
+    need(n);
+    std::string s = bytes_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+  template <class T>
+  std::vector<T> list() {
+    const std::uint64_t n = u64();
+    need(n);  // every element takes at least one byte: no absurd allocation
+    std::vector<T> values;
+    values.reserve(n);
+    for (std::uint64_t k = 0; k < n; ++k) values.push_back(value(T{}));
+    return values;
+  }
+  void finish() const {
+    if (pos_ != bytes_.size()) fail("has " + std::to_string(bytes_.size() - pos_) + " extra bytes");
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw CheckpointError(where_ + " " + what);
+  }
+
+ private:
+  void need(std::uint64_t n) const {
+    if (n > bytes_.size() - pos_) fail("is truncated");
+  }
+  std::int8_t value(std::int8_t) { return static_cast<std::int8_t>(u8()); }
+  std::int32_t value(std::int32_t) { return static_cast<std::int32_t>(u32()); }
+  std::int64_t value(std::int64_t) { return i64(); }
+  double value(double) { return f64(); }
+  const std::string& bytes_;
+  std::string where_;
+  std::size_t pos_ = 0;
+};
+
+// ---- sections ----------------------------------------------------------------------------
+
+std::string identity_bytes(const CheckpointIdentity& id) {
+  ByteWriter w;
+  w.text(id.hamon_version);
+  w.u32(id.stream_version);
+  w.u64(id.model_fingerprint);
+  w.u64(id.options_fingerprint);
+  w.text(id.execution_space);
+  return w.bytes();
+}
+
+CheckpointIdentity read_identity(ByteReader& r) {
+  CheckpointIdentity id;
+  id.hamon_version = r.text();
+  id.stream_version = r.u32();
+  id.model_fingerprint = r.u64();
+  id.options_fingerprint = r.u64();
+  id.execution_space = r.text();
+  return id;
+}
+
+std::string state_bytes(const SamplerState& s) {
+  ByteWriter w;
+  w.i64(s.rounds_done);
+  w.u32(static_cast<std::uint32_t>(s.n_machines));
+  w.i64(s.n_nodes);
+  w.list(s.betas);
+  w.list(s.chain_of_machine);
+  w.list(s.machine_of_chain);
+  w.list(s.trip_phase);
+  w.list(s.energy_fixed);
+  w.list(s.attempted);
+  w.list(s.accepted);
+  w.list(s.round_trips);
+  w.list(s.restarts);
+  return w.bytes();
+}
+
+void read_state(ByteReader& r, SamplerState& s) {
+  s.rounds_done = r.i64();
+  s.n_machines = static_cast<std::int32_t>(r.u32());
+  s.n_nodes = r.i64();
+  s.betas = r.list<double>();
+  s.chain_of_machine = r.list<std::int32_t>();
+  s.machine_of_chain = r.list<std::int32_t>();
+  s.trip_phase = r.list<std::int8_t>();
+  s.energy_fixed = r.list<std::int64_t>();
+  s.attempted = r.list<std::int64_t>();
+  s.accepted = r.list<std::int64_t>();
+  s.round_trips = r.list<std::int64_t>();
+  s.restarts = r.list<std::int64_t>();
+}
+
+std::string moment_bytes(const MomentBatchesState& m) {
+  ByteWriter w;
+  w.i64(m.length);
+  w.i64(m.n_batches);
+  w.i64(m.in_batch);
+  w.list(m.node_sums);
+  w.list(m.edge_sums);
+  w.list(m.energy_sums);
+  w.list(m.abs_magnetization_sums);
+  w.list(m.counts);
+  return w.bytes();
+}
+
+void read_moments(ByteReader& r, MomentBatchesState& m) {
+  m.length = r.i64();
+  m.n_batches = r.i64();
+  m.in_batch = r.i64();
+  m.node_sums = r.list<std::int64_t>();
+  m.edge_sums = r.list<std::int64_t>();
+  m.energy_sums = r.list<double>();
+  m.abs_magnetization_sums = r.list<std::int64_t>();
+  m.counts = r.list<std::int64_t>();
+}
+
+std::string trace_bytes(const TraceState& t) {
+  ByteWriter w;
+  w.i64(t.samples_rows);
+  w.i64(t.energy_rows);
+  w.i64(t.index_rows);
+  w.list(t.samples);
+  w.list(t.energies);
+  w.list(t.index_process);
+  return w.bytes();
+}
+
+void read_traces(ByteReader& r, TraceState& t) {
+  t.samples_rows = r.i64();
+  t.energy_rows = r.i64();
+  t.index_rows = r.i64();
+  t.samples = r.list<std::int8_t>();
+  t.energies = r.list<double>();
+  t.index_process = r.list<std::int32_t>();
+}
+
+std::string attachment_bytes(const std::map<std::string, std::string>& attachments) {
+  ByteWriter w;
+  w.u64(attachments.size());
+  for (const auto& [name, text] : attachments) {
+    w.text(name);
+    w.text(text);
+  }
+  return w.bytes();
+}
+
+std::uint32_t crc_of(const std::string& bytes) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  // zlib takes 32-bit lengths: feed large payloads in pieces.
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const std::size_t piece = std::min<std::size_t>(bytes.size() - done, 1u << 30);
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), static_cast<uInt>(piece));
+    done += piece;
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+[[noreturn]] void system_error(const fs::path& path, const std::string& what) {
+  throw CheckpointError("cannot write checkpoint " + path.string() + ": " + what + ": " +
+                        std::strerror(errno));
+}
+
+void write_all(int fd, const std::string& bytes, const fs::path& path) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      system_error(path, "write failed");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void fsync_directory(const fs::path& dir) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+fs::path with_suffix(const fs::path& path, const char* suffix) {
+  return fs::path(path.string() + suffix);
+}
+
+}  // namespace
+
+std::uint64_t options_fingerprint(const NrptOptions& o) {
+  Fingerprint f;
+  f.add(std::string("hamon::NrptOptions"));
+  for (double beta : ladder_of(o)) f.add(beta);
+  f.add(o.burn_in).add(o.n_expl).add(o.seed);
+  f.add(static_cast<std::int64_t>(o.adapt_schedule)).add(o.adapt_phases);
+  const ObserverOptions& obs = o.observers;
+  f.add(obs.samples_every);
+  f.add(static_cast<std::int64_t>(obs.sample_nodes.size()));
+  for (std::int64_t node : obs.sample_nodes) f.add(node);
+  f.add(static_cast<std::int64_t>(obs.energies)).add(static_cast<std::int64_t>(obs.index_process));
+  f.add(static_cast<std::int64_t>(obs.moments)).add(obs.moment_batches);
+  return f.value();
+}
+
+CheckpointIdentity identity_of(const SpinModel& model, const NrptOptions& options,
+                               const std::string& execution_space) {
+  CheckpointIdentity id;
+  id.hamon_version = version;
+  id.stream_version = detail::kRandomStreamVersion;
+  id.model_fingerprint = model_fingerprint(model);
+  id.options_fingerprint = options_fingerprint(options);
+  id.execution_space = execution_space;
+  return id;
+}
+
+void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& expected,
+                    const std::string& name) {
+  auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
+    throw CheckpointError(name + ": " + what + " differs: the checkpoint has " + a +
+                          ", this run has " + b);
+  };
+  if (saved.stream_version != expected.stream_version) {
+    differs("the random-stream version", std::to_string(saved.stream_version),
+            std::to_string(expected.stream_version));
+  }
+  if (saved.model_fingerprint != expected.model_fingerprint) {
+    differs("the model (fingerprint)", to_hex(saved.model_fingerprint),
+            to_hex(expected.model_fingerprint));
+  }
+  if (saved.options_fingerprint != expected.options_fingerprint) {
+    differs("the sampling options (ladder, burn-in, sweeps, seed, adaptation or observers)",
+            to_hex(saved.options_fingerprint), to_hex(expected.options_fingerprint));
+  }
+}
+
+void write_checkpoint(std::ostream& out, const Checkpoint& c) {
+  const std::vector<std::pair<std::string, std::string>> sections = {
+      {"IDNT", identity_bytes(c.identity)},
+      {"STAT", state_bytes(c.state)},
+      {"SPIN",
+       [&] {
+         ByteWriter w;
+         w.list(c.state.spins);
+         return w.bytes();
+       }()},
+      {"MOMT", moment_bytes(c.state.moments)},
+      {"TRAC", trace_bytes(c.state.traces)},
+      {"ATCH", attachment_bytes(c.attachments)},
+  };
+  ByteWriter head;
+  for (char ch : kMagic) head.u8(static_cast<std::uint8_t>(ch));
+  head.u32(kCheckpointFormatVersion);
+  head.u32(static_cast<std::uint32_t>(sections.size()));
+  out.write(head.bytes().data(), static_cast<std::streamsize>(head.bytes().size()));
+  for (const auto& [tag, payload] : sections) {
+    ByteWriter frame;
+    for (char ch : tag) frame.u8(static_cast<std::uint8_t>(ch));
+    frame.u64(payload.size());
+    frame.u32(crc_of(payload));
+    out.write(frame.bytes().data(), static_cast<std::streamsize>(frame.bytes().size()));
+    out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+  }
+}
+
+Checkpoint read_checkpoint(std::istream& in, const std::string& name) {
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ByteReader file(bytes, name);
+  for (char ch : kMagic) {
+    if (file.u8() != static_cast<std::uint8_t>(ch)) file.fail("is not a hamon checkpoint");
+  }
+  const std::uint32_t format = file.u32();
+  if (format != kCheckpointFormatVersion) {
+    file.fail("has checkpoint format version " + std::to_string(format) + "; this hamon reads " +
+              std::to_string(kCheckpointFormatVersion));
+  }
+  const std::uint32_t n_sections = file.u32();
+  std::map<std::string, std::string> payloads;
+  for (std::uint32_t k = 0; k < n_sections; ++k) {
+    std::string tag;
+    for (int b = 0; b < 4; ++b) tag += static_cast<char>(file.u8());
+    const std::uint64_t length = file.u64();
+    const std::uint32_t crc = file.u32();
+    if (length > bytes.size()) file.fail("is truncated (section " + tag + ")");
+    std::string payload;
+    payload.reserve(length);
+    for (std::uint64_t b = 0; b < length; ++b) payload += static_cast<char>(file.u8());
+    if (crc_of(payload) != crc) file.fail("is corrupt: section " + tag + " fails its checksum");
+    payloads[tag] = std::move(payload);
+  }
+  file.finish();
+  auto section = [&](const char* tag) -> const std::string& {
+    const auto it = payloads.find(tag);
+    if (it == payloads.end()) file.fail(std::string("has no section ") + tag);
+    return it->second;
+  };
+  Checkpoint c;
+  {
+    ByteReader r(section("IDNT"), name + " section IDNT");
+    c.identity = read_identity(r);
+    r.finish();
+  }
+  {
+    ByteReader r(section("STAT"), name + " section STAT");
+    read_state(r, c.state);
+    r.finish();
+  }
+  {
+    ByteReader r(section("SPIN"), name + " section SPIN");
+    c.state.spins = r.list<std::int8_t>();
+    r.finish();
+  }
+  {
+    ByteReader r(section("MOMT"), name + " section MOMT");
+    read_moments(r, c.state.moments);
+    r.finish();
+  }
+  {
+    ByteReader r(section("TRAC"), name + " section TRAC");
+    read_traces(r, c.state.traces);
+    r.finish();
+  }
+  {
+    ByteReader r(section("ATCH"), name + " section ATCH");
+    const std::uint64_t n = r.u64();
+    for (std::uint64_t k = 0; k < n; ++k) {
+      std::string key = r.text();
+      c.attachments[key] = r.text();
+    }
+    r.finish();
+  }
+  return c;
+}
+
+void save_checkpoint(const fs::path& path, const Checkpoint& checkpoint) {
+  std::ostringstream buffer;
+  write_checkpoint(buffer, checkpoint);
+  const std::string bytes = buffer.str();
+  const fs::path fresh = with_suffix(path, ".new");
+  const int fd = ::open(fresh.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) system_error(fresh, "cannot create it");
+  try {
+    write_all(fd, bytes, fresh);
+    if (::fsync(fd) != 0) system_error(fresh, "fsync failed");
+  } catch (...) {
+    ::close(fd);
+    std::error_code ignored;
+    fs::remove(fresh, ignored);
+    throw;
+  }
+  if (::close(fd) != 0) system_error(fresh, "close failed");
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    fs::rename(path, with_suffix(path, ".prev"), ec);
+    if (ec) throw CheckpointError("cannot keep the previous checkpoint: " + ec.message());
+  }
+  fs::rename(fresh, path, ec);
+  if (ec) throw CheckpointError("cannot rename " + fresh.string() + ": " + ec.message());
+  fsync_directory(path.parent_path());
+}
+
+LoadedCheckpoint load_checkpoint(const fs::path& path) {
+  LoadedCheckpoint best;
+  bool found = false;
+  std::vector<std::string> problems;
+  for (const fs::path& candidate : {path, with_suffix(path, ".new"), with_suffix(path, ".prev")}) {
+    std::error_code ec;
+    if (!fs::exists(candidate, ec)) continue;
+    std::ifstream in(candidate, std::ios::binary);
+    if (!in) {
+      problems.push_back(candidate.string() + ": cannot be opened");
+      continue;
+    }
+    try {
+      Checkpoint c = read_checkpoint(in, candidate.string());
+      if (found && c.state.rounds_done <= best.checkpoint.state.rounds_done) {
+        problems.push_back(candidate.string() + ": older than " + best.file.string());
+        continue;
+      }
+      if (found) problems.push_back(best.file.string() + ": older than " + candidate.string());
+      best.checkpoint = std::move(c);
+      best.file = candidate;
+      found = true;
+    } catch (const CheckpointError& e) {
+      problems.push_back(e.what());
+    }
+  }
+  if (!found) {
+    std::string why = "no usable checkpoint at " + path.string();
+    for (const std::string& p : problems) why += "\n  " + p;
+    if (problems.empty()) why += " (none was written)";
+    throw CheckpointError(why);
+  }
+  for (const std::string& p : problems) {
+    if (p.find(": older than ") == std::string::npos) best.skipped.push_back(p);
+  }
+  return best;
+}
+
+}  // namespace hamon
