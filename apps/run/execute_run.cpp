@@ -92,7 +92,7 @@ class Driver {
       o.progress_every = ProgressDisplay::report_every(o.burn_in + o.n_rounds);
       o.on_progress = [this](const Progress& p) { display_.update(p); };
     }
-    identity_ = identity_of(*run_.model, production_.options, "");
+    identity_ = identity_of(*run_.model, production_.options);
   }
   Driver(const Driver&) = delete;
   Driver& operator=(const Driver&) = delete;
@@ -104,7 +104,6 @@ class Driver {
                    RunOutcome outcome) {
     const CheckpointSpec& cadence = run_.config.output.checkpoint;
     const std::int64_t target = production_.options.burn_in + production_.options.n_rounds;
-    const StopSignals signals;
     auto last_save = clock::now();
     bool due = false;
     const auto should_stop = [&]() {
@@ -138,7 +137,6 @@ class Driver {
   void save(SamplerBase& sampler) {
     Checkpoint c;
     c.identity = identity_;
-    c.identity.execution_space = sampler.execution_space();
     c.state = sampler.state();
     c.attachments = production_.attachments;
     save_checkpoint(dir_.file(kCheckpointFile), c);
@@ -163,16 +161,17 @@ class Driver {
     outcome.result = sampler.result();
     traces.sync();
     NrptResult& r = outcome.result;
-    // The traces streamed to the files; the diagnostics read them back.
+    // The traces streamed to the files; the diagnostics read back what they use: the
+    // energies (log Z, ESS, the energy without moments) and, without moments, the samples
+    // (marginal entropy). The index process is not read.
     const SamplerState state = sampler.state();
     const auto chains = static_cast<std::int64_t>(r.betas.size());
     r.n_samples = state.traces.samples_rows;
-    r.samples = read_trace<std::int8_t>(dir_.file("samples.npy"), state.traces.samples_rows,
-                                        static_cast<std::int64_t>(r.sample_nodes.size()));
+    if (!run_.config.output.moments) {
+      r.samples = read_trace<std::int8_t>(dir_.file("samples.npy"), state.traces.samples_rows,
+                                          static_cast<std::int64_t>(r.sample_nodes.size()));
+    }
     r.energies = read_trace<double>(dir_.file("energies.npy"), state.traces.energy_rows, chains);
-    r.index_process =
-        read_trace<std::int32_t>(dir_.file("index_process.npy"), state.traces.index_rows, chains);
-
     dir_.write("betas.npy", [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
     outcome.observables = observables_of(r, run_.model->n_nodes(), run_.config.output.moments);
     outcome.diagnostics = diagnose(*run_.model, r);
@@ -182,6 +181,8 @@ class Driver {
         outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
         outcome.plan ? &*outcome.plan : nullptr, Timing{outcome.total_s, outcome.sampling_s}});
     dir_.write("summary.yaml", [&](std::ostream& out) { out << summary; });
+    std::error_code ignored;  // the final checkpoint stays (for extend), not its predecessor
+    fs::remove(dir_.file(std::string(kCheckpointFile) + ".prev"), ignored);
     dir_.commit(run_.output_policy == OutputPolicy::replace_run);
     outcome.directory = dir_.final_dir().string();
     return outcome;
@@ -191,6 +192,7 @@ class Driver {
   RunDirectory& dir_;
   Production production_;
   ProgressDisplay display_;
+  StopSignals signals_;  // from the first checkpoint on
   CheckpointIdentity identity_;
 };
 
@@ -278,8 +280,7 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
     production.plan = plan;
   }
   outcome.execution_space = execution_space_of(outcome.decision);
-  check_identity(checkpoint.identity,
-                 identity_of(*run.model, production.options, outcome.execution_space),
+  check_identity(checkpoint.identity, identity_of(*run.model, production.options),
                  loaded.file.string());
   const std::int64_t target = production.options.burn_in + production.options.n_rounds;
   if (checkpoint.state.rounds_done > target) {

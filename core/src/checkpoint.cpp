@@ -23,6 +23,14 @@ namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'H', 'A', 'M', 'O', 'N', 'C', 'K', 'P'};
 
+/// Lists of fixed-width values are copied in bulk where memory order is the file's.
+bool little_endian_host() {
+  const std::uint16_t probe = 1;
+  unsigned char first = 0;
+  std::memcpy(&first, &probe, 1);
+  return first == 1;
+}
+
 // ---- bytes out ---------------------------------------------------------------------------
 
 class ByteWriter {
@@ -47,6 +55,10 @@ class ByteWriter {
   template <class T>
   void list(const std::vector<T>& values) {
     u64(values.size());
+    if (little_endian_host()) {
+      bytes_.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+      return;
+    }
     for (const T& v : values) value(v);
   }
   const std::string& bytes() const { return bytes_; }
@@ -86,21 +98,26 @@ class ByteReader {
     std::memcpy(&v, &bits, sizeof v);
     return v;
   }
-  std::string text() {
+  std::string text() { return block(u64()); }
+  template <class T>
+  std::vector<T> list() {
     const std::uint64_t n = u64();
+    if (n > (bytes_.size() - pos_) / sizeof(T)) fail("is truncated");
+    std::vector<T> values(n);
+    if (little_endian_host()) {
+      std::memcpy(values.data(), bytes_.data() + pos_, n * sizeof(T));
+      pos_ += n * sizeof(T);
+      return values;
+    }
+    for (std::uint64_t k = 0; k < n; ++k) values[k] = value(T{});
+    return values;
+  }
+  /// The next n bytes.
+  std::string block(std::uint64_t n) {
     need(n);
     std::string s = bytes_.substr(pos_, n);
     pos_ += n;
     return s;
-  }
-  template <class T>
-  std::vector<T> list() {
-    const std::uint64_t n = u64();
-    need(n);  // every element takes at least one byte: no absurd allocation
-    std::vector<T> values;
-    values.reserve(n);
-    for (std::uint64_t k = 0; k < n; ++k) values.push_back(value(T{}));
-    return values;
   }
   void finish() const {
     if (pos_ != bytes_.size()) fail("has " + std::to_string(bytes_.size() - pos_) + " extra bytes");
@@ -130,7 +147,6 @@ std::string identity_bytes(const CheckpointIdentity& id) {
   w.u32(id.stream_version);
   w.u64(id.model_fingerprint);
   w.u64(id.options_fingerprint);
-  w.text(id.execution_space);
   return w.bytes();
 }
 
@@ -140,7 +156,6 @@ CheckpointIdentity read_identity(ByteReader& r) {
   id.stream_version = r.u32();
   id.model_fingerprint = r.u64();
   id.options_fingerprint = r.u64();
-  id.execution_space = r.text();
   return id;
 }
 
@@ -243,8 +258,8 @@ std::uint32_t crc_of(const std::string& bytes) {
 }
 
 [[noreturn]] void system_error(const fs::path& path, const std::string& what) {
-  throw CheckpointError("cannot write checkpoint " + path.string() + ": " + what + ": " +
-                        std::strerror(errno));
+  throw std::runtime_error("cannot write checkpoint " + path.string() + ": " + what + ": " +
+                           std::strerror(errno));
 }
 
 void write_all(int fd, const std::string& bytes, const fs::path& path) {
@@ -287,14 +302,12 @@ std::uint64_t options_fingerprint(const NrptOptions& o) {
   return f.value();
 }
 
-CheckpointIdentity identity_of(const SpinModel& model, const NrptOptions& options,
-                               const std::string& execution_space) {
+CheckpointIdentity identity_of(const SpinModel& model, const NrptOptions& options) {
   CheckpointIdentity id;
   id.hamon_version = version;
   id.stream_version = detail::kRandomStreamVersion;
   id.model_fingerprint = model_fingerprint(model);
   id.options_fingerprint = options_fingerprint(options);
-  id.execution_space = execution_space;
   return id;
 }
 
@@ -366,9 +379,7 @@ Checkpoint read_checkpoint(std::istream& in, const std::string& name) {
     const std::uint64_t length = file.u64();
     const std::uint32_t crc = file.u32();
     if (length > bytes.size()) file.fail("is truncated (section " + tag + ")");
-    std::string payload;
-    payload.reserve(length);
-    for (std::uint64_t b = 0; b < length; ++b) payload += static_cast<char>(file.u8());
+    std::string payload = file.block(length);
     if (crc_of(payload) != crc) file.fail("is corrupt: section " + tag + " fails its checksum");
     payloads[tag] = std::move(payload);
   }
@@ -436,10 +447,10 @@ void save_checkpoint(const fs::path& path, const Checkpoint& checkpoint) {
   std::error_code ec;
   if (fs::exists(path, ec)) {
     fs::rename(path, with_suffix(path, ".prev"), ec);
-    if (ec) throw CheckpointError("cannot keep the previous checkpoint: " + ec.message());
+    if (ec) throw std::runtime_error("cannot keep the previous checkpoint: " + ec.message());
   }
   fs::rename(fresh, path, ec);
-  if (ec) throw CheckpointError("cannot rename " + fresh.string() + ": " + ec.message());
+  if (ec) throw std::runtime_error("cannot rename " + fresh.string() + ": " + ec.message());
   fsync_directory(path.parent_path());
 }
 

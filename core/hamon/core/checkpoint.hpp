@@ -6,7 +6,8 @@
 //   "HAMONCKP"  u32 format version  u32 section count
 //   then per section: 4-byte tag, u64 payload length, u32 CRC-32 (zlib) of the payload,
 //   payload. Sections: IDNT (identity: hamon version, random-stream version, model and
-//   options fingerprints, the space that wrote it), STAT (round, ladder, permutations,
+//   options fingerprints; not the space that wrote it, so the file does not depend on
+//   it), STAT (round, ladder, permutations,
 //   counters), SPIN (spins, machine-major), MOMT (moment batches), TRAC (trace rows and
 //   kept traces), and ATCH (named text attachments, e.g. the CLI's resolved experiment).
 // A reader checks the magic, the version, every length and every checksum before it
@@ -45,7 +46,6 @@ struct CheckpointIdentity {
   std::uint32_t stream_version = 0;
   std::uint64_t model_fingerprint = 0;
   std::uint64_t options_fingerprint = 0;
-  std::string execution_space;  // informational: any space may continue the run
 };
 
 struct Checkpoint {
@@ -60,8 +60,7 @@ struct Checkpoint {
 std::uint64_t options_fingerprint(const NrptOptions& options);
 
 /// This build's identity for a run of `model` with `options`.
-CheckpointIdentity identity_of(const SpinModel& model, const NrptOptions& options,
-                               const std::string& execution_space);
+CheckpointIdentity identity_of(const SpinModel& model, const NrptOptions& options);
 
 /// Throws CheckpointError ("NAME: ... differs: saved X, now Y") unless `saved` may
 /// continue a run whose identity is `expected`.
@@ -73,7 +72,8 @@ void write_checkpoint(std::ostream& out, const Checkpoint& checkpoint);
 Checkpoint read_checkpoint(std::istream& in, const std::string& name);
 
 /// Atomic replacement of `path`, keeping the previous checkpoint (see the top). Throws
-/// CheckpointError naming the file and the system error; the earlier checkpoint survives.
+/// std::runtime_error (a failed run, not bad input) naming the file and the system error;
+/// the earlier checkpoint survives.
 void save_checkpoint(const std::filesystem::path& path, const Checkpoint& checkpoint);
 
 struct LoadedCheckpoint {

@@ -1,0 +1,308 @@
+// The resumable sampler (hamon/core/sampler.hpp): its contracts, on every space and (CTest
+// runs OpenMP with 1 and 2 threads) thread count:
+//   run(a); run(b) == run(a + b), for splits inside burn-in, adaptation and measurement;
+//   state() -> checkpoint bytes -> a new Sampler -> run == never stopping, on this space
+//   and across spaces (Serial <-> TEST_EXECSPACE);
+//   traces handed to a TraceSink in chunks == the traces kept in memory;
+//   the index process counts no pseudo round trips from the initial permutation.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <cstring>
+#include <sstream>
+
+#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/impl/sampler_impl.hpp"
+#include "hamon/core/model_builders.hpp"
+#include "hamon/core/sampler.hpp"
+
+namespace {
+
+#ifdef KOKKOS_ENABLE_SERIAL
+using ReferenceSpace = Kokkos::Serial;
+#else
+using ReferenceSpace = Kokkos::DefaultHostExecutionSpace;
+#endif
+
+template <class T>
+void expect_same_bits(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(T))) << what << " differ";
+}
+
+void expect_same_results(const hamon::NrptResult& a, const hamon::NrptResult& b) {
+  expect_same_bits(a.betas, b.betas, "ladder");
+  EXPECT_EQ(a.n_rounds, b.n_rounds);
+  expect_same_bits(a.swaps.attempted, b.swaps.attempted, "attempted swaps");
+  expect_same_bits(a.swaps.accepted, b.swaps.accepted, "accepted swaps");
+  expect_same_bits(a.round_trips, b.round_trips, "round trips");
+  expect_same_bits(a.restarts, b.restarts, "restarts");
+  expect_same_bits(a.chain_of_machine, b.chain_of_machine, "permutation");
+  expect_same_bits(a.final_energies, b.final_energies, "final energies");
+  EXPECT_EQ(a.n_samples, b.n_samples);
+  expect_same_bits(a.samples, b.samples, "samples");
+  expect_same_bits(a.energies, b.energies, "energy trace");
+  expect_same_bits(a.index_process, b.index_process, "index process");
+  EXPECT_EQ(a.moments.n_samples, b.moments.n_samples);
+  expect_same_bits(a.moments.node_means, b.moments.node_means, "node means");
+  expect_same_bits(a.moments.node_means_stderr, b.moments.node_means_stderr, "node stderr");
+  expect_same_bits(a.moments.edge_means, b.moments.edge_means, "edge means");
+  EXPECT_EQ(a.moments.energy_per_node.mean, b.moments.energy_per_node.mean);
+  EXPECT_EQ(a.moments.energy_per_node.standard_error, b.moments.energy_per_node.standard_error);
+  EXPECT_EQ(a.spin_updates, b.spin_updates);
+}
+
+/// A glass with fields (real couplings: the exp path) and every observer on, with
+/// adaptation (updates at rounds 50, 100; settling 100..150; measurement from 150).
+hamon::SpinModel glass() {
+  return hamon::make_lattice({6, 6}, true, hamon::ValueDistribution::gaussian(11),
+                             hamon::ValueDistribution::gaussian(12, 0.2));
+}
+
+hamon::NrptOptions observed_run() {
+  hamon::NrptOptions o;
+  o.n_chains = 5;
+  o.beta_max = 1.2;
+  o.burn_in = 150;
+  o.n_rounds = 500;
+  o.n_expl = 2;
+  o.seed = 77;
+  o.adapt_schedule = true;
+  o.adapt_phases = 4;
+  o.observers.samples_every = 3;
+  o.observers.energies = true;
+  o.observers.index_process = true;
+  o.observers.moments = true;
+  o.observers.moment_batches = 4;  // 4..8 batches: several doublings in 500 rounds
+  return o;
+}
+
+TEST(TEST_CATEGORY, sampler_split_runs_give_the_same_bits) {
+  const auto model = glass();
+  const auto o = observed_run();
+  hamon::Sampler<TEST_EXECSPACE> whole(TEST_EXECSPACE(), model, o);
+  whole.run(o.burn_in + o.n_rounds);
+  const hamon::NrptResult reference = whole.result();
+  EXPECT_EQ(reference.n_rounds, o.n_rounds);
+  EXPECT_EQ(reference.moments.n_samples, o.n_rounds);
+  // Splits inside an adaptation segment, at a ladder update, in settling, at the start of
+  // measurement, inside measurement, and one round at a time for a stretch.
+  for (const std::vector<std::int64_t>& pieces :
+       {std::vector<std::int64_t>{37, 13, 50, 49, 1, 500}, std::vector<std::int64_t>{150, 250, 250},
+        std::vector<std::int64_t>{1, 1, 1, 1, 646}, std::vector<std::int64_t>{649, 1}}) {
+    hamon::Sampler<TEST_EXECSPACE> split(TEST_EXECSPACE(), model, o);
+    for (std::int64_t n : pieces) {
+      EXPECT_EQ(split.run(n), n);
+      (void)split.result();  // result() at any time changes nothing
+    }
+    EXPECT_EQ(split.rounds_done(), o.burn_in + o.n_rounds);
+    expect_same_results(split.result(), reference);
+  }
+}
+
+TEST(TEST_CATEGORY, sampler_nrpt_is_the_sampler_run_to_the_end) {
+  const auto model = glass();
+  const auto o = observed_run();
+  hamon::Sampler<TEST_EXECSPACE> sampler(TEST_EXECSPACE(), model, o);
+  sampler.run(o.burn_in + o.n_rounds);
+  expect_same_results(sampler.result(), hamon::nrpt(TEST_EXECSPACE(), model, o));
+}
+
+TEST(TEST_CATEGORY, sampler_stops_when_asked_and_continues) {
+  const auto model = glass();
+  const auto o = observed_run();
+  hamon::Sampler<TEST_EXECSPACE> a(TEST_EXECSPACE(), model, o);
+  std::int64_t calls = 0;
+  EXPECT_EQ(a.run(600, [&calls]() { return ++calls == 123; }), 123);
+  EXPECT_EQ(a.rounds_done(), 123);
+  a.run(o.burn_in + o.n_rounds - 123);
+  expect_same_results(a.result(), hamon::nrpt(TEST_EXECSPACE(), model, o));
+}
+
+/// Saves after `first` rounds through the checkpoint format, continues in `To`.
+template <class From, class To>
+hamon::NrptResult saved_and_continued(const hamon::SpinModel& model, const hamon::NrptOptions& o,
+                                      std::int64_t first) {
+  hamon::Checkpoint c;
+  {
+    hamon::Sampler<From> before(From(), model, o);
+    before.run(first);
+    c.identity = hamon::identity_of(model, o);
+    c.state = before.state();
+  }
+  std::stringstream bytes;
+  hamon::write_checkpoint(bytes, c);
+  const hamon::Checkpoint back = hamon::read_checkpoint(bytes, "in memory");
+  hamon::check_identity(back.identity, hamon::identity_of(model, o), "in memory");
+  hamon::Sampler<To> after(To(), model, o, back.state);
+  EXPECT_EQ(after.rounds_done(), first);
+  after.run(o.burn_in + o.n_rounds - first);
+  return after.result();
+}
+
+TEST(TEST_CATEGORY, sampler_state_continues_with_the_same_bits_on_any_space) {
+  const auto model = glass();
+  const auto o = observed_run();
+  const hamon::NrptResult reference = hamon::nrpt(ReferenceSpace(), model, o);
+  for (std::int64_t first : {0, 75, 100, 150, 151, 400}) {
+    SCOPED_TRACE("saved after round " + std::to_string(first));
+    expect_same_results(saved_and_continued<TEST_EXECSPACE, TEST_EXECSPACE>(model, o, first),
+                        reference);
+    expect_same_results(saved_and_continued<TEST_EXECSPACE, ReferenceSpace>(model, o, first),
+                        reference);
+    expect_same_results(saved_and_continued<ReferenceSpace, TEST_EXECSPACE>(model, o, first),
+                        reference);
+  }
+}
+
+TEST(TEST_CATEGORY, sampler_lattice_fast_path_resumes_too) {
+  // A +-J lattice takes the lattice fast path with integer thresholds.
+  const auto model = hamon::make_lattice({8, 8}, true, hamon::ValueDistribution::pm_one(5));
+  auto o = observed_run();
+  o.n_chains = 9;
+  const hamon::NrptResult reference = hamon::nrpt(ReferenceSpace(), model, o);
+  expect_same_results(saved_and_continued<TEST_EXECSPACE, ReferenceSpace>(model, o, 333),
+                      reference);
+}
+
+/// Collects what a sink receives, and how it arrives.
+struct CollectingSink final : hamon::TraceSink {
+  std::vector<std::int8_t> samples;
+  std::vector<double> energies;
+  std::vector<std::int32_t> index_process;
+  std::int64_t deliveries = 0;
+  std::int64_t syncs = 0;
+  void append_samples(const std::int8_t* rows, std::int64_t n, std::int64_t columns) override {
+    samples.insert(samples.end(), rows, rows + n * columns);
+    ++deliveries;
+  }
+  void append_energies(const double* rows, std::int64_t n, std::int64_t columns) override {
+    energies.insert(energies.end(), rows, rows + n * columns);
+  }
+  void append_index_process(const std::int32_t* rows, std::int64_t n,
+                            std::int64_t columns) override {
+    index_process.insert(index_process.end(), rows, rows + n * columns);
+  }
+  void sync() override { ++syncs; }
+};
+
+TEST(TEST_CATEGORY, sampler_streams_traces_in_chunks) {
+  const auto model = hamon::make_lattice({4, 4}, true);
+  hamon::NrptOptions o;
+  o.n_chains = 3;
+  o.beta_max = 0.4;
+  o.burn_in = 10;
+  // More rounds than two chunks: rows leave the space in kTraceChunkRows pieces.
+  o.n_rounds = 2 * hamon::detail::kTraceChunkRows + 123;
+  o.observers.samples_every = 1;
+  o.observers.energies = true;
+  o.observers.index_process = true;
+  const hamon::NrptResult kept = hamon::nrpt(TEST_EXECSPACE(), model, o);
+  CollectingSink sink;
+  hamon::Sampler<TEST_EXECSPACE> streamed(TEST_EXECSPACE(), model, o, &sink);
+  streamed.run(o.burn_in + o.n_rounds / 2);
+  const hamon::SamplerState middle = streamed.state();  // flushes and syncs the sink
+  EXPECT_EQ(sink.syncs, 1);
+  EXPECT_TRUE(middle.traces.energies.empty()) << "a sink's rows are not kept";
+  EXPECT_EQ(middle.traces.energy_rows, o.n_rounds / 2);
+  streamed.run(o.n_rounds - o.n_rounds / 2);
+  const hamon::NrptResult r = streamed.result();
+  EXPECT_TRUE(r.energies.empty());
+  EXPECT_EQ(r.n_samples, o.n_rounds);
+  EXPECT_GE(sink.deliveries, 4);  // two full chunks, the state() flush, the rest
+  expect_same_bits(sink.samples, kept.samples, "samples");
+  expect_same_bits(sink.energies, kept.energies, "energies");
+  expect_same_bits(sink.index_process, kept.index_process, "index process");
+}
+
+TEST(TEST_CATEGORY, sampler_moment_batches_stay_between_k_and_2k) {
+  const auto model = hamon::make_lattice({4, 4}, true);
+  hamon::NrptOptions o;
+  o.n_chains = 2;
+  o.beta_max = 0.3;
+  o.n_rounds = 1000;
+  o.observers.moments = true;
+  o.observers.moment_batches = 8;
+  hamon::Sampler<TEST_EXECSPACE> s(TEST_EXECSPACE(), model, o);
+  for (std::int64_t m : {1, 15, 16, 17, 100, 1000}) {
+    s.run(m - s.measured_rounds());
+    const hamon::MomentBatchesState b = s.state().moments;
+    SCOPED_TRACE("after " + std::to_string(m) + " rounds");
+    EXPECT_EQ(b.n_batches * b.length + b.in_batch, m);
+    EXPECT_LT(b.n_batches, 16);
+    if (m >= 16) {
+      EXPECT_GE(b.n_batches, 8);
+    }
+    std::int64_t counted = 0;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(b.n_batches); ++k) {
+      EXPECT_EQ(b.counts[k], b.length);
+      counted += b.counts[k];
+    }
+    EXPECT_EQ(counted + b.counts[static_cast<std::size_t>(b.n_batches)], m);
+    EXPECT_EQ(s.result().moments.n_samples, m);
+  }
+}
+
+TEST(TEST_CATEGORY, sampler_counts_no_pseudo_round_trips) {
+  // No couplings, no fields: every energy is 0, so every DEO swap is accepted and each
+  // machine walks the ladder one chain per round, turning at the ends. Only machine 0
+  // starts at chain 0; no machine can complete a real round trip (0 -> top -> 0) before
+  // 2 (N - 1) rounds, although machine N-2 reaches the top in round 0 and chain 0 at
+  // round N - 1 (which an index process keyed on the initial permutation would count).
+  constexpr std::int32_t n = 6;
+  const auto model = hamon::SpinModel::from_edges(4, {});
+  hamon::NrptOptions o;
+  o.n_chains = n;
+  o.beta_max = 1.0;
+  o.n_rounds = 100;
+  hamon::Sampler<TEST_EXECSPACE> s(TEST_EXECSPACE(), model, o);
+  s.run(2 * (n - 1) - 1);
+  EXPECT_EQ(s.result().total_round_trips, 0);
+  EXPECT_EQ(s.result().swaps.acceptance, std::vector<double>(n - 1, 1.0));
+  s.run(100 - s.rounds_done());
+  const hamon::NrptResult r = s.result();
+  EXPECT_GT(r.total_round_trips, 0);
+  for (std::int32_t m = 0; m < n; ++m) {
+    const auto k = static_cast<std::size_t>(m);
+    // Trips alternate with restarts: a trip needs a restart before it.
+    EXPECT_LE(r.round_trips[k], r.restarts[k]);
+    EXPECT_GE(r.round_trips[k] + 1, r.restarts[k]);
+  }
+}
+
+TEST(TEST_CATEGORY, sampler_refuses_a_state_that_does_not_fit) {
+  const auto model = glass();
+  const auto o = observed_run();
+  hamon::Sampler<TEST_EXECSPACE> s(TEST_EXECSPACE(), model, o);
+  s.run(20);
+  const hamon::SamplerState good = s.state();
+  auto refused = [&](hamon::SamplerState bad, const hamon::NrptOptions& options,
+                     const std::string& words) {
+    try {
+      hamon::Sampler<TEST_EXECSPACE> x(TEST_EXECSPACE(), model, options, bad);
+      ADD_FAILURE() << "accepted: " << words;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  auto fewer = o;
+  fewer.n_chains = 4;
+  refused(good, fewer, "machines");
+  hamon::SamplerState bad = good;
+  bad.spins.pop_back();
+  refused(bad, o, "spins");
+  bad = good;
+  bad.attempted.push_back(0);
+  refused(bad, o, "attempted");
+  bad = good;
+  bad.moments.length = 0;
+  refused(bad, o, "moment batches");
+  auto no_moments = o;
+  no_moments.observers.moments = false;
+  refused(good, no_moments, "moments");
+  // Past 2^32 rounds: refused by run().
+  hamon::Sampler<TEST_EXECSPACE> t(TEST_EXECSPACE(), model, o, good);
+  EXPECT_THROW(t.run(std::int64_t{1} << 32), std::invalid_argument);
+}
+
+}  // namespace
