@@ -8,20 +8,12 @@
 
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/nrpt.hpp"
+#include "same_bits.hpp"
 
 namespace {
 
-#ifdef KOKKOS_ENABLE_SERIAL
-using ReferenceSpace = Kokkos::Serial;
-#else
-using ReferenceSpace = Kokkos::DefaultHostExecutionSpace;
-#endif
-
-template <class T>
-void expect_bitwise_equal(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(T))) << what << " differ";
-}
+using hamon_test::expect_same_bits;
+using hamon_test::ReferenceSpace;
 
 TEST(TEST_CATEGORY, determinism_matches_serial_bit_for_bit) {
   const auto model = hamon::make_lattice({10, 10}, true, hamon::ValueDistribution::gaussian(2),
@@ -40,17 +32,17 @@ TEST(TEST_CATEGORY, determinism_matches_serial_bit_for_bit) {
   o.observers.moment_batches = 10;
   const auto here = hamon::nrpt(TEST_EXECSPACE(), model, o);
   const auto reference = hamon::nrpt(ReferenceSpace(), model, o);
-  expect_bitwise_equal(here.betas, reference.betas, "betas");
-  expect_bitwise_equal(here.swaps.accepted, reference.swaps.accepted, "accepted swaps");
-  expect_bitwise_equal(here.round_trips, reference.round_trips, "round trips");
-  expect_bitwise_equal(here.restarts, reference.restarts, "restarts");
-  expect_bitwise_equal(here.machine_of_chain, reference.machine_of_chain, "permutation");
-  expect_bitwise_equal(here.samples, reference.samples, "samples");
-  expect_bitwise_equal(here.energies, reference.energies, "energies");
-  expect_bitwise_equal(here.final_energies, reference.final_energies, "final energies");
-  expect_bitwise_equal(here.moments.node_means, reference.moments.node_means, "node means");
-  expect_bitwise_equal(here.moments.edge_means_stderr, reference.moments.edge_means_stderr,
-                       "edge stderr");
+  expect_same_bits(here.betas, reference.betas, "betas");
+  expect_same_bits(here.swaps.accepted, reference.swaps.accepted, "accepted swaps");
+  expect_same_bits(here.round_trips, reference.round_trips, "round trips");
+  expect_same_bits(here.restarts, reference.restarts, "restarts");
+  expect_same_bits(here.machine_of_chain, reference.machine_of_chain, "permutation");
+  expect_same_bits(here.samples, reference.samples, "samples");
+  expect_same_bits(here.energies, reference.energies, "energies");
+  expect_same_bits(here.final_energies, reference.final_energies, "final energies");
+  expect_same_bits(here.moments.node_means, reference.moments.node_means, "node means");
+  expect_same_bits(here.moments.edge_means_stderr, reference.moments.edge_means_stderr,
+                   "edge stderr");
   EXPECT_EQ(here.moments.energy_per_node.mean, reference.moments.energy_per_node.mean);
   EXPECT_GT(here.total_round_trips + here.swaps.accepted[0], 0);
 }
@@ -76,9 +68,9 @@ TEST(TEST_CATEGORY, determinism_in_parallel_kernels_matches_serial) {
     o.observers.energies = true;
     const auto here = hamon::nrpt(TEST_EXECSPACE(), model, o);
     const auto reference = hamon::nrpt(ReferenceSpace(), model, o);
-    expect_bitwise_equal(here.samples, reference.samples, "samples");
-    expect_bitwise_equal(here.energies, reference.energies, "energies");
-    expect_bitwise_equal(here.swaps.accepted, reference.swaps.accepted, "accepted swaps");
+    expect_same_bits(here.samples, reference.samples, "samples");
+    expect_same_bits(here.energies, reference.energies, "energies");
+    expect_same_bits(here.swaps.accepted, reference.swaps.accepted, "accepted swaps");
   }
 }
 
@@ -119,9 +111,9 @@ TEST(TEST_CATEGORY, determinism_acceptance_table_matches_exp_path) {
   o.observers.energies = true;
   const auto a = hamon::nrpt(space, with_table, o);
   const auto b = hamon::nrpt(space, without_table, o);
-  expect_bitwise_equal(a.samples, b.samples, "samples");
-  expect_bitwise_equal(a.energies, b.energies, "energies");
-  expect_bitwise_equal(a.swaps.accepted, b.swaps.accepted, "accepted swaps");
+  expect_same_bits(a.samples, b.samples, "samples");
+  expect_same_bits(a.energies, b.energies, "energies");
+  expect_same_bits(a.swaps.accepted, b.swaps.accepted, "accepted swaps");
 }
 
 }  // namespace
@@ -153,9 +145,9 @@ TEST(TEST_CATEGORY, determinism_lattice_fast_path_matches_general_path) {
     general.lattice.enabled = false;
     const auto a = run_lattice(fast);
     const auto b = run_lattice(general);
-    expect_bitwise_equal(a.samples, b.samples, "samples");
-    expect_bitwise_equal(a.energies, b.energies, "energies");
-    expect_bitwise_equal(a.swaps.accepted, b.swaps.accepted, "accepted swaps");
+    expect_same_bits(a.samples, b.samples, "samples");
+    expect_same_bits(a.energies, b.energies, "energies");
+    expect_same_bits(a.swaps.accepted, b.swaps.accepted, "accepted swaps");
   }
   // Not applicable: odd extent, Gaussian couplings, open boundaries, clamps.
   EXPECT_FALSE(hamon::make_device_model(space, hamon::make_lattice({5, 6}, true)).lattice.enabled);

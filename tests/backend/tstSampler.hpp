@@ -15,20 +15,12 @@
 #include "hamon/core/impl/sampler_impl.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/sampler.hpp"
+#include "same_bits.hpp"
 
 namespace {
 
-#ifdef KOKKOS_ENABLE_SERIAL
-using ReferenceSpace = Kokkos::Serial;
-#else
-using ReferenceSpace = Kokkos::DefaultHostExecutionSpace;
-#endif
-
-template <class T>
-void expect_same_bits(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(T))) << what << " differ";
-}
+using hamon_test::expect_same_bits;
+using hamon_test::ReferenceSpace;
 
 void expect_same_results(const hamon::NrptResult& a, const hamon::NrptResult& b) {
   expect_same_bits(a.betas, b.betas, "ladder");
