@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -61,6 +62,25 @@ class ByteWriter {
     }
     for (const T& v : values) value(v);
   }
+  /// Integers that are mostly small (moment sums): the count, the narrowest width w in
+  /// {1, 2, 4, 8} bytes that holds every value, then each value in w bytes.
+  void packed(const std::vector<std::int64_t>& values) {
+    u64(values.size());
+    std::int64_t largest = 0;
+    for (std::int64_t v : values) largest = std::max(largest, v < 0 ? ~v : v);
+    const int width = largest < (1 << 7)      ? 1
+                      : largest < (1 << 15)   ? 2
+                      : largest < (1LL << 31) ? 4
+                                              : 8;
+    u8(static_cast<std::uint8_t>(width));
+    const std::size_t start = bytes_.size();
+    bytes_.resize(start + values.size() * static_cast<std::size_t>(width));
+    char* out = bytes_.data() + start;
+    for (std::int64_t v : values) {
+      const auto u = static_cast<std::uint64_t>(v);
+      for (int k = 0; k < width; ++k) *out++ = static_cast<char>(u >> (8 * k));
+    }
+  }
   const std::string& bytes() const { return bytes_; }
 
  private:
@@ -110,6 +130,22 @@ class ByteReader {
       return values;
     }
     for (std::uint64_t k = 0; k < n; ++k) values[k] = value(T{});
+    return values;
+  }
+  std::vector<std::int64_t> packed() {
+    const std::uint64_t n = u64();
+    const int width = u8();
+    if (width != 1 && width != 2 && width != 4 && width != 8) fail("has a bad integer width");
+    if (n > (bytes_.size() - pos_) / static_cast<std::uint64_t>(width)) fail("is truncated");
+    std::vector<std::int64_t> values(n);
+    const auto* in = reinterpret_cast<const unsigned char*>(bytes_.data() + pos_);
+    for (std::uint64_t k = 0; k < n; ++k) {
+      std::uint64_t u = 0;
+      for (int b = 0; b < width; ++b) u |= static_cast<std::uint64_t>(*in++) << (8 * b);
+      if (width < 8 && (u >> (8 * width - 1)) != 0) u |= ~std::uint64_t{0} << (8 * width);
+      values[k] = static_cast<std::int64_t>(u);
+    }
+    pos_ += n * static_cast<std::uint64_t>(width);
     return values;
   }
   /// The next n bytes.
@@ -196,8 +232,8 @@ std::string moment_bytes(const MomentBatchesState& m) {
   w.i64(m.length);
   w.i64(m.n_batches);
   w.i64(m.in_batch);
-  w.list(m.node_sums);
-  w.list(m.edge_sums);
+  w.packed(m.node_sums);
+  w.packed(m.edge_sums);
   w.list(m.energy_sums);
   w.list(m.abs_magnetization_sums);
   w.list(m.counts);
@@ -208,8 +244,8 @@ void read_moments(ByteReader& r, MomentBatchesState& m) {
   m.length = r.i64();
   m.n_batches = r.i64();
   m.in_batch = r.i64();
-  m.node_sums = r.list<std::int64_t>();
-  m.edge_sums = r.list<std::int64_t>();
+  m.node_sums = r.packed();
+  m.edge_sums = r.packed();
   m.energy_sums = r.list<double>();
   m.abs_magnetization_sums = r.list<std::int64_t>();
   m.counts = r.list<std::int64_t>();
@@ -299,6 +335,7 @@ std::uint64_t options_fingerprint(const NrptOptions& o) {
   for (std::int64_t node : obs.sample_nodes) f.add(node);
   f.add(static_cast<std::int64_t>(obs.energies)).add(static_cast<std::int64_t>(obs.index_process));
   f.add(static_cast<std::int64_t>(obs.moments)).add(obs.moment_batches);
+  f.add(static_cast<std::int64_t>(obs.edge_moments));
   return f.value();
 }
 

@@ -36,7 +36,16 @@ hamon::Checkpoint sample_checkpoint(std::int64_t round) {
   s.moments.length = 4;
   s.moments.n_batches = 1;
   s.moments.in_batch = 2;
-  s.moments.node_sums = {4, -4, 2, 0, 1, 1, 1, 1};
+  s.moments.node_sums = {4, -4, 2, 0, 1, 1, 1, 1};  // packed in 1 byte each
+  // ... in 8: every width's edge values
+  s.moments.edge_sums = {std::numeric_limits<std::int64_t>::min(),
+                         std::int64_t{1} << 40,
+                         -129,
+                         128,
+                         -32769,
+                         32768,
+                         -1,
+                         0};
   s.moments.energy_sums = {-1.5, std::ldexp(1.0, -40)};
   s.moments.counts = {4, 2};
   s.traces.energy_rows = 2;
@@ -76,6 +85,14 @@ TEST(Checkpoint, round_trip_is_exact) {
   EXPECT_EQ(back.state.energy_fixed, c.state.energy_fixed);
   EXPECT_EQ(back.state.trip_phase, c.state.trip_phase);
   EXPECT_EQ(back.state.moments.node_sums, c.state.moments.node_sums);
+  EXPECT_EQ(back.state.moments.edge_sums, c.state.moments.edge_sums);
+  for (const std::vector<std::int64_t>& values :
+       {std::vector<std::int64_t>{-128, 127}, std::vector<std::int64_t>{-32768, 32767, 5},
+        std::vector<std::int64_t>{-2147483648LL, 2147483647LL}, std::vector<std::int64_t>{}}) {
+    hamon::Checkpoint w = c;
+    w.state.moments.node_sums = values;
+    EXPECT_EQ(parse(bytes_of(w)).state.moments.node_sums, values);
+  }
   EXPECT_EQ(back.state.moments.energy_sums, c.state.moments.energy_sums);
   EXPECT_TRUE(std::signbit(back.state.traces.energies[4]));
   EXPECT_EQ(back.state.traces.energies, c.state.traces.energies);

@@ -8,7 +8,8 @@
 //   payload. Sections: IDNT (identity: hamon version, random-stream version, model and
 //   options fingerprints; not the space that wrote it, so the file does not depend on
 //   it), STAT (round, ladder, permutations,
-//   counters), SPIN (spins, machine-major), MOMT (moment batches), TRAC (trace rows and
+//   counters), SPIN (spins, machine-major), MOMT (moment batches; the sums in the
+//   narrowest of 1, 2, 4 or 8 bytes that holds them all), TRAC (trace rows and
 //   kept traces), and ATCH (named text attachments, e.g. the CLI's resolved experiment).
 // A reader checks the magic, the version, every length and every checksum before it
 // believes a byte; any failure is a CheckpointError naming the file and what is wrong.

@@ -38,6 +38,9 @@ struct ObserverOptions {
   /// Running moments of the cold chain: <s_i>, <s_i s_j> on edges, energy and
   /// |magnetisation| per node, with standard errors from batch means.
   bool moments = false;
+  /// With moments: also <s_i s_j> on every edge (the largest part of the accumulators, and
+  /// of a checkpoint, on graphs with many edges).
+  bool edge_moments = true;
   /// K: between K and 2K equal batches are kept (batch length doubles as the run grows,
   /// so the batches depend on the measured rounds alone, never on how the run was split).
   std::int32_t moment_batches = 32;

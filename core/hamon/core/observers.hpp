@@ -92,7 +92,7 @@ ObserverBuffers<ExecutionSpace> make_observer_buffers(
   }
   if (options.moments) {
     b.max_batches = 2 * options.moment_batches;
-    const auto n_edges = model.edge_i.extent(0);
+    const auto n_edges = options.edge_moments ? model.edge_i.extent(0) : 0;
     b.node_sums = typename buffers::template matrix<std::int64_t>(
         Kokkos::view_alloc(space, std::string("hamon::node_sums")), b.max_batches, model.n_nodes);
     b.edge_sums = typename buffers::template matrix<std::int64_t>(
@@ -125,7 +125,7 @@ void accumulate_moments(const ExecutionSpace& space,
       KOKKOS_LAMBDA(const std::int64_t i) {
         node_sums(batch, i) += spins(machine_of_chain(top), i);
       });
-  const auto n_edges = static_cast<std::int64_t>(edge_i.extent(0));
+  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
   launch(
       space, "hamon::observe_edge_moments", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
         const std::int32_t m = machine_of_chain(top);
