@@ -233,7 +233,10 @@ RunOutcome start_run(const PreparedRun& run, bool progress, clock::time_point st
   outcome.execution_space = execution_space_of(outcome.decision);
   RunTraceFiles traces(dir.partial_dir(), trace_shape(production.options, run.model->n_nodes()));
   Driver driver(run, dir, std::move(production), progress);
-  const auto sampler = make_sampler(outcome.decision, *run.model, driver.options(), &traces);
+  // A tuned run starts where tuning left the plan's ladder (Plan::warm_start).
+  const auto sampler = outcome.plan
+                           ? outcome.plan->production_sampler(driver.options(), &traces)
+                           : make_sampler(outcome.decision, *run.model, driver.options(), &traces);
   if (config.output.checkpoint.enabled) driver.save(*sampler);  // round 0: resumable at once
   return driver.drive(*sampler, traces, started, std::move(outcome));
 }

@@ -96,6 +96,7 @@ LadderMeasurement measure_ladder(const NrptRunner& run, const std::vector<double
     m.rounds += result.n_rounds;
     m.rounds_run += options.burn_in + result.n_rounds;
     m.round_trips += result.total_round_trips;
+    m.last_run = result.continuation;
     if (!has_pairs) break;
     for (const SwapCounts& batch :
          swap_counts_by_batch(result, options.burn_in, options.batch_rounds)) {

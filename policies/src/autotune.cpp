@@ -158,8 +158,14 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
     }
   }
 
+  // Each run keeps where it stopped, so the polished ladder's last run can start production.
   const NrptRunner run = [&decision, &model](const NrptOptions& options) {
-    return nrpt_with(decision, model, options);
+    const auto sampler = make_sampler(decision, model, options);
+    sampler->run(options.burn_in + options.n_rounds);
+    NrptResult result = sampler->result();
+    result.continuation =
+        std::make_shared<const Continuation>(Continuation{sampler->state(), sampler->options()});
+    return result;
   };
   detail::TunedFlow flow_result = detail::run_tuning_flow(run, o);
   std::vector<double> betas = std::move(flow_result.betas);
@@ -170,6 +176,12 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   plan.n_chains = static_cast<std::int32_t>(betas.size());
   plan.betas = std::move(betas);
   plan.n_expl = n_expl;
+  if (plan.details.schedule) {
+    const auto& last = plan.details.schedule->best.last_run;
+    if (last && last->options.betas == plan.betas && last->options.n_expl == plan.n_expl) {
+      plan.warm_start = std::make_shared<const SamplerState>(last->state);
+    }
+  }
   plan.seconds = seconds_since(start);
   plan.tuning.tuned_seconds = plan.seconds;
   if (cache) {
@@ -211,11 +223,21 @@ NrptResult finish(SamplerBase& sampler) {
 
 }  // namespace
 
+std::unique_ptr<SamplerBase> Plan::production_sampler(const NrptOptions& options,
+                                                      TraceSink* sink) const {
+  if (!model) throw std::logic_error("hamon::Plan: the plan has no model");
+  auto sampler = make_sampler(decision, *model, options, sink);
+  if (warm_start && static_cast<std::size_t>(warm_start->n_machines) == options.betas.size()) {
+    sampler->start_from(*warm_start);
+  }
+  return sampler;
+}
+
 NrptResult Plan::sample(std::int64_t n_rounds, NrptOptions options) const {
   if (!model) throw std::logic_error("hamon::Plan::sample: the plan has no model");
   if (options.burn_in == 0) options.burn_in = default_burn_in(n_rounds);
   const NrptOptions run = options_for(n_rounds, std::move(options));
-  const auto sampler = make_sampler(decision, *model, run);
+  const auto sampler = production_sampler(run);
   sampler->run(run.burn_in + run.n_rounds);
   return finish(*sampler);
 }

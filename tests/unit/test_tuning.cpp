@@ -367,8 +367,12 @@ TEST_F(AutotuneTest, resolves_once_and_every_run_follows_the_decision) {
   const NrptOptions used = plan.options_for(300, options);
   EXPECT_EQ(used.seed, hamon::derive_seed(17, hamon::SeedStream::production, 0));
   EXPECT_EQ(used.n_expl, plan.n_expl);
+  const auto production = plan.production_sampler(used);
+  production->run(used.burn_in + used.n_rounds);
+  EXPECT_EQ(production->result().energies, first.energies);
+  // A cold start on the same options is another run (the plan starts warm).
   const NrptResult same = hamon::nrpt_with(plan.decision, model, used);
-  EXPECT_EQ(same.energies, first.energies);
+  EXPECT_NE(same.energies, first.energies);
   // extend: the continuation of the same run, the same bits as a longer run.
   const NrptResult longer = plan.extend(first, 200, options);
   EXPECT_EQ(longer.n_rounds, 500);
@@ -380,6 +384,21 @@ TEST_F(AutotuneTest, resolves_once_and_every_run_follows_the_decision) {
   EXPECT_EQ(whole.round_trips, longer.round_trips);
   EXPECT_EQ(whole.final_energies, longer.final_energies);
   EXPECT_THROW(plan.extend(same, 10), std::invalid_argument);  // no continuation
+  // Production starts where the polish's best measurement left the plan's ladder.
+  ASSERT_TRUE(plan.warm_start);
+  ASSERT_TRUE(plan.details.schedule && plan.details.schedule->best.last_run);
+  EXPECT_EQ(plan.warm_start->spins, plan.details.schedule->best.last_run->state.spins);
+  EXPECT_EQ(plan.warm_start->n_machines, plan.n_chains);
+  const auto start = plan.production_sampler(used);
+  const NrptResult at_start = start->result();  // before any round: the warm configuration
+  for (std::int32_t c = 0; c < plan.n_chains; ++c) {
+    const auto m = static_cast<std::size_t>(plan.warm_start->machine_of_chain[c]);
+    const std::vector<std::int8_t> spins(plan.warm_start->spins.begin() + m * 36,
+                                         plan.warm_start->spins.begin() + (m + 1) * 36);
+    EXPECT_DOUBLE_EQ(at_start.final_energies[static_cast<std::size_t>(c)], model.energy(spins));
+  }
+  start->run(1);
+  EXPECT_THROW(start->start_from(*plan.warm_start), std::logic_error);
   // Without a burn-in the plan still burns in (never measures from the random start).
   NrptOptions cold = options;
   cold.burn_in = 0;

@@ -153,12 +153,18 @@ TEST_F(TuningCacheTest, a_repeat_run_hits_and_skips_tuning) {
   AutotuneOptions reseeded = o;
   reseeded.seed = 77;
   EXPECT_TRUE(tune(reseeded).cache_hit);
-  // And the cached plan samples like the tuned one.
+  // And the cached plan samples like the tuned one started cold: the tuned plan carries
+  // the warm start its tuning left, the cached one cannot.
+  EXPECT_TRUE(first.warm_start);
+  EXPECT_FALSE(second.warm_start);
+  hamon::Plan cold = first;
+  cold.warm_start.reset();
   hamon::NrptOptions record_energies;
   record_energies.observers.energies = true;
   const auto from_cache = second.sample(50, record_energies);
   EXPECT_EQ(from_cache.energies.size(), 50u * static_cast<std::size_t>(second.n_chains));
-  EXPECT_EQ(from_cache.energies, first.sample(50, record_energies).energies);
+  EXPECT_EQ(from_cache.energies, cold.sample(50, record_energies).energies);
+  EXPECT_NE(from_cache.energies, first.sample(50, record_energies).energies);
 }
 
 TEST_F(TuningCacheTest, any_fingerprinted_input_changes_the_key) {

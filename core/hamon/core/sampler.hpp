@@ -64,6 +64,12 @@ class SamplerBase {
   virtual SamplerState state() = 0;
   virtual const NrptOptions& options() const = 0;
   virtual std::string execution_space() const = 0;
+  /// Before the first round: replaces the random start with the spins and the permutation
+  /// of `configuration` (a state of the same model and chain count, e.g. the end of a
+  /// tuning run on this ladder: a warm start). Counters, trip phases and observers start
+  /// afresh. Throws std::logic_error after the first round, std::invalid_argument for a
+  /// configuration of another shape.
+  virtual void start_from(const SamplerState& configuration) = 0;
 };
 
 namespace detail {
@@ -99,6 +105,7 @@ class Sampler final : public SamplerBase {
   SamplerState state() override;
   const NrptOptions& options() const override;
   std::string execution_space() const override;
+  void start_from(const SamplerState& configuration) override;
 
  private:
   std::unique_ptr<detail::SamplerCore<ExecutionSpace>> core_;

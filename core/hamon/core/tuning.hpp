@@ -5,12 +5,13 @@
 //
 // Every algorithm runs the sampler through an NrptRunner: the caller binds the model and
 // the place (policies/ binds nrpt_with(decision, model, .), so a whole flow runs in one
-// execution space). Each run starts from fresh uniform spins (the engine has no resume), so
+// execution space). Each run starts from fresh uniform spins (independent runs), so
 // each run has its own burn-in, and every run gets its own seed, derived from the seed the
 // caller passes (seeds.hpp).
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ struct LadderMeasurement {
   bool lambda_stable = false;           // the last batch moved Lambda by <= lambda_rtol
   bool saturated = false;               // some pair's rejection >= saturated_rejection
   std::vector<double> lambda_by_batch;  // Lambda of the pooled counters after each batch
+  /// Where the last run on this ladder stopped, when the runner attaches it
+  /// (NrptResult::continuation): a warm start for production on this ladder.
+  std::shared_ptr<const Continuation> last_run;
 };
 
 /// Measures `betas`: runs of rounds_per_tune counted rounds (each after burn_in rounds),

@@ -32,6 +32,7 @@
 
 #include "hamon/core/diagnostics.hpp"
 #include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler.hpp"
 #include "hamon/core/spin_model.hpp"
 #include "hamon/core/tuning.hpp"
 #include "hamon/policies/device_spec.hpp"
@@ -84,14 +85,23 @@ struct Plan {
   TuningDetails details;
   std::uint64_t seed = 0;  // the flow's seed (production seeds derive from it)
   std::shared_ptr<const SpinModel> model;
+  /// The spins and permutation at the end of the last tuning run on the plan's ladder (the
+  /// polish's best measurement), when tuning ran and its sweeps are the plan's: production
+  /// starts there instead of from random spins. Empty on a cache hit (a cold start, with
+  /// the same burn-in); reset it for the bits a plan from the cache gives.
+  std::shared_ptr<const SamplerState> warm_start;
 
   /// `base` with the plan's ladder, n_expl, n_rounds and the production seed (burn-in,
   /// observers and progress are the caller's).
   NrptOptions options_for(std::int64_t n_rounds, NrptOptions base = {}) const;
+  /// A production sampler (not yet run) for `options` (from options_for), on the plan's
+  /// decision, started from warm_start when there is one. `sink` as make_sampler's.
+  std::unique_ptr<SamplerBase> production_sampler(const NrptOptions& options,
+                                                  TraceSink* sink = nullptr) const;
   /// A production run of n_rounds measured rounds (options.seed is ignored: the seed
   /// derives from the plan's) after options.burn_in rounds, or when that is 0 after
-  /// default_burn_in(n_rounds): production never measures from the random start. The
-  /// result carries its continuation.
+  /// default_burn_in(n_rounds): production never measures from its start. It starts from
+  /// warm_start when the plan has one. The result carries its continuation.
   NrptResult sample(std::int64_t n_rounds, NrptOptions options = {}) const;
   /// `previous` (a result of sample or extend on this plan) continued by n_more measured
   /// rounds: the same bits as sample(previous.n_rounds + n_more) with the same options.

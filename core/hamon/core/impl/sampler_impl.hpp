@@ -354,6 +354,34 @@ struct SamplerCore {
     copy_from_host(vector, padded);
   }
 
+  void start_from(const SamplerState& s) {
+    if (rounds_done != 0) {
+      throw std::logic_error("Sampler::start_from: the sampler has already run");
+    }
+    if (s.n_machines != n_chains() || s.n_nodes != model.n_nodes ||
+        s.spins.size() != static_cast<std::size_t>(s.n_machines * s.n_nodes)) {
+      throw std::invalid_argument("Sampler::start_from: a configuration of another shape");
+    }
+    restore_spins(s);
+    restore_view(state.chain_of_machine, s.chain_of_machine, "chain_of_machine");
+    restore_view(state.machine_of_chain, s.machine_of_chain, "machine_of_chain");
+    // Trip phases of the new permutation, as for a fresh start (only the machine at chain 0
+    // may start a trip).
+    Kokkos::deep_copy(space, state.trip_phase, 0);
+    update_index_process(space, state);
+    space.fence();
+  }
+
+  void restore_spins(const SamplerState& s) {
+    auto spins = Kokkos::create_mirror_view(state.spins);
+    for (std::int32_t m = 0; m < s.n_machines; ++m) {
+      for (std::int64_t i = 0; i < s.n_nodes; ++i) {
+        spins(m, i) = s.spins[static_cast<std::size_t>(m * s.n_nodes + i)];
+      }
+    }
+    Kokkos::deep_copy(state.spins, spins);
+  }
+
   void restore(const SamplerState& s) {
     if (s.n_machines != n_chains()) {
       misfit(std::to_string(s.n_machines) + " machines, the options have " +
@@ -372,13 +400,7 @@ struct SamplerCore {
     if (s.spins.size() != static_cast<std::size_t>(s.n_machines * s.n_nodes)) {
       misfit("the spins have the wrong size");
     }
-    auto spins = Kokkos::create_mirror_view(state.spins);
-    for (std::int32_t m = 0; m < s.n_machines; ++m) {
-      for (std::int64_t i = 0; i < s.n_nodes; ++i) {
-        spins(m, i) = s.spins[static_cast<std::size_t>(m * s.n_nodes + i)];
-      }
-    }
-    Kokkos::deep_copy(state.spins, spins);
+    restore_spins(s);
     restore_view(state.chain_of_machine, s.chain_of_machine, "chain_of_machine");
     restore_view(state.machine_of_chain, s.machine_of_chain, "machine_of_chain");
     restore_view(state.trip_phase, s.trip_phase, "trip_phase");
@@ -496,6 +518,11 @@ const NrptOptions& Sampler<ExecutionSpace>::options() const {
 template <class ExecutionSpace>
 std::string Sampler<ExecutionSpace>::execution_space() const {
   return ExecutionSpace::name();
+}
+
+template <class ExecutionSpace>
+void Sampler<ExecutionSpace>::start_from(const SamplerState& configuration) {
+  core_->start_from(configuration);
 }
 
 }  // namespace hamon
