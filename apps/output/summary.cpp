@@ -214,6 +214,8 @@ std::string summary_yaml(const SummaryInputs& in) {
   emit_float(out, in.timing.total_s);
   out << YAML::Key << "sampling_s" << YAML::Value;
   emit_float(out, in.timing.sampling_s);
+  out << YAML::Key << "checkpoint_s" << YAML::Value;
+  emit_float(out, in.timing.checkpoint_s);
   out << YAML::Key << "spin_updates_per_ns" << YAML::Value;
   emit_float(out, in.timing.sampling_s > 0.0
                       ? static_cast<double>(in.result.spin_updates) / (in.timing.sampling_s * 1e9)

@@ -17,8 +17,9 @@
 namespace hamon::cli {
 
 struct Timing {
-  double total_s = 0.0;     // the whole command, up to writing the summary
-  double sampling_s = 0.0;  // the NRPT call (burn-in and measured rounds)
+  double total_s = 0.0;       // the whole command, up to writing the summary
+  double sampling_s = 0.0;    // the NRPT call (burn-in and measured rounds)
+  double checkpoint_s = 0.0;  // of which writing checkpoints
 };
 
 struct SummaryInputs {

@@ -114,6 +114,7 @@ class Driver {
       return due;
     };
     const auto sampling_start = clock::now();
+    checkpoint_s_ = 0.0;  // the round-0 checkpoint is set-up, not sampling
     {
       FinishOnExit finish{display_};
       while (sampler.rounds_done() < target) {
@@ -129,17 +130,20 @@ class Driver {
         }
       }
     }
-    outcome.sampling_s = seconds_since(sampling_start);
     if (cadence.enabled) save(sampler);  // the final state: `hamon extend` continues it
+    outcome.sampling_s = seconds_since(sampling_start);
+    outcome.checkpoint_s = checkpoint_s_;
     return finish(sampler, traces, started, std::move(outcome));
   }
 
   void save(SamplerBase& sampler) {
+    const auto start = clock::now();
     Checkpoint c;
     c.identity = identity_;
     c.state = sampler.state();
     c.attachments = production_.attachments;
     save_checkpoint(dir_.file(kCheckpointFile), c);
+    checkpoint_s_ += seconds_since(start);
   }
 
  private:
@@ -176,10 +180,11 @@ class Driver {
     outcome.observables = observables_of(r, run_.model->n_nodes(), run_.config.output.moments);
     outcome.diagnostics = diagnose(*run_.model, r);
     outcome.total_s = seconds_since(started);
-    const std::string summary = summary_yaml(SummaryInputs{
-        run_.config, *run_.model, outcome.decision, outcome.execution_space, r,
-        outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
-        outcome.plan ? &*outcome.plan : nullptr, Timing{outcome.total_s, outcome.sampling_s}});
+    const std::string summary = summary_yaml(
+        SummaryInputs{run_.config, *run_.model, outcome.decision, outcome.execution_space, r,
+                      outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
+                      outcome.plan ? &*outcome.plan : nullptr,
+                      Timing{outcome.total_s, outcome.sampling_s, outcome.checkpoint_s}});
     dir_.write("summary.yaml", [&](std::ostream& out) { out << summary; });
     std::error_code ignored;  // the final checkpoint stays (for extend), not its predecessor
     fs::remove(dir_.file(std::string(kCheckpointFile) + ".prev"), ignored);
@@ -193,6 +198,7 @@ class Driver {
   Production production_;
   ProgressDisplay display_;
   StopSignals signals_;  // from the first checkpoint on
+  double checkpoint_s_ = 0.0;
   CheckpointIdentity identity_;
 };
 

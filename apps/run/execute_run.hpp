@@ -46,7 +46,8 @@ struct RunOutcome {
   std::string directory;
   std::string resumed_from;  // the checkpoint continue_run started from
   double total_s = 0.0;
-  double sampling_s = 0.0;  // sampling in this command (tuning excluded)
+  double sampling_s = 0.0;    // sampling in this command (tuning excluded)
+  double checkpoint_s = 0.0;  // of which writing checkpoints
 };
 
 /// `started`: when the command started (for timing.total_s). `progress`: draw the

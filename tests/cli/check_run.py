@@ -187,8 +187,10 @@ def check_run(directory, failures):
 
     # timing
     t = s["timing"]
-    need(set(t) == {"total_s", "sampling_s", "spin_updates_per_ns"}, f"timing keys {sorted(t)}")
-    need(t["total_s"] >= t["sampling_s"] >= 0 and t["spin_updates_per_ns"] >= 0, "timing values")
+    need(set(t) == {"total_s", "sampling_s", "checkpoint_s", "spin_updates_per_ns"},
+         f"timing keys {sorted(t)}")
+    need(t["total_s"] >= t["sampling_s"] >= t["checkpoint_s"] >= 0 and
+         t["spin_updates_per_ns"] >= 0, "timing values")
     return s
 
 

@@ -25,7 +25,8 @@ import clitest
 
 ROUNDS = 3000
 BURN_IN = 400
-TIMING = re.compile(r"^\s*(total_s|sampling_s|spin_updates_per_ns|seconds|tuned_seconds):")
+TIMING = re.compile(r"^\s*(total_s|sampling_s|checkpoint_s|spin_updates_per_ns|seconds|"
+                    r"tuned_seconds):")
 
 
 def experiment(path, every, extra_output=""):
