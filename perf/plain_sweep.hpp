@@ -1,0 +1,66 @@
+#pragma once
+// The yardstick: a deliberately plain scalar heat-bath sweep, the loop a newcomer writes.
+//
+// One int8 spin array per chain (chain-major), a 2D periodic L x L lattice with +-J
+// couplings stored per bond (right, down), checkerboard order (neighbours wrapped by comparisons,
+// not divisions), one std::exp and one 32-bit std::mt19937 word per update, one thread, no tables,
+// no vectorisation tricks. The benchmarks run it in the same process as hamon's kernels, so every
+// hamon number can be recorded as a ratio to it (perf/tools/record_benchmark.py adds the column),
+// which is stable on a shared machine where absolute timings are not.
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace hamon::perf {
+
+class PlainSweep {
+ public:
+  PlainSweep(int side, int chains, std::uint32_t seed) : side_(side), chains_(chains), rng_(seed) {
+    const std::size_t n = static_cast<std::size_t>(side) * side;
+    right_.resize(n);
+    down_.resize(n);
+    spins_.resize(n * static_cast<std::size_t>(chains));
+    for (auto& j : right_) j = (rng_() & 1u) ? 1 : -1;
+    for (auto& j : down_) j = (rng_() & 1u) ? 1 : -1;
+    for (auto& s : spins_) s = (rng_() & 1u) ? 1 : -1;
+    for (int c = 0; c < chains; ++c) betas_.push_back(chains > 1 ? double(c) / (chains - 1) : 1.0);
+  }
+
+  /// One sweep of every chain: both checkerboard colours in turn.
+  void sweep() {
+    const int L = side_;
+    for (int c = 0; c < chains_; ++c) {
+      std::int8_t* s = &spins_[static_cast<std::size_t>(c) * L * L];
+      const double beta = betas_[static_cast<std::size_t>(c)];
+      for (int colour = 0; colour < 2; ++colour) {
+        for (int y = 0; y < L; ++y) {
+          const int up = y == 0 ? L - 1 : y - 1, dn = y == L - 1 ? 0 : y + 1;
+          for (int x = (y + colour) & 1; x < L; x += 2) {
+            const int lf = x == 0 ? L - 1 : x - 1, rt = x == L - 1 ? 0 : x + 1;
+            const int i = y * L + x;
+            const int phi = right_[i] * s[y * L + rt] + right_[y * L + lf] * s[y * L + lf] +
+                            down_[i] * s[dn * L + x] + down_[up * L + x] * s[up * L + x];
+            const double p_up = 1.0 / (1.0 + std::exp(-2.0 * beta * phi));
+            const double u = (static_cast<double>(rng_()) + 0.5) * (1.0 / 4294967296.0);
+            s[i] = u < p_up ? 1 : -1;
+          }
+        }
+      }
+    }
+  }
+
+  std::int64_t updates_per_sweep() const {
+    return static_cast<std::int64_t>(side_) * side_ * chains_;
+  }
+  const std::int8_t* spins() const { return spins_.data(); }
+
+ private:
+  int side_, chains_;
+  std::mt19937 rng_;
+  std::vector<std::int8_t> right_, down_, spins_;
+  std::vector<double> betas_;
+};
+
+}  // namespace hamon::perf
