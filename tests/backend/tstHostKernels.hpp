@@ -1,5 +1,6 @@
 // The host sweep's implementations give the same bits: the AVX-512 register path (where
-// compiled in) against the portable loops, for lattice and general graphs, integer and
+// compiled in) and the device kernel's style (run on this host space) against the portable
+// loops, for lattice and general graphs, integer and
 // real couplings (thresholds and exp), every way the machines fill the 32 lanes of a work
 // item (1..70 machines: masks, generators per node from 1 to 8, several lane chunks),
 // clamps, and ladders steep enough that some field values can never (T = 0) or always
@@ -46,14 +47,19 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
     const auto betas = steep_ladder(machines);
     auto best = hamon::detail::make_chain_state(space, dm, betas, 11);
     auto portable = hamon::detail::make_chain_state(space, dm, betas, 11);
+    auto device = hamon::detail::make_chain_state(space, dm, betas, 11);
     for (std::uint32_t sweep = 0; sweep < 3; ++sweep) {
       hamon::gibbs_sweep(space, dm, best, 11, 4, sweep, hamon::detail::HostKernel::best);
       hamon::gibbs_sweep(space, dm, portable, 11, 4, sweep, hamon::detail::HostKernel::portable);
+      hamon::gibbs_sweep(space, dm, device, 11, 4, sweep, hamon::detail::HostKernel::device);
     }
     const auto a = to_host(best.spins);
     const auto b = to_host(portable.spins);
+    const auto d = to_host(device.spins);
     ASSERT_EQ(a.size(), b.size());
     EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size())) << machines << " machines";
+    EXPECT_EQ(0, std::memcmp(d.data(), b.data(), d.size()))
+        << machines << " machines, device style";
     // The energies of the integer path equal the general fixed-point sum.
     auto general = dm;
     general.integer_field_bound = -1;
