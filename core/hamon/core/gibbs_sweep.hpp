@@ -22,10 +22,11 @@
 //
 // With integer local fields the decision is an integer comparison of the byte with the
 // top byte of a threshold tabulated per (chain, phi) (impl/heat_bath.hpp), exactly
-// equivalent to the floating-point test; otherwise 1 + exp(-2 beta phi) is evaluated per
-// update. Every path evaluates the same decisions from the same bytes and tie bits, so they
-// all give the same bits; the device style also runs on host spaces (HostKernel::device)
-// so the tests check it there.
+// equivalent to the floating-point test; with real ones, a comparison of phi with the
+// chain's boundaries for that byte (impl/field_boundaries.hpp), exp only on ties (or per
+// update when a state has no boundary table). Every path evaluates the same decisions from the same
+// bytes and tie bits, so they all give the same bits; the device style also runs on host spaces
+// (HostKernel::device) so the tests check it there.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -35,6 +36,7 @@
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
 #include "hamon/core/impl/exp.hpp"
+#include "hamon/core/impl/field_boundaries.hpp"
 #include "hamon/core/impl/heat_bath.hpp"
 #include "hamon/core/impl/host_simd.hpp"
 #include "hamon/core/impl/launch.hpp"
@@ -152,6 +154,8 @@ struct BlockUpdate {
   std::uint32_t round;
   bool simd;                    // host: registers (impl/host_simd.hpp) instead of loops
   std::int32_t nodes_per_item;  // host: block nodes per work item
+  Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
+      field_boundary;  // real fields: empty, or (chain, 257) boundaries
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
     if constexpr (HostStyle) {
@@ -196,6 +200,11 @@ struct BlockUpdate {
         const std::uint32_t limit = up_limit(chain, k);
         s = byte_threshold_decision(byte, limit, k >= up_floor(chain));
         if (s == 0) s = tie_threshold_decision(tie(node, m), limit);
+      } else if (field_boundary.extent(0) > 0) {
+        s = byte_boundary_decision(byte, phi[lane], &field_boundary(chain, 0));
+        if (s == 0) {
+          s = tie_heat_bath_decision(byte, tie(node, m), heat_bath_factor(betas(chain), phi[lane]));
+        }
       } else {
         const double factor = heat_bath_factor(betas(chain), phi[lane]);
         s = byte_heat_bath_decision(byte, factor);
@@ -224,12 +233,14 @@ struct BlockUpdate {
     philox4_lanes<kDraws>(seed, node_counter, group_counter, sweep, round, words);
 
     double beta[kHostLanes];
-    std::int64_t row[kHostLanes];     // offset of the machine's up_limit row at phi = 0
+    std::int64_t row[kHostLanes];     // offset of the machine's up_limit row at phi = 0, or
+                                      // of its field_boundary row
     std::int32_t lowest[kHostLanes];  // the lowest phi that can decide +1
     for (std::int32_t lane = 0; lane < lanes; ++lane) {
       const std::int32_t chain = chain_of_machine(first + lane);
       beta[lane] = betas(chain);
-      row[lane] = bound >= 0 ? &up_limit(chain, bound) - up_limit.data() : 0;
+      row[lane] = bound >= 0 ? &up_limit(chain, bound) - up_limit.data()
+                             : static_cast<std::int64_t>(chain) * kFieldBoundaries;
       lowest[lane] = bound >= 0 ? up_floor(chain) - bound : 0;
     }
     for (std::int32_t n = 0; n < nodes; ++n) {
@@ -260,6 +271,18 @@ struct BlockUpdate {
           const auto field = static_cast<std::int32_t>(phi[lane]);
           decided[lane] =
               tie_threshold_decision(tie(node, first + lane), limits[row[lane] + field]);
+        }
+      } else if (field_boundary.extent(0) > 0) {
+        const double* boundaries = field_boundary.data();
+        HAMON_SIMD
+        for (std::int32_t lane = 0; lane < lanes; ++lane) {
+          decided[lane] = byte_boundary_decision(byte[lane], phi[lane], boundaries + row[lane]);
+          any_tie |= decided[lane] == 0;
+        }
+        for (std::int32_t lane = 0; any_tie && lane < lanes; ++lane) {
+          if (decided[lane] != 0) continue;
+          decided[lane] = tie_heat_bath_decision(byte[lane], tie(node, first + lane),
+                                                 heat_bath_factor(beta[lane], phi[lane]));
         }
       } else {
         double factor[kHostLanes];
@@ -479,18 +502,21 @@ struct BlockUpdate {
     }
   }
 
-  /// settle_ties for real local fields: 8 lanes from machine `first`, their bytes and factors.
+  /// settle_ties for real local fields: 8 lanes from machine `first`, their bytes, local
+  /// fields and -2 beta (the factor as heat_bath_factor forms it).
   [[gnu::noinline, gnu::cold]] std::uint32_t settle_real_ties(std::int64_t node, std::int32_t first,
                                                               std::uint32_t ties, std::uint32_t up,
-                                                              __m256i bytes,
-                                                              __m512d factors) const {
+                                                              __m256i bytes, __m512d phis,
+                                                              __m512d minus_two_betas) const {
     alignas(64) std::uint32_t byte[8];
-    alignas(64) double factor[8];
+    alignas(64) double phi[8], minus_two_beta[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(byte), bytes);
-    _mm512_store_pd(factor, factors);
+    _mm512_store_pd(phi, phis);
+    _mm512_store_pd(minus_two_beta, minus_two_betas);
     for (; ties != 0; ties &= ties - 1) {
       const int l = __builtin_ctz(ties);
-      if (tie_heat_bath_decision(byte[l], tie(node, first + l), factor[l]) > 0) up |= 1u << l;
+      const double factor = 1.0 + deterministic_exp(minus_two_beta[l] * phi[l]);
+      if (tie_heat_bath_decision(byte[l], tie(node, first + l), factor) > 0) up |= 1u << l;
     }
     return up;
   }
@@ -499,6 +525,7 @@ struct BlockUpdate {
   struct LaneBetas {
     __mmask32 active;
     __m512d minus_two_beta[4];
+    __m256i boundary_row[4];  // chain * kFieldBoundaries
   };
 
   [[gnu::always_inline]] LaneBetas betas_of_lanes(std::int32_t first, std::int32_t lanes) const {
@@ -510,6 +537,7 @@ struct BlockUpdate {
       const __m512d beta =
           _mm512_mask_i32gather_pd(_mm512_setzero_pd(), mask, chains, betas.data(), 8);
       r.minus_two_beta[q] = _mm512_mul_pd(_mm512_set1_pd(-2.0), beta);
+      r.boundary_row[q] = _mm256_mullo_epi32(chains, _mm256_set1_epi32(kFieldBoundaries));
     }
     return r;
   }
@@ -540,19 +568,33 @@ struct BlockUpdate {
       const __m512i bytes = simd::generator_bytes(by_generator, first_generator + q / 2);
       const __m256i b =
           q % 2 == 0 ? _mm512_castsi512_si256(bytes) : _mm512_extracti64x4_epi64(bytes, 1);
-      const __m512d factor = _mm512_add_pd(_mm512_set1_pd(1.0),
-                                           simd::exp8(_mm512_mul_pd(r.minus_two_beta[q], phi[q])));
-      // The largest and the smallest word with this top byte.
-      const __m256i w_low = _mm256_slli_epi32(b, 24);
-      const __m256i w_high = _mm256_or_si256(w_low, _mm256_set1_epi32(0xFFFFFF));
-      const __mmask8 surely_up = _mm512_cmp_pd_mask(
-          _mm512_mul_pd(simd::unit_interval8(w_high), factor), _mm512_set1_pd(1.0), _CMP_LT_OQ);
-      const __mmask8 maybe_up = _mm512_cmp_pd_mask(
-          _mm512_mul_pd(simd::unit_interval8(w_low), factor), _mm512_set1_pd(1.0), _CMP_LT_OQ);
+      __mmask8 surely_up, maybe_up;
+      if (field_boundary.extent(0) > 0) {
+        // phi against the chain's boundaries B[b] and B[b + 1].
+        const __m256i index = _mm256_add_epi32(r.boundary_row[q], b);
+        const double* boundaries = field_boundary.data();
+        const __m512d upper =
+            _mm512_i32gather_pd(_mm256_add_epi32(index, _mm256_set1_epi32(1)), boundaries, 8);
+        const __m512d lower = _mm512_i32gather_pd(index, boundaries, 8);
+        surely_up = _mm512_cmp_pd_mask(phi[q], upper, _CMP_GE_OQ);
+        maybe_up = _mm512_cmp_pd_mask(phi[q], lower, _CMP_GE_OQ);
+      } else {
+        const __m512d factor = _mm512_add_pd(
+            _mm512_set1_pd(1.0), simd::exp8(_mm512_mul_pd(r.minus_two_beta[q], phi[q])));
+        // The largest and the smallest word with this top byte.
+        const __m256i w_low = _mm256_slli_epi32(b, 24);
+        const __m256i w_high = _mm256_or_si256(w_low, _mm256_set1_epi32(0xFFFFFF));
+        surely_up = _mm512_cmp_pd_mask(_mm512_mul_pd(simd::unit_interval8(w_high), factor),
+                                       _mm512_set1_pd(1.0), _CMP_LT_OQ);
+        maybe_up = _mm512_cmp_pd_mask(_mm512_mul_pd(simd::unit_interval8(w_low), factor),
+                                      _mm512_set1_pd(1.0), _CMP_LT_OQ);
+      }
       std::uint32_t decided = surely_up;
-      const auto ties = static_cast<std::uint32_t>(maybe_up & ~surely_up & 0xFFu);
+      const auto ties = static_cast<std::uint32_t>(maybe_up & ~surely_up) &
+                        static_cast<std::uint32_t>(r.active >> (8 * q)) & 0xFFu;
       if (__builtin_expect(ties != 0, 0)) {
-        decided = settle_real_ties(c.node, first + 8 * q, ties, decided, b, factor);
+        decided =
+            settle_real_ties(c.node, first + 8 * q, ties, decided, b, phi[q], r.minus_two_beta[q]);
       }
       up |= decided << (8 * q);
     }
@@ -593,10 +635,10 @@ void update_block_in_style(const ExecutionSpace& space, const ChainState<Executi
   const std::int32_t nodes_per_item =
       simd ? static_cast<std::int32_t>(run < 1 ? 1 : run) : kHostNodes;
   const BlockUpdate<ExecutionSpace, Block, HostStyle> update{
-      block,          state.spins,    state.betas,   state.chain_of_machine,
-      state.up_limit, state.up_floor, bound,         n_block,
-      n_groups,       n_machines,     seed,          sweep,
-      round,          simd,           nodes_per_item};
+      block,          state.spins,    state.betas,    state.chain_of_machine,
+      state.up_limit, state.up_floor, bound,          n_block,
+      n_groups,       n_machines,     seed,           sweep,
+      round,          simd,           nodes_per_item, state.field_boundary};
   const std::int64_t items =
       HostStyle ? (n_block + nodes_per_item - 1) / nodes_per_item : n_block * n_groups;
   // Host cost grows with register lanes (16 per node at least), not machines.
@@ -620,14 +662,43 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
 
 }  // namespace detail
 
-/// Fills state.up_limit / up_floor from the ladder: call after creating the
-/// state and whenever `betas` change. Nothing to do without integer local fields.
+/// The boundaries of real local fields (impl/field_boundaries.hpp) for the ladder, in
+/// state.field_boundary (allocated here when missing).
+template <class ExecutionSpace>
+void refresh_field_boundaries(const ExecutionSpace& space, ChainState<ExecutionSpace>& state) {
+  const auto n_chains = static_cast<std::int64_t>(state.betas.extent(0));
+  if (static_cast<std::int64_t>(state.field_boundary.extent(0)) != n_chains) {
+    state.field_boundary =
+        decltype(state.field_boundary)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
+                                                          std::string("hamon::field_boundary")),
+                                       n_chains, detail::kFieldBoundaries);
+  }
+  const auto boundary = state.field_boundary;
+  const auto betas = state.betas;
+  Kokkos::parallel_for(
+      "hamon::field_boundaries",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+          space, 0, n_chains * detail::kFieldBoundaries),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t chain = i / detail::kFieldBoundaries;
+        const auto k = static_cast<std::int32_t>(i % detail::kFieldBoundaries);
+        boundary(chain, k) = detail::field_boundary(betas(chain), detail::boundary_word(k));
+      });
+}
+
+/// Fills the decision tables from the ladder: state.up_limit / up_floor with integer local
+/// fields, state.field_boundary otherwise (allocated here). Call after creating the state
+/// and whenever `betas` change.
 template <class ExecutionSpace>
 void refresh_acceptance_thresholds(const ExecutionSpace& space,
                                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                                   const ChainState<ExecutionSpace>& state) {
+                                   ChainState<ExecutionSpace>& state) {
   const std::int32_t bound = model.integer_field_bound;
-  if (bound < 0 || state.up_limit.extent(0) == 0) return;
+  if (bound < 0) {
+    refresh_field_boundaries(space, state);
+    return;
+  }
+  if (state.up_limit.extent(0) == 0) return;
   const auto up_limit = state.up_limit;
   const auto up_floor = state.up_floor;
   const auto betas = state.betas;
