@@ -55,7 +55,7 @@ struct ChunkEnergy {
       const std::int64_t end =
           begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk : model.n_nodes;
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-      if (model.integer_field_bound >= 0) {
+      if (model.integer_field_bound >= 0 && simd::cpu_has_avx512()) {
         integer_chunk(begin, end);
         return;
       }
@@ -102,7 +102,7 @@ struct ChunkEnergy {
   /// integer of magnitude <= integer_field_bound <= 64, so terms add exactly in 16-bit
   /// lanes (256 at a time) and 32-bit lanes (a chunk), and the fixed-point energy is that
   /// integer times 2^fraction_bits, exactly what the general path sums term by term.
-  void integer_chunk(std::int64_t begin, std::int64_t end) const {
+  HAMON_AVX512 void integer_chunk(std::int64_t begin, std::int64_t end) const {
     constexpr std::int64_t kExact16 = 256;  // 256 * 64 < 2^15
     const std::int64_t unit = std::int64_t(1) << model.energy_fraction_bits;
     for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {

@@ -310,7 +310,8 @@ struct BlockUpdate {
     __m512i row_lo, row_hi, floor_lo, floor_hi;
   };
 
-  [[gnu::always_inline]] LaneRows lane_rows(std::int32_t first, std::int32_t lanes) const {
+  [[gnu::always_inline]] HAMON_AVX512 LaneRows lane_rows(std::int32_t first,
+                                                         std::int32_t lanes) const {
     LaneRows r;
     r.active = simd::lane_mask(lanes);
     r.active_lo = static_cast<__mmask16>(r.active);
@@ -334,9 +335,9 @@ struct BlockUpdate {
   /// Settles the ties of lanes `ties` (bit l: machine first + l) of `node`, whose limits
   /// are limit_lo (lanes 0..15) and limit_hi: returns `up` with their decisions. Rare
   /// (1/256 of the lanes), so out of line.
-  [[gnu::noinline, gnu::cold]] std::uint32_t settle_ties(std::int64_t node, std::int32_t first,
-                                                         std::uint32_t ties, std::uint32_t up,
-                                                         __m512i limit_lo, __m512i limit_hi) const {
+  [[gnu::noinline, gnu::cold]] HAMON_AVX512 std::uint32_t settle_ties(
+      std::int64_t node, std::int32_t first, std::uint32_t ties, std::uint32_t up, __m512i limit_lo,
+      __m512i limit_hi) const {
     alignas(64) std::uint32_t limit[32];
     _mm512_store_si512(limit, limit_lo);
     _mm512_store_si512(limit + 16, limit_hi);
@@ -350,15 +351,16 @@ struct BlockUpdate {
   /// One node in machines [first, first + lanes), its bytes from generators
   /// first_generator.. of `by_generator` (simd::store_by_generator): local fields in 16-bit
   /// lanes, thresholds, ties, the store.
-  [[gnu::always_inline]] void update_node(const typename Block::Cursor& c, std::int32_t first,
-                                          std::int32_t lanes, const LaneRows& r,
-                                          const std::uint32_t* by_generator,
-                                          std::int32_t first_generator) const {
+  [[gnu::always_inline]] HAMON_AVX512 void update_node(const typename Block::Cursor& c,
+                                                       std::int32_t first, std::int32_t lanes,
+                                                       const LaneRows& r,
+                                                       const std::uint32_t* by_generator,
+                                                       std::int32_t first_generator) const {
     const std::uint32_t* limits = up_limit.data();
     const auto h = static_cast<short>(block.field(c));
     if (lanes > 16) {
       __m512i phi = _mm512_set1_epi16(h);
-      block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) {
+      block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) HAMON_AVX512 {
         const __m512i s = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(r.active, &spins(first, j)));
         phi = _mm512_add_epi16(
             phi, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
@@ -383,7 +385,7 @@ struct BlockUpdate {
     } else {
       // At most 16 machines: half-width registers, no idle lanes.
       __m256i phi = _mm256_set1_epi16(h);
-      block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) {
+      block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) HAMON_AVX512 {
         const __m256i s = _mm256_cvtepi8_epi16(_mm_maskz_loadu_epi8(r.active_lo, &spins(first, j)));
         phi = _mm256_add_epi16(
             phi, _mm256_mullo_epi16(s, _mm256_set1_epi16(static_cast<short>(coupling))));
@@ -422,34 +424,33 @@ struct BlockUpdate {
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
   // The two register paths are separate functions so each gets its own register
   // allocation (one function holding both measured 5-14 % slower on the integer path).
-  [[gnu::noinline]] void update_registers_integer(std::int64_t begin, std::int32_t nodes,
-                                                  std::int32_t first) const {
+  [[gnu::noinline]] HAMON_AVX512 void update_registers_integer(std::int64_t begin,
+                                                               std::int32_t nodes,
+                                                               std::int32_t first) const {
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
     const LaneRows rows = lane_rows(first, lanes);
     walk_registers(
-        begin, nodes, first,
-        lanes, [&](const auto& c, const auto* bytes, auto gen) __attribute__((always_inline)) {
-          update_node(c, first, lanes, rows, bytes, gen);
-        });
+        begin, nodes, first, lanes,
+        [&](const auto& c, const auto* bytes, auto gen) __attribute__((always_inline))
+        HAMON_AVX512 { update_node(c, first, lanes, rows, bytes, gen); });
   }
 
-  [[gnu::noinline]] void update_registers_real(std::int64_t begin, std::int32_t nodes,
-                                               std::int32_t first) const {
+  [[gnu::noinline]] HAMON_AVX512 void update_registers_real(std::int64_t begin, std::int32_t nodes,
+                                                            std::int32_t first) const {
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
     const LaneBetas lane_betas = betas_of_lanes(first, lanes);
     walk_registers(
-        begin, nodes, first,
-        lanes, [&](const auto& c, const auto* bytes, auto gen) __attribute__((always_inline)) {
-          update_node_real(c, first, lanes, lane_betas, bytes, gen);
-        });
+        begin, nodes, first, lanes,
+        [&](const auto& c, const auto* bytes, auto gen) __attribute__((always_inline))
+        HAMON_AVX512 { update_node_real(c, first, lanes, lane_betas, bytes, gen); });
   }
 
   /// Runs the Philox batches for the nodes and calls update(cursor, by_generator,
   /// first_generator) for each node in order.
   template <class Update>
-  [[gnu::always_inline]] void walk_registers(std::int64_t begin, std::int32_t nodes,
-                                             std::int32_t first, std::int32_t lanes,
-                                             Update&& update) const {
+  [[gnu::always_inline]] HAMON_AVX512 void walk_registers(std::int64_t begin, std::int32_t nodes,
+                                                          std::int32_t first, std::int32_t lanes,
+                                                          Update&& update) const {
     constexpr int kBatches = 3;
     const std::int32_t per_node = (lanes + kMachinesPerDraw - 1) / kMachinesPerDraw;  // 1 or 2
     const std::int32_t per_batch = 16 / per_node;  // nodes that share one batch
@@ -504,10 +505,9 @@ struct BlockUpdate {
 
   /// settle_ties for real local fields: 8 lanes from machine `first`, their bytes, local
   /// fields and -2 beta (the factor as heat_bath_factor forms it).
-  [[gnu::noinline, gnu::cold]] std::uint32_t settle_real_ties(std::int64_t node, std::int32_t first,
-                                                              std::uint32_t ties, std::uint32_t up,
-                                                              __m256i bytes, __m512d phis,
-                                                              __m512d minus_two_betas) const {
+  [[gnu::noinline, gnu::cold]] HAMON_AVX512 std::uint32_t settle_real_ties(
+      std::int64_t node, std::int32_t first, std::uint32_t ties, std::uint32_t up, __m256i bytes,
+      __m512d phis, __m512d minus_two_betas) const {
     alignas(64) std::uint32_t byte[8];
     alignas(64) double phi[8], minus_two_beta[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(byte), bytes);
@@ -528,7 +528,8 @@ struct BlockUpdate {
     __m256i boundary_row[4];  // chain * kFieldBoundaries
   };
 
-  [[gnu::always_inline]] LaneBetas betas_of_lanes(std::int32_t first, std::int32_t lanes) const {
+  [[gnu::always_inline]] HAMON_AVX512 LaneBetas betas_of_lanes(std::int32_t first,
+                                                               std::int32_t lanes) const {
     LaneBetas r;
     r.active = simd::lane_mask(lanes);
     for (int q = 0; q < 4; ++q) {
@@ -544,14 +545,15 @@ struct BlockUpdate {
 
   /// One node, real local fields: phi = h + sum_j J s_j in CRS order, then
   /// byte_heat_bath_decision and its ties, every operation as the portable loops do it.
-  [[gnu::always_inline]] void update_node_real(const typename Block::Cursor& c, std::int32_t first,
-                                               std::int32_t lanes, const LaneBetas& r,
-                                               const std::uint32_t* by_generator,
-                                               std::int32_t first_generator) const {
+  [[gnu::always_inline]] HAMON_AVX512 void update_node_real(const typename Block::Cursor& c,
+                                                            std::int32_t first, std::int32_t lanes,
+                                                            const LaneBetas& r,
+                                                            const std::uint32_t* by_generator,
+                                                            std::int32_t first_generator) const {
     const int groups = (lanes + 7) / 8;
     __m512d phi[4];
     for (int q = 0; q < 4; ++q) phi[q] = _mm512_set1_pd(static_cast<double>(block.field(c)));
-    block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) {
+    block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) HAMON_AVX512 {
       const __m256i s8 = _mm256_maskz_loadu_epi8(r.active, &spins(first, j));
       const __m512i s_lo = _mm512_cvtepi8_epi32(_mm256_castsi256_si128(s8));
       const __m512i s_hi = _mm512_cvtepi8_epi32(_mm256_extracti128_si256(s8, 1));
@@ -610,7 +612,7 @@ struct BlockUpdate {
 template <class ExecutionSpace>
 bool use_host_registers(HostKernel kernel) {
 #ifdef HAMON_HOST_AVX512
-  return host_style<ExecutionSpace> && kernel == HostKernel::best;
+  return host_style<ExecutionSpace> && kernel == HostKernel::best && simd::cpu_has_avx512();
 #else
   (void)kernel;
   return false;
