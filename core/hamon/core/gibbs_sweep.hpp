@@ -332,30 +332,67 @@ struct BlockUpdate {
     return r;
   }
 
-  /// Settles the ties of lanes `ties` (bit l: machine first + l) of `node`, whose limits
-  /// are limit_lo (lanes 0..15) and limit_hi: returns `up` with their decisions. Rare
-  /// (1/256 of the lanes), so out of line.
-  [[gnu::noinline, gnu::cold]] HAMON_AVX512 std::uint32_t settle_ties(
-      std::int64_t node, std::int32_t first, std::uint32_t ties, std::uint32_t up, __m512i limit_lo,
-      __m512i limit_hi) const {
+  /// Ties of the integer register path, settled together: a tie's spin is
+  /// stored as -1 first and turned to +1 when its low bits say so, before the
+  /// colour block ends (no node of the block reads another's spin, so the order
+  /// does not matter).
+  struct TieList {
+    static constexpr int kCapacity = 64;
+    alignas(64) std::uint32_t node[kCapacity];
+    alignas(64) std::uint32_t machine[kCapacity];
+    alignas(64) std::uint32_t limit[kCapacity];
+    int count = 0;
+  };
+
+  /// Appends lanes `ties` (bit l: machine first + l) of `node`, limits limit_lo
+  /// (lanes 0..15) and limit_hi; settles the list first when it could overflow.
+  [[gnu::noinline, gnu::cold]] HAMON_AVX512 void defer_ties(TieList& list, std::int64_t node,
+                                                            std::int32_t first, std::uint32_t ties,
+                                                            __m512i limit_lo,
+                                                            __m512i limit_hi) const {
+    if (list.count > TieList::kCapacity - 32) settle_ties(list);
     alignas(64) std::uint32_t limit[32];
     _mm512_store_si512(limit, limit_lo);
     _mm512_store_si512(limit + 16, limit_hi);
     for (; ties != 0; ties &= ties - 1) {
       const int l = __builtin_ctz(ties);
-      if (tie_threshold_decision(tie(node, first + l), limit[l]) > 0) up |= 1u << l;
+      list.node[list.count] = static_cast<std::uint32_t>(node);
+      list.machine[list.count] = static_cast<std::uint32_t>(first + l);
+      list.limit[list.count] = limit[l];
+      ++list.count;
     }
-    return up;
+  }
+
+  /// Draws the low bits of every listed tie (16 generators at a time: tie_bits)
+  /// and sets the spins that turn up; empties the list.
+  HAMON_AVX512 void settle_ties(TieList& list) const {
+    for (int t = 0; t < list.count; t += 16) {
+      const __mmask16 live =
+          static_cast<__mmask16>(list.count - t >= 16 ? 0xFFFFu : (1u << (list.count - t)) - 1u);
+      const __m512i node[1] = {_mm512_maskz_loadu_epi32(live, list.node + t)};
+      const __m512i machine = _mm512_maskz_loadu_epi32(live, list.machine + t);
+      simd::PhiloxWords16 draw[1];
+      simd::philox16<1>(seed, node, machine, sweep | kTieSweep, round, draw);
+      const __m512i low_bits = _mm512_srli_epi32(draw[0].words[0], 8);
+      const __m512i limit_low = _mm512_and_si512(_mm512_maskz_loadu_epi32(live, list.limit + t),
+                                                 _mm512_set1_epi32(0xFFFFFF));
+      // tie_threshold_decision
+      for (auto up =
+               static_cast<std::uint32_t>(_mm512_mask_cmple_epu32_mask(live, low_bits, limit_low));
+           up != 0; up &= up - 1) {
+        const int k = t + __builtin_ctz(up);
+        spins(static_cast<std::int32_t>(list.machine[k]), list.node[k]) = 1;
+      }
+    }
+    list.count = 0;
   }
 
   /// One node in machines [first, first + lanes), its bytes from generators
   /// first_generator.. of `by_generator` (simd::store_by_generator): local fields in 16-bit
   /// lanes, thresholds, ties, the store.
-  [[gnu::always_inline]] HAMON_AVX512 void update_node(const typename Block::Cursor& c,
-                                                       std::int32_t first, std::int32_t lanes,
-                                                       const LaneRows& r,
-                                                       const std::uint32_t* by_generator,
-                                                       std::int32_t first_generator) const {
+  [[gnu::always_inline]] HAMON_AVX512 void update_node(
+      const typename Block::Cursor& c, std::int32_t first, std::int32_t lanes, const LaneRows& r,
+      const std::uint32_t* by_generator, std::int32_t first_generator, TieList& ties_left) const {
     const std::uint32_t* limits = up_limit.data();
     const auto h = static_cast<short>(block.field(c));
     if (lanes > 16) {
@@ -375,10 +412,11 @@ struct BlockUpdate {
       const simd::ByteDecisions16 hi =
           simd::decide_bytes16(r.active_hi, index_hi, r.floor_hi,
                                simd::generator_bytes(by_generator, first_generator + 1), limits);
-      std::uint32_t up = _mm512_kunpackw(hi.up, lo.up);
+      const std::uint32_t up = _mm512_kunpackw(hi.up, lo.up);
       const std::uint32_t ties = _mm512_kunpackw(hi.tie, lo.tie);
-      if (__builtin_expect(ties != 0, 0))
-        up = settle_ties(c.node, first, ties, up, lo.limit, hi.limit);
+      if (__builtin_expect(ties != 0, 0)) {
+        defer_ties(ties_left, c.node, first, ties, lo.limit, hi.limit);
+      }
       const __m256i decided =
           _mm256_mask_blend_epi8(__mmask32(up), _mm256_set1_epi8(-1), _mm256_set1_epi8(1));
       _mm256_mask_storeu_epi8(&spins(first, c.node), r.active, decided);
@@ -394,9 +432,10 @@ struct BlockUpdate {
       const simd::ByteDecisions16 d =
           simd::decide_bytes16(r.active_lo, index, r.floor_lo,
                                simd::generator_bytes(by_generator, first_generator), limits);
-      std::uint32_t up = d.up;
-      if (__builtin_expect(d.tie != 0, 0))
-        up = settle_ties(c.node, first, d.tie, up, d.limit, d.limit);
+      const std::uint32_t up = d.up;
+      if (__builtin_expect(d.tie != 0, 0)) {
+        defer_ties(ties_left, c.node, first, d.tie, d.limit, d.limit);
+      }
       const __m128i decided =
           _mm_mask_blend_epi8(__mmask16(up), _mm_set1_epi8(-1), _mm_set1_epi8(1));
       _mm_mask_storeu_epi8(&spins(first, c.node), r.active_lo, decided);
@@ -429,10 +468,12 @@ struct BlockUpdate {
                                                                std::int32_t first) const {
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
     const LaneRows rows = lane_rows(first, lanes);
+    TieList ties;
     walk_registers(
         begin, nodes, first, lanes,
         [&](const auto& c, const auto* bytes, auto gen) __attribute__((always_inline))
-        HAMON_AVX512 { update_node(c, first, lanes, rows, bytes, gen); });
+        HAMON_AVX512 { update_node(c, first, lanes, rows, bytes, gen, ties); });
+    settle_ties(ties);
   }
 
   [[gnu::noinline]] HAMON_AVX512 void update_registers_real(std::int64_t begin, std::int32_t nodes,
