@@ -433,7 +433,7 @@ def main():
     md.append(f"- JAX: `hamon.nrpt` in temperature-linear mode (one `IsingEBM`/`IsingSamplingProgram` "
               f"template with two checkerboard `Block`s, `betas=` the same ladder), "
               f"an `AbstractNRPTObserver` returning every chain's energy each round, "
-              f"`device=\"cpu\"`: `build/compare-venv/bin/python perf/compare/jax_driver.py "
+              f"`device=\"cpu\"`: `{rel(venv_python(a.venv))} perf/compare/jax_driver.py "
               f"{' '.join(shlex.quote(rel(x) if x.startswith(ROOT) else x) for x in j0['cmd'][2:])}`")
     md.append("")
     md.append(f"## Results (L = {a.L}, best of {a.reps} fresh processes per side)\n")
