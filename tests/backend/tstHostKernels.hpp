@@ -75,6 +75,15 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
     auto ea = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), best.energy_fixed);
     auto eb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), portable.energy_fixed);
     for (std::int32_t m = 0; m < machines; ++m) EXPECT_EQ(ea(m), eb(m)) << "machine " << m;
+    // The device style of the energy kernel and the portable loops give them too.
+    for (const auto kernel :
+         {hamon::detail::HostKernel::device, hamon::detail::HostKernel::portable}) {
+      hamon::compute_energies(space, dm, device, kernel);
+      auto ed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device.energy_fixed);
+      for (std::int32_t m = 0; m < machines; ++m) {
+        EXPECT_EQ(ea(m), ed(m)) << "machine " << m << ", kernel " << static_cast<int>(kernel);
+      }
+    }
   }
 }
 
