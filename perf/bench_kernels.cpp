@@ -8,6 +8,9 @@
 //                  automatically by gibbs_sweep for periodic lattices with integer fields;
 //                  +-J only: Gaussian couplings never take it);
 //   energy         one energy evaluation of every machine (hamon::compute_energies);
+//   plain_sweep    the yardstick (plain_sweep.hpp): a plain scalar heat-bath sweep of the
+//                  same lattice, one thread, one exp per update; the recorded tables give
+//                  every rate as a ratio to it (x_plain, same L);
 //   swap           one DEO swap pass and the index process (hamon::deo_swap_pass +
 //                  hamon::update_index_process); it does not depend on L (energies are
 //                  fixed per machine), only on the number of chains, and is dominated by
@@ -41,6 +44,7 @@
 #include "hamon/core/impl/nrpt_impl.hpp"  // detail::make_chain_state
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/swap.hpp"
+#include "plain_sweep_benchmark.hpp"
 
 namespace {
 
@@ -165,6 +169,12 @@ void swap(benchmark::State& state) {
   state.counters["pairs_per_us"] = pairs / seconds * 1e-6;
 }
 
+/// The yardstick, on the host: one plain scalar sweep per iteration.
+void plain_sweep(benchmark::State& state) {
+  hamon::perf::time_plain_sweep(state, static_cast<int>(state.range(0)),
+                                static_cast<int>(state.range(1)), "updates_per_ns");
+}
+
 void sweep_args(benchmark::internal::Benchmark* b) {
   for (int couplings : {kPmOne, kGaussian}) {
     for (int side : {32, 64, 128}) {
@@ -188,6 +198,7 @@ void lattice_args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"L", "chains"})->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
+BENCHMARK(plain_sweep)->Apply(lattice_args);
 #ifdef KOKKOS_ENABLE_SERIAL
 BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Serial)->Apply(sweep_args);
 BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Serial)->Apply(lattice_sweep_args);

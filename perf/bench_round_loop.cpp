@@ -4,6 +4,8 @@
 //   build/bin/bench_round_loop --benchmark_filter=... [--benchmark_format=json]
 //
 // Counter spin_updates_per_ns = heat-bath updates / wall time (burn-in none, observers off).
+// plain_sweep is the yardstick (plain_sweep.hpp) in the same run: the recorded table gives
+// every rate as a ratio to it (x_plain, same L).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -14,6 +16,7 @@
 
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/nrpt.hpp"
+#include "plain_sweep_benchmark.hpp"
 
 namespace {
 
@@ -45,7 +48,8 @@ void round_loop(benchmark::State& state) {
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
     const auto result = hamon::nrpt(Space(), model, options);
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     state.SetIterationTime(t);
     seconds += t;
     updates += result.spin_updates;
@@ -53,6 +57,11 @@ void round_loop(benchmark::State& state) {
   }
   state.counters["spin_updates_per_ns"] = static_cast<double>(updates) / seconds * 1e-9;
   state.counters["rounds"] = static_cast<double>(options.n_rounds);
+}
+
+/// The yardstick: one plain scalar sweep per iteration, 32 chains.
+void plain_sweep(benchmark::State& state) {
+  hamon::perf::time_plain_sweep(state, static_cast<int>(state.range(0)), 32, "spin_updates_per_ns");
 }
 
 void lattice_sizes(benchmark::internal::Benchmark* b) {
@@ -64,6 +73,13 @@ void lattice_sizes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"L", "chains", "n_expl"})->UseManualTime()->Unit(benchmark::kMillisecond);
 }
 
+BENCHMARK(plain_sweep)
+    ->ArgName("L")
+    ->Arg(32)
+    ->Arg(64)
+    ->Arg(128)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 #ifdef KOKKOS_ENABLE_SERIAL
 BENCHMARK_TEMPLATE(round_loop, Kokkos::Serial)->Apply(lattice_sizes);
 #endif

@@ -5,8 +5,10 @@ One invocation, from the repository root:
 
     python3 perf/compare/compare_with_jax.py            # L = 32, 16 chains, 2 sweeps, 2000 + 200 rounds
 
-1. creates (or reuses) build/compare-venv with /usr/bin/python3 -m venv and installs
-   the newest PyPI `hamon` that supports this Python, with CPU `jax`;
+1. creates (or reuses) build/compare-venv-<python version> with the newest Python >= 3.12
+   that pyenv provides (else /usr/bin/python3) and installs the newest PyPI `hamon` that
+   supports it (0.12.0 needs Python >= 3.12; 0.4.0 is the newest for 3.11), with CPU `jax`;
+   the results record which;
 2. runs the same model (2D periodic L x L Ising ferromagnet, J = 1, no field), the
    same explicit ladder (linear, 0 .. beta_c, `chains` entries, not adapted), the same
    rounds and sweeps per round in both: `build/bin/hamon run` on a generated YAML and
@@ -72,6 +74,28 @@ def venv_versions(venv):
     if r.returncode != 0:
         return None
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def newest_python():
+    """The newest pyenv Python >= 3.12 (the newest Python hamon needs it), else the system one."""
+    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    found = []
+    try:
+        names = os.listdir(os.path.join(root, "versions"))
+    except OSError:
+        names = []
+    for name in names:
+        parts = name.split(".")
+        if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
+            exe = os.path.join(root, "versions", name, "bin", "python3")
+            if (int(parts[0]), int(parts[1])) >= (3, 12) and os.access(exe, os.X_OK):
+                found.append(((int(parts[0]), int(parts[1])), exe))
+    return max(found)[1] if found else "/usr/bin/python3"
+
+
+def python_version(exe):
+    return subprocess.run([exe, "-c", "import platform; print(platform.python_version())"],
+                          capture_output=True, text=True).stdout.strip()
 
 
 def ensure_venv(venv, base_python, hamon_spec, reinstall):
@@ -290,15 +314,21 @@ def main():
                          "oversubscribed machine); such reps are left out of the best-of")
     ap.add_argument("--plot-reps", type=int, default=2, help="reps per plot point other than --L")
     ap.add_argument("--hamon", default=os.path.join(ROOT, "build", "bin", "hamon"))
-    ap.add_argument("--venv", default=os.path.join(ROOT, "build", "compare-venv"))
-    ap.add_argument("--base-python", default="/usr/bin/python3",
-                    help="interpreter for `-m venv` (default /usr/bin/python3)")
+    ap.add_argument("--venv", default=None,
+                    help="the venv (default build/compare-venv-<base python version>)")
+    ap.add_argument("--base-python", default=None,
+                    help="interpreter for `-m venv` (default: the newest pyenv Python >= 3.12, "
+                         "else /usr/bin/python3)")
     ap.add_argument("--hamon-spec", default="hamon",
                     help="pip requirement for the Python hamon (default: newest that installs)")
     ap.add_argument("--reinstall", action="store_true")
     ap.add_argument("--results", default=os.path.join(ROOT, "perf", "results"))
     ap.add_argument("--no-record", action="store_true", help="print only, write no results file")
     a = ap.parse_args()
+    if a.base_python is None:
+        a.base_python = newest_python()
+    if a.venv is None:
+        a.venv = os.path.join(ROOT, "build", "compare-venv-" + python_version(a.base_python))
     if a.L % 2 or a.L < 4:
         raise SystemExit("error: --L must be even and >= 4")
     if a.chains < 2:
@@ -403,7 +433,7 @@ def main():
     md.append(f"- JAX: `hamon.nrpt` in temperature-linear mode (one `IsingEBM`/`IsingSamplingProgram` "
               f"template with two checkerboard `Block`s, `betas=` the same ladder), "
               f"an `AbstractNRPTObserver` returning every chain's energy each round, "
-              f"`device=\"cpu\"`: `build/compare-venv/bin/python perf/compare/jax_driver.py "
+              f"`device=\"cpu\"`: `{rel(venv_python(a.venv))} perf/compare/jax_driver.py "
               f"{' '.join(shlex.quote(rel(x) if x.startswith(ROOT) else x) for x in j0['cmd'][2:])}`")
     md.append("")
     md.append(f"## Results (L = {a.L}, best of {a.reps} fresh processes per side)\n")

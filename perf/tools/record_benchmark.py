@@ -28,6 +28,14 @@ def machine_description():
     return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
+def lattice_side(name):
+    """L of a benchmark named .../L:<L>/..., or None."""
+    for part in name.split("/"):
+        if part.startswith("L:"):
+            return int(part[2:])
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
@@ -61,6 +69,23 @@ def main():
                 "repetitions", "repetition_index", "threads", "iterations", "real_time",
                 "cpu_time", "time_unit", "aggregate_name", "aggregate_unit", "label"):
                 counters.append(key)
+    # The yardstick (perf/plain_sweep.hpp), when the binary ran it: every rate also as a
+    # ratio to the plain scalar sweep of the same L in this run (x_plain).
+    rate_keys = ("updates_per_ns", "spin_updates_per_ns")
+    plain = {}
+    for b in data["benchmarks"]:
+        if b["name"].startswith("plain_sweep"):
+            side = lattice_side(b["name"])
+            rate = next((b[k] for k in rate_keys if k in b), None)
+            if side is not None and rate and (side not in plain or "chains:32" in b["name"]):
+                plain[side] = rate
+    if plain:
+        counters.append("x_plain")
+        for b in data["benchmarks"]:
+            rate = next((b[k] for k in rate_keys if k in b), None)
+            side = lattice_side(b["name"])
+            if rate is not None and side in plain:
+                b["x_plain"] = rate / plain[side]
     lines = [
         f"# {args.name}",
         "",

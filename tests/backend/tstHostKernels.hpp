@@ -1,5 +1,6 @@
 // The host sweep's implementations give the same bits: the AVX-512 register path (where
-// compiled in) against the portable loops, for lattice and general graphs, integer and
+// compiled in) and the device kernel's style (run on this host space) against the portable
+// loops, for lattice and general graphs, integer and
 // real couplings (thresholds and exp), every way the machines fill the 32 lanes of a work
 // item (1..70 machines: masks, generators per node from 1 to 8, several lane chunks),
 // clamps, and ladders steep enough that some field values can never (T = 0) or always
@@ -46,14 +47,26 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
     const auto betas = steep_ladder(machines);
     auto best = hamon::detail::make_chain_state(space, dm, betas, 11);
     auto portable = hamon::detail::make_chain_state(space, dm, betas, 11);
+    auto device = hamon::detail::make_chain_state(space, dm, betas, 11);
+    // Real fields without the boundary table: exp per update.
+    auto exp_path = hamon::detail::make_chain_state(space, dm, betas, 11);
+    exp_path.field_boundary = decltype(exp_path.field_boundary)();
     for (std::uint32_t sweep = 0; sweep < 3; ++sweep) {
       hamon::gibbs_sweep(space, dm, best, 11, 4, sweep, hamon::detail::HostKernel::best);
       hamon::gibbs_sweep(space, dm, portable, 11, 4, sweep, hamon::detail::HostKernel::portable);
+      hamon::gibbs_sweep(space, dm, device, 11, 4, sweep, hamon::detail::HostKernel::device);
+      hamon::gibbs_sweep(space, dm, exp_path, 11, 4, sweep, hamon::detail::HostKernel::best);
     }
     const auto a = to_host(best.spins);
     const auto b = to_host(portable.spins);
+    const auto d = to_host(device.spins);
+    const auto e = to_host(exp_path.spins);
     ASSERT_EQ(a.size(), b.size());
     EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size())) << machines << " machines";
+    EXPECT_EQ(0, std::memcmp(d.data(), b.data(), d.size()))
+        << machines << " machines, device style";
+    EXPECT_EQ(0, std::memcmp(e.data(), b.data(), e.size()))
+        << machines << " machines, without the boundary table";
     // The energies of the integer path equal the general fixed-point sum.
     auto general = dm;
     general.integer_field_bound = -1;
@@ -62,6 +75,15 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
     auto ea = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), best.energy_fixed);
     auto eb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), portable.energy_fixed);
     for (std::int32_t m = 0; m < machines; ++m) EXPECT_EQ(ea(m), eb(m)) << "machine " << m;
+    // The device style of the energy kernel and the portable loops give them too.
+    for (const auto kernel :
+         {hamon::detail::HostKernel::device, hamon::detail::HostKernel::portable}) {
+      hamon::compute_energies(space, dm, device, kernel);
+      auto ed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device.energy_fixed);
+      for (std::int32_t m = 0; m < machines; ++m) {
+        EXPECT_EQ(ea(m), ed(m)) << "machine " << m << ", kernel " << static_cast<int>(kernel);
+      }
+    }
   }
 }
 
@@ -89,8 +111,9 @@ TEST(TEST_CATEGORY, host_kernels_agree_on_a_general_graph) {
 }
 
 TEST(TEST_CATEGORY, host_kernels_agree_on_real_couplings) {
-  // Gaussian couplings and fields: heat-bath factors from exp per update, in registers
-  // (simd::exp8) or in the portable loops (deterministic_exp).
+  // Gaussian couplings and fields: the byte against the chain's field boundaries (exp on
+  // ties), or exp per update without the table, in registers (simd::exp8) or in the
+  // portable loops (deterministic_exp).
   expect_kernels_agree(hamon::make_lattice({6, 10}, true, hamon::ValueDistribution::gaussian(3),
                                            hamon::ValueDistribution::gaussian(4, 0.7)),
                        false, false);

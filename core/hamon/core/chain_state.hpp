@@ -36,6 +36,10 @@ struct ChainState {
   view<std::int64_t> round_trips;  // per machine
   view<std::int64_t> restarts;     // per machine
   view<std::int8_t> trip_phase;    // per machine: TripPhase (swap.hpp)
+  /// With real local fields, the field values where the byte decision changes, per chain
+  /// (n_chains, 257; impl/field_boundaries.hpp): allocated and filled by
+  /// refresh_acceptance_thresholds. Empty: the sweep evaluates exp per update instead.
+  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> field_boundary;
 
   std::int32_t n_machines() const { return static_cast<std::int32_t>(spins.extent(0)); }
   std::int64_t n_nodes() const { return static_cast<std::int64_t>(spins.extent(1)); }

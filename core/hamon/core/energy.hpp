@@ -27,7 +27,10 @@ KOKKOS_FORCEINLINE_FUNCTION std::int64_t to_fixed_point(double value, double sca
   return static_cast<std::int64_t>(std::floor(value * scale + 0.5));
 }
 
-template <class ExecutionSpace>
+/// Energies of node chunks, in the host style (a chunk in every machine, `registers`:
+/// integer terms in AVX-512 registers where the CPU has them) or the device style (a chunk
+/// in one machine), which tests also run on host spaces (HostKernel::device).
+template <class ExecutionSpace, bool HostStyle = host_style<ExecutionSpace>>
 struct ChunkEnergy {
   using model_type = DeviceModel<typename ExecutionSpace::memory_space>;
 
@@ -37,6 +40,7 @@ struct ChunkEnergy {
   double scale;
   std::int32_t n_machines;
   std::int64_t n_chunks;
+  bool registers;
 
   /// Fixed-point energy term of node i in machine m: -s_i (h_i + sum_{j > i} J_ij s_j).
   KOKKOS_FORCEINLINE_FUNCTION std::int64_t term(std::int64_t i, std::int32_t m) const {
@@ -49,13 +53,13 @@ struct ChunkEnergy {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
-    if constexpr (host_style<ExecutionSpace>) {
+    if constexpr (HostStyle) {
       // One node chunk, every machine: loops over machines inside.
       const std::int64_t begin = idx * kEnergyNodeChunk;
       const std::int64_t end =
           begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk : model.n_nodes;
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-      if (model.integer_field_bound >= 0) {
+      if (registers && model.integer_field_bound >= 0) {
         integer_chunk(begin, end);
         return;
       }
@@ -102,7 +106,7 @@ struct ChunkEnergy {
   /// integer of magnitude <= integer_field_bound <= 64, so terms add exactly in 16-bit
   /// lanes (256 at a time) and 32-bit lanes (a chunk), and the fixed-point energy is that
   /// integer times 2^fraction_bits, exactly what the general path sums term by term.
-  void integer_chunk(std::int64_t begin, std::int64_t end) const {
+  HAMON_AVX512 void integer_chunk(std::int64_t begin, std::int64_t end) const {
     constexpr std::int64_t kExact16 = 256;  // 256 * 64 < 2^15
     const std::int64_t unit = std::int64_t(1) << model.energy_fraction_bits;
     for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
@@ -152,28 +156,47 @@ KOKKOS_INLINE_FUNCTION double fixed_point_energy(std::int64_t fixed, int fractio
   return static_cast<double>(fixed) * std::ldexp(1.0, -fraction_bits);
 }
 
-/// Fills state.energy_fixed with every machine's energy (at beta = 1).
+namespace detail {
+
+template <bool HostStyle, class ExecutionSpace>
+void launch_energies(const ExecutionSpace& space,
+                     const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                     const ChainState<ExecutionSpace>& state, bool registers) {
+  const std::int64_t n_chunks = (model.n_nodes + kEnergyNodeChunk - 1) / kEnergyNodeChunk;
+  const ChunkEnergy<ExecutionSpace, HostStyle> kernel{model,
+                                                      state.spins,
+                                                      state.energy_fixed,
+                                                      std::ldexp(1.0, model.energy_fraction_bits),
+                                                      state.n_machines(),
+                                                      n_chunks,
+                                                      registers};
+  const std::int64_t items = HostStyle ? n_chunks : n_chunks * state.n_machines();
+  // An energy term costs about half a sweep update (measured, perf/results/kernels_host.md).
+  launch(space, "hamon::energies", items, model.n_nodes * host_lane_slots(state.n_machines()) / 2,
+         kernel);
+}
+
+}  // namespace detail
+
+/// Fills state.energy_fixed with every machine's energy (at beta = 1). `kernel` chooses
+/// the implementation on host spaces (same bits either way; see detail::HostKernel).
 template <class ExecutionSpace>
 void compute_energies(const ExecutionSpace& space,
                       const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                      const ChainState<ExecutionSpace>& state) {
+                      const ChainState<ExecutionSpace>& state,
+                      detail::HostKernel kernel = detail::HostKernel::best) {
   const auto energy_fixed = state.energy_fixed;
   detail::small_for(
       space, "hamon::clear_energies", state.n_machines(),
       KOKKOS_LAMBDA(const std::int64_t m) { energy_fixed(m) = 0; });
-  const std::int64_t n_chunks =
-      (model.n_nodes + detail::kEnergyNodeChunk - 1) / detail::kEnergyNodeChunk;
-  const detail::ChunkEnergy<ExecutionSpace> kernel{model,
-                                                   state.spins,
-                                                   state.energy_fixed,
-                                                   std::ldexp(1.0, model.energy_fraction_bits),
-                                                   state.n_machines(),
-                                                   n_chunks};
-  const std::int64_t items =
-      detail::host_style<ExecutionSpace> ? n_chunks : n_chunks * state.n_machines();
-  // An energy term costs about half a sweep update (measured, perf/results/kernels_host.md).
-  detail::launch(space, "hamon::energies", items,
-                 model.n_nodes * detail::host_lane_slots(state.n_machines()) / 2, kernel);
+  if constexpr (detail::host_style<ExecutionSpace>) {
+    if (kernel == detail::HostKernel::device) {
+      detail::launch_energies<false>(space, model, state, false);
+      return;
+    }
+  }
+  detail::launch_energies<detail::host_style<ExecutionSpace>>(
+      space, model, state, detail::use_host_registers<ExecutionSpace>(kernel));
 }
 
 }  // namespace hamon

@@ -21,17 +21,23 @@
 
 namespace hamon::detail {
 
-/// Which random stream the sweep, the swaps and the initial state draw (recorded in
-/// checkpoints: a state saved under one stream does not continue under another).
-/// 1: one 32-bit Philox word per heat-bath update.
-inline constexpr std::uint32_t kRandomStreamVersion = 1;
+/// The version of the random stream, recorded where streams are (checkpoints): runs with
+/// the same seed and version give the same bits.
+///   1 = one 32-bit Philox word per heat-bath update (the stream before issue 13);
+///   2 = one byte per update (16 updates per Philox call), with the 24 low bits drawn from
+///       a separate counter domain only on a tie (impl/heat_bath.hpp).
+inline constexpr std::uint32_t kRandomStreamVersion = 2;
 
 /// What a random number decides; part of the counter so streams never overlap.
 enum class Stream : std::uint32_t {
   initial_state = 0xFFFFFFF0u,  // the random starting configuration
   swap = 0xFFFFFFF1u,           // DEO swap acceptance
-  // sweep numbers 0 .. n_expl-1 are the heat-bath updates of that sweep
+  // sweep numbers 0 .. n_expl-1 are the heat-bath updates of that sweep; sweep | kTieSweep
+  // (below 0x80000000, so never one of the above) the low bits of their ties
 };
+
+/// Marks the tie-refinement domain in the sweep word of the counter (sweeps < 2^30).
+inline constexpr std::uint32_t kTieSweep = 0x40000000u;
 
 inline constexpr std::uint32_t kPhiloxMultiplier0 = 0xD2511F53u;
 inline constexpr std::uint32_t kPhiloxMultiplier1 = 0xCD9E8D57u;

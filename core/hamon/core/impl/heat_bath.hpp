@@ -12,6 +12,13 @@
 // so `w < T` decides exactly as the floating-point expression does, bit for bit, with one
 // integer comparison per update. T takes 2^32 + 1 values; tables store it in 32 bits as
 // T - 1 plus a per-row floor for T = 0 (threshold_limit, threshold_decision).
+//
+// One byte per update (random stream version 2, counter_rng.hpp): a Philox4x32-10 draw
+// gives 16 bytes, and byte j (byte j % 4 of word j / 4, least significant first) is the
+// top 8 bits of the 32-bit word w of update j. It decides alone unless it equals the top
+// byte of the boundary (a tie, probability 1/256); only then are the 24 low bits of w
+// drawn, from a separate counter domain (tie_bits). The decision is that of the full
+// 32-bit word, so the distribution is exactly that of the 32-bit test.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -54,6 +61,51 @@ KOKKOS_FORCEINLINE_FUNCTION std::uint32_t threshold_limit(std::uint64_t threshol
 KOKKOS_FORCEINLINE_FUNCTION std::int8_t threshold_decision(std::uint32_t word, std::uint32_t limit,
                                                            bool possible) {
   return possible && word <= limit ? std::int8_t(1) : std::int8_t(-1);
+}
+
+/// Updates served by one Philox4x32-10 draw (its 16 bytes).
+inline constexpr std::int32_t kUpdatesPerDraw = 16;
+
+/// Byte j (0 .. 15) of a draw.
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t draw_byte(const Philox4& draw, std::int32_t j) {
+  return (draw.w[j >> 2] >> (8 * (j & 3))) & 0xFFu;
+}
+
+/// The 24 low bits of the word of a tie of (node, machine) in (sweep, round): the top 24
+/// bits of word 0 of Philox at counter (node, machine, sweep | kTieSweep, round).
+KOKKOS_INLINE_FUNCTION std::uint32_t tie_bits(std::uint64_t seed, std::uint32_t node,
+                                              std::uint32_t machine, std::uint32_t sweep,
+                                              std::uint32_t round) {
+  return philox4(seed, node, machine, sweep | kTieSweep, round).w[0] >> 8;
+}
+
+/// The threshold test w <= limit (threshold_decision) from the top byte of w alone: +1,
+/// -1, or 0 for a tie (byte == limit >> 24), which tie_threshold_decision settles.
+KOKKOS_FORCEINLINE_FUNCTION std::int8_t byte_threshold_decision(std::uint32_t byte,
+                                                                std::uint32_t limit,
+                                                                bool possible) {
+  const std::uint32_t top = limit >> 24;
+  return !possible || byte > top ? std::int8_t(-1) : (byte < top ? std::int8_t(1) : std::int8_t(0));
+}
+
+KOKKOS_FORCEINLINE_FUNCTION std::int8_t tie_threshold_decision(std::uint32_t low_bits,
+                                                               std::uint32_t limit) {
+  return low_bits <= (limit & 0xFFFFFFu) ? std::int8_t(1) : std::int8_t(-1);
+}
+
+/// The floating-point test u(w) * factor < 1 from the top byte of w alone: every word
+/// with that byte decides the same when the largest and the smallest of them do (the test
+/// is monotone in w); otherwise 0, a tie, which tie_heat_bath_decision settles.
+KOKKOS_FORCEINLINE_FUNCTION std::int8_t byte_heat_bath_decision(std::uint32_t byte, double factor) {
+  if (to_unit_interval((byte << 24) | 0xFFFFFFu) * factor < 1.0) return 1;
+  if (!(to_unit_interval(byte << 24) * factor < 1.0)) return -1;
+  return 0;
+}
+
+KOKKOS_FORCEINLINE_FUNCTION std::int8_t tie_heat_bath_decision(std::uint32_t byte,
+                                                               std::uint32_t low_bits,
+                                                               double factor) {
+  return heat_bath_decision(factor, to_unit_interval((byte << 24) | low_bits));
 }
 
 }  // namespace hamon::detail

@@ -1,13 +1,21 @@
 #pragma once
-// AVX-512 building blocks of the host sweep: 16 Philox4x32-10 generators in registers and
-// the reordering of their words into machine lanes. Used only where the host compiler
-// targets AVX-512 (F, BW, VL) and never in device code; everything here computes exactly
-// what the portable loops of counter_rng.hpp compute (integer arithmetic only), which the
-// tests check bit for bit.
+// AVX-512 building blocks of the host sweep: 16 Philox4x32-10 generators in registers, the
+// reordering of their bytes into machine lanes, and the byte decisions. Never in device
+// code; everything here computes exactly what the portable loops compute, which the tests
+// check bit for bit.
+//
+// Chosen at run time: on x86-64 with GCC or Clang every AVX-512 function is compiled for
+// AVX-512 F/BW/VL/DQ by a target attribute (HAMON_AVX512), whatever the build's -march,
+// and runs only where cpu_has_avx512() says the CPU has them. So one binary (a Spack build
+// for a generic target, a cluster node unlike the build host) takes the register path
+// where the CPU has it and the portable loops elsewhere, never an illegal instruction.
+// Not under nvcc (its front end is not given the AVX-512 headers) nor with
+// HAMON_DISABLE_HOST_SIMD.
 
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && \
-    defined(__AVX512DQ__) && !defined(__CUDA_ARCH__) && !defined(HAMON_DISABLE_HOST_SIMD)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && \
+    !defined(__CUDA_ARCH__) && !defined(HAMON_DISABLE_HOST_SIMD)
 #define HAMON_HOST_AVX512 1
+#define HAMON_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 #endif
 
 #ifdef HAMON_HOST_AVX512
@@ -30,6 +38,17 @@
 
 namespace hamon::detail::simd {
 
+/// Whether this CPU runs the register path (AVX-512 F, BW, VL and DQ); checked once.
+inline bool cpu_has_avx512() {
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512DQ__)
+  return true;  // the build targets it already
+#else
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  return has;
+#endif
+}
+
 /// Word j of generator g (g < 16) at dword lane g of words[j].
 struct PhiloxWords16 {
   __m512i words[4];
@@ -41,8 +60,8 @@ struct PhiloxWords16 {
 /// high halves may hold anything between rounds. A round is a chain multiply -> swap ->
 /// xor (~7 cycles); 2 N independent registers per word keep the multiplier busy meanwhile.
 template <int N>
-inline void philox16(std::uint64_t seed, const __m512i (&node)[N], __m512i group, std::uint32_t c,
-                     std::uint32_t d, PhiloxWords16 (&out)[N]) {
+HAMON_AVX512 inline void philox16(std::uint64_t seed, const __m512i (&node)[N], __m512i group,
+                                  std::uint32_t c, std::uint32_t d, PhiloxWords16 (&out)[N]) {
   constexpr int R = 2 * N;  // registers per counter word
   __m512i c0[R], c1[R], c2[R], c3[R];
   const __m512i group_lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(group));
@@ -89,37 +108,57 @@ inline void philox16(std::uint64_t seed, const __m512i (&node)[N], __m512i group
   }
 }
 
-/// The words of machine lanes [16 half, 16 half + 16) of a node whose generators are
-/// first_generator, first_generator + 1, ...: lane l takes word l % 4 of generator
-/// first_generator + l / 4 (the keying of gibbs_sweep.hpp). Lanes past the node's
-/// generators hold unspecified words.
-inline __m512i machine_words(const PhiloxWords16& p, std::int32_t first_generator, int half) {
-  // lane l: (l % 2) selects the first or second register of a pair, l / 4 the generator.
-  const __m512i pattern = _mm512_setr_epi32(0, 16, 0, 16, 1, 17, 1, 17, 2, 18, 2, 18, 3, 19, 3, 19);
-  const __m512i index = _mm512_add_epi32(pattern, _mm512_set1_epi32(first_generator + 4 * half));
-  const __m512i words01 = _mm512_permutex2var_epi32(p.words[0], index, p.words[1]);
-  const __m512i words23 = _mm512_permutex2var_epi32(p.words[2], index, p.words[3]);
-  return _mm512_mask_blend_epi32(__mmask16(0xCCCC), words01, words23);
+/// Stores the 16 generators' words generator by generator: generator g's four words (its
+/// 16 bytes, byte j for machine lane j) at out + generator_offset(g). `out`: 64 dwords,
+/// 64-byte aligned. A 4 x 4 transpose within each 128-bit lane, so generator 4 i + j lands
+/// in lane i of register j.
+HAMON_AVX512 inline void store_by_generator(const PhiloxWords16& p, std::uint32_t* out) {
+  const __m512i t0 = _mm512_unpacklo_epi32(p.words[0], p.words[1]);
+  const __m512i t1 = _mm512_unpackhi_epi32(p.words[0], p.words[1]);
+  const __m512i t2 = _mm512_unpacklo_epi32(p.words[2], p.words[3]);
+  const __m512i t3 = _mm512_unpackhi_epi32(p.words[2], p.words[3]);
+  _mm512_store_si512(out, _mm512_unpacklo_epi64(t0, t2));
+  _mm512_store_si512(out + 16, _mm512_unpackhi_epi64(t0, t2));
+  _mm512_store_si512(out + 32, _mm512_unpacklo_epi64(t1, t3));
+  _mm512_store_si512(out + 48, _mm512_unpackhi_epi64(t1, t3));
+}
+
+inline constexpr std::int32_t generator_offset(std::int32_t g) {
+  return 16 * (g % 4) + 4 * (g / 4);
+}
+
+/// The 16 bytes of a generator stored by store_by_generator, one per dword lane.
+HAMON_AVX512 inline __m512i generator_bytes(const std::uint32_t* by_generator, std::int32_t g) {
+  return _mm512_cvtepu8_epi32(
+      _mm_load_si128(reinterpret_cast<const __m128i*>(by_generator + generator_offset(g))));
 }
 
 /// Lanes l < lanes set.
-inline __mmask32 lane_mask(std::int32_t lanes) {
+HAMON_AVX512 inline __mmask32 lane_mask(std::int32_t lanes) {
   return lanes >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << lanes) - 1u);
 }
 
-/// The +1 decisions of 16 lanes: lane l decides +1 iff index[l] >= floor[l] and
-/// words[l] <= limits[index[l]] (the 32-bit threshold form of impl/heat_bath.hpp).
-inline __mmask16 decide16(__mmask16 active, __m512i index, __m512i floor, __m512i words,
-                          const std::uint32_t* limits) {
+/// byte_threshold_decision (impl/heat_bath.hpp) on 16 lanes: lane l is possible iff
+/// index[l] >= floor[l]; it decides +1 iff possible and bytes[l] < limits[index[l]] >> 24,
+/// and ties iff possible and the two are equal. `limit` returns the gathered limits.
+struct ByteDecisions16 {
+  __mmask16 up, tie;
+  __m512i limit;
+};
+
+HAMON_AVX512 inline ByteDecisions16 decide_bytes16(__mmask16 active, __m512i index, __m512i floor,
+                                                   __m512i bytes, const std::uint32_t* limits) {
   const __mmask16 possible = _mm512_mask_cmpge_epi32_mask(active, index, floor);
   const __m512i limit =
       _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), possible, index, limits, 4);
-  return _mm512_mask_cmple_epu32_mask(possible, words, limit);
+  const __m512i top = _mm512_srli_epi32(limit, 24);
+  return ByteDecisions16{_mm512_mask_cmplt_epu32_mask(possible, bytes, top),
+                         _mm512_mask_cmpeq_epi32_mask(possible, bytes, top), limit};
 }
 
 /// deterministic_exp (impl/exp.hpp) on 8 lanes: the same operations in the same order,
 /// so the same bits (separate multiplies and adds, never fused).
-inline __m512d exp8(__m512d x) {
+HAMON_AVX512 inline __m512d exp8(__m512d x) {
   constexpr double kLog2e = 1.4426950408889634074;
   constexpr double kLn2Hi = 6.93147180369123816490e-01;
   constexpr double kLn2Lo = 1.90821492927058770002e-10;
@@ -130,9 +169,8 @@ inline __m512d exp8(__m512d x) {
       _mm512_sub_pd(_mm512_add_pd(_mm512_mul_pd(x, _mm512_set1_pd(kLog2e)), magic), magic);
   const __m512d r = _mm512_sub_pd(_mm512_sub_pd(x, _mm512_mul_pd(k, _mm512_set1_pd(kLn2Hi))),
                                   _mm512_mul_pd(k, _mm512_set1_pd(kLn2Lo)));
-  auto step = [&r](__m512d p, double c) {
-    return _mm512_add_pd(_mm512_mul_pd(p, r), _mm512_set1_pd(c));
-  };
+  auto step = [&r](__m512d p, double c)
+                  HAMON_AVX512 { return _mm512_add_pd(_mm512_mul_pd(p, r), _mm512_set1_pd(c)); };
   __m512d p = _mm512_set1_pd(1.0 / 6227020800.0);
   p = step(p, 1.0 / 479001600.0);
   p = step(p, 1.0 / 39916800.0);
@@ -153,7 +191,7 @@ inline __m512d exp8(__m512d x) {
 }
 
 /// to_unit_interval (counter_rng.hpp) of 8 words.
-inline __m512d unit_interval8(__m256i words) {
+HAMON_AVX512 inline __m512d unit_interval8(__m256i words) {
   return _mm512_mul_pd(_mm512_add_pd(_mm512_cvtepu32_pd(words), _mm512_set1_pd(0.5)),
                        _mm512_set1_pd(1.0 / 4294967296.0));
 }

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Interleaved A/B of bench_kernels binaries on Serial (one thread each): min cpu_time of
+REPS runs per benchmark, as updates/ns and as a ratio to the plain sweep (HEAD binary's
+yardstick) measured in the same loop. On a shared machine the minimum of interleaved runs is what
+survives the other processes; the printed table is Markdown.
+
+    BEFORE=/path/to/old/bench_kernels REPS=4 MIN_TIME=0.3 python3 perf/tools/ab_sweeps.py
+"""
+import csv, io, os, subprocess, sys, datetime
+reps = int(os.environ.get("REPS", "4"))
+min_time = os.environ.get("MIN_TIME", "0.3")
+# BEFORE: a bench_kernels built from an earlier commit (default: a copy in /tmp); AFTER: this build.
+root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+bins = {"before (e7e388a)": os.environ.get("BEFORE", "/tmp/wt13_before_bin/bench_kernels"),
+        "after (HEAD)": os.environ.get("AFTER", os.path.join(root, "build", "bin", "bench_kernels"))}
+filt = ("sweep_(csr|lattice)<Kokkos::Serial>/L:128/chains:(8|16|32)/")
+plain_filter = "plain_sweep/L:128/chains:32"
+best = {}
+loads = []
+env = dict(os.environ, OMP_PROC_BIND="false", OMP_NUM_THREADS="2")
+def run(binary, f):
+    out = subprocess.run([binary, "--benchmark_filter=" + f, "--benchmark_min_time=" + min_time,
+                          "--benchmark_format=csv"], capture_output=True, text=True, env=env).stdout
+    rows = [l for l in out.splitlines() if l.startswith('"')]
+    for r in csv.reader(io.StringIO("\n".join(rows))):
+        yield r[0], float(r[3])
+for rep in range(reps):
+    loads.append(os.getloadavg()[0])
+    for label, b in bins.items():
+        for name, cpu in run(b, filt):
+            k = (label, name); best[k] = min(best.get(k, 1e30), cpu)
+    for name, cpu in run(bins["after (HEAD)"], plain_filter):
+        k = ("plain", name); best[k] = min(best.get(k, 1e30), cpu)
+def upns(name, cpu_us):
+    chains = int(name.split("chains:")[1].split("/")[0])
+    return 128 * 128 * chains / (cpu_us * 1e3)
+plain = [upns(n, c) for (l, n), c in best.items() if l == "plain"][0]
+cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
+print(f"- machine: {cpu}, {os.cpu_count()} cores; date {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; "
+      f"load average (1 min) at each rep: {', '.join(f'{x:.1f}' for x in loads)}")
+print(f"- {reps} interleaved reps, min cpu_time per benchmark, --benchmark_min_time={min_time}, Serial (one thread)")
+print(f"- yardstick (plain_sweep, L = 128, 32 chains, HEAD binary): {plain:.4f} updates/ns\n")
+print("| benchmark | before: updates/ns | x plain | after: updates/ns | x plain | after / before |")
+print("|---|---|---|---|---|---|")
+names = sorted({n for (l, n) in best if l != "plain"})
+for n in names:
+    b = upns(n, best[("before (e7e388a)", n)]); a = upns(n, best[("after (HEAD)", n)])
+    print(f"| {n.replace('/manual_time','')} | {b:.3f} | {b/plain:.1f} | {a:.3f} | {a/plain:.1f} | {a/b:.2f} |")
