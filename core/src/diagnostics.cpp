@@ -15,7 +15,7 @@ RunDiagnostics diagnose(const SpinModel& model, const NrptResult& result,
                         const DiagnosticsOptions& options) {
   RunDiagnostics out;
   out.health = health_report(model, result, options.thresholds);
-  out.log_z = log_partition(model, result, options.reference_log_z0, options.log_z_batches);
+  out.log_z = log_partition(model, result, options.reference_log_z0, options.log_z_errors);
   if (!result.betas.empty()) {
     const auto trace = energy_trace(result, result.betas.size() - 1);
     if (!trace.empty()) out.cold_energy_ess = effective_sample_size(trace);

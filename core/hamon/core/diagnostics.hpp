@@ -19,7 +19,7 @@ struct DiagnosticsOptions {
   HealthThresholds thresholds;
   /// log Z(beta_0) when the ladder does not start at 0 (with beta_0 = 0 it is exact).
   std::optional<double> reference_log_z0;
-  int log_z_batches = 32;
+  LogZErrorOptions log_z_errors;
 };
 
 struct RunDiagnostics {

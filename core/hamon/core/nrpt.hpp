@@ -45,7 +45,7 @@ struct Progress {
   std::int64_t rounds_done = 0;   // burn-in included
   std::int64_t rounds_total = 0;  // burn_in + n_rounds
   bool burning_in = false;
-  double Lambda = 0.0;            // over the rounds since the counters were last reset
+  double Lambda = 0.0;  // over the rounds since the counters were last reset
   double min_acceptance = 0.0;
 };
 
@@ -70,7 +70,9 @@ struct NrptOptions {
   std::function<void(const Progress&)> on_progress;
 };
 
-/// Throws std::invalid_argument naming the offending option.
+/// Throws std::invalid_argument naming the offending option, and for a run whose spins
+/// and recorded traces would not fit in this machine's physical memory (saying how much
+/// it needs, for what, and how much there is) before anything is allocated.
 void validate_options(const NrptOptions& options, std::int64_t n_nodes);
 /// The ladder the options describe (explicit betas or the linear default).
 std::vector<double> ladder_of(const NrptOptions& options);
@@ -90,7 +92,7 @@ struct NrptResult {
   SwapStatistics swaps;       // over measured rounds
   std::int64_t n_rounds = 0;  // measured rounds
   double tau_observed = 0.0;  // round trips per measured round
-  double efficiency = 0.0;    // tau_observed / tau_predicted
+  double efficiency = 0.0;    // tau_observed / swaps.tau_predicted (the finite ladder's)
   std::vector<std::int64_t> round_trips;  // per machine, measured rounds
   std::vector<std::int64_t> restarts;     // per machine, measured rounds
   std::int64_t total_round_trips = 0;
@@ -102,8 +104,8 @@ struct NrptResult {
   // Observer outputs (empty unless asked for).
   std::vector<std::int64_t> sample_nodes;
   std::int64_t n_samples = 0;
-  std::vector<std::int8_t> samples;    // n_samples x sample_nodes.size(), row-major
-  std::vector<double> energies;        // n_rounds x n_chains, row-major, by temperature
+  std::vector<std::int8_t> samples;         // n_samples x sample_nodes.size(), row-major
+  std::vector<double> energies;             // n_rounds x n_chains, row-major, by temperature
   std::vector<std::int32_t> index_process;  // n_rounds x n_chains, row-major, by machine
   Moments moments;
 };
