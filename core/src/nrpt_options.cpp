@@ -1,5 +1,3 @@
-#include <unistd.h>  // sysconf
-
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -8,6 +6,7 @@
 #include <vector>
 
 #include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/memory_limit.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/schedule.hpp"
 
@@ -19,24 +18,10 @@ namespace {
   throw std::invalid_argument("NRPT options: " + what);
 }
 
-std::string gib(double bytes) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g GiB", bytes / 1073741824.0);
-  return buffer;
-}
-
-// Physical memory of this machine in bytes (0 when unknown).
-double physical_memory() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long page_size = ::sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page_size > 0 ? static_cast<double>(pages) * static_cast<double>(page_size)
-                                    : 0.0;
-}
-
 // The memory a run holds that grows with its size, counted in doubles (no overflow):
 // the spins of every machine, and every recorded trace twice (in the execution space's
 // memory and in the result on the host). Refused before anything is allocated when it
-// exceeds the machine's physical memory.
+// exceeds the memory limit (memory_limit.hpp).
 void check_memory(const NrptOptions& options, std::int64_t n_nodes, std::size_t n_chains) {
   const ObserverOptions& obs = options.observers;
   const double chains = static_cast<double>(n_chains);
@@ -64,17 +49,15 @@ void check_memory(const NrptOptions& options, std::int64_t n_nodes, std::size_t 
   }
   double total = 0.0;
   for (const Part& p : parts) total += p.bytes;
-  const double available = physical_memory();
-  if (available <= 0.0 || total <= available) return;
   std::string detail;
   for (const Part& p : parts) {
-    if (p.bytes >= 0.01 * total)
-      detail += std::string(detail.empty() ? "" : ", ") + p.what + " " + gib(p.bytes);
+    if (p.bytes >= 0.01 * total) {
+      detail += std::string(detail.empty() ? "" : ", ") + p.what + " " + gib_text(p.bytes);
+    }
   }
-  reject("the run needs " + gib(total) + " (" + detail + ") but this machine has " +
-         gib(available) +
-         " of memory: record less (energies, index_process, samples_every) "
-         "or run fewer rounds or chains");
+  require_memory(total, "NRPT options: the run", detail,
+                 "record less (energies, index_process, samples_every) or run fewer rounds or "
+                 "chains");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hamon/core/memory_limit.hpp"
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/env.hpp"
 #include "hamon/policies/thresholds.hpp"
@@ -207,6 +208,7 @@ std::string format_threshold(const Threshold& threshold) {
 void check_environment() {
   device_from_env();
   check_threshold_environment();
+  (void)memory_limit_bytes();
 }
 
 DeviceDecision resolve_device(const DeviceSpec& spec, std::optional<std::int64_t> score,

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,8 +15,10 @@
 #include "hamon/core/colouring.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/lattice_geometry.hpp"
+#include "hamon/core/memory_limit.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/policies/dispatch.hpp"
+#include "hamon/policies/resolve_device.hpp"
 
 namespace {
 
@@ -113,6 +117,45 @@ TEST(Limits, a_run_that_cannot_fit_is_refused_before_allocating) {
   }
   o.observers.energies = false;  // 128 x 64 spins: fits anywhere
   EXPECT_NO_THROW(hamon::validate_options(o, 64));
+}
+
+TEST(Limits, the_memory_limit_can_be_set_and_is_checked) {
+  // HAMON_MEMORY_LIMIT replaces the physical memory as the limit (and is named in the
+  // refusal); an invalid value is an error wherever it is read, also through routing.
+  hamon::NrptOptions o;
+  o.n_chains = 8;
+  o.n_rounds = 1 << 24;  // 2^24 x 8 x 16 B = 2 GiB of energies
+  o.observers.energies = true;
+  ::setenv("HAMON_MEMORY_LIMIT", "1G", 1);
+  try {
+    hamon::validate_options(o, 64);
+    ADD_FAILURE() << "2 GiB accepted under a 1 GiB limit";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("HAMON_MEMORY_LIMIT allows 1 GiB"), std::string::npos)
+        << error.what();
+  }
+  // The graph reader refuses a declared node count before allocating for it (a libFuzzer
+  // finding: "nodes 222222228" made it allocate gigabytes for a 30-byte file).
+  const std::string path = ::testing::TempDir() + "hamon_huge_graph.txt";
+  {
+    std::ofstream out(path);
+    out << "nodes 222222228\nedge 3 1 1.\n";
+  }
+  try {
+    (void)hamon::read_graph_file(path);
+    ADD_FAILURE() << "a 14 GB model accepted under a 1 GiB limit";
+  } catch (const hamon::ModelError& error) {
+    EXPECT_NE(std::string(error.what()).find(":1: a model of 222222228 nodes needs"),
+              std::string::npos)
+        << error.what();
+  }
+  ::setenv("HAMON_MEMORY_LIMIT", "lots", 1);
+  EXPECT_THROW(hamon::validate_options(o, 64), std::invalid_argument);
+  EXPECT_THROW(hamon::check_environment(), std::invalid_argument);
+  ::setenv("HAMON_MEMORY_LIMIT", "1T", 1);
+  EXPECT_EQ(hamon::memory_limit_bytes(), 1099511627776.0);
+  ::unsetenv("HAMON_MEMORY_LIMIT");
+  EXPECT_GT(hamon::memory_limit_bytes(), 0.0);  // the physical memory
 }
 
 }  // namespace

@@ -22,7 +22,8 @@
 // not guess small. With one host backend compiled in, that one. Results never depend on
 // the space chosen, only speed does.
 //
-// An invalid HAMON_DEVICE, HAMON_DEVICE_THRESHOLD or HAMON_HOST_THRESHOLD throws
+// An invalid HAMON_DEVICE, HAMON_DEVICE_THRESHOLD, HAMON_HOST_THRESHOLD or
+// HAMON_MEMORY_LIMIT (core/memory_limit.hpp) throws
 // std::invalid_argument naming the variable on every call, whatever the spec and whether
 // or not the rules use it (so a laptop refuses what a cluster would). HAMON_DEVICE is
 // used only when spec is auto; thresholds (and the calibration file) are read only when
