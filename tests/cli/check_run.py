@@ -16,7 +16,7 @@ OPTIONAL_TOP_KEYS = {"tuning", "log_z"}  # tuning: a tuned run; log_z: when log 
 TUNING_KEYS = {"tuned", "plan", "seconds", "cache_hit", "cache_entry", "tuned_seconds", "Lambda",
                "barrier_identified", "conveyor_alive"}
 TUNED_KEYS = ["chains", "betas", "explore_sweeps"]  # config keys that may say "auto"
-HEALTH_CHECKS = {"swap_attempts", "round_trip_rate", "efficiency", "rejection_std",
+HEALTH_CHECKS = {"swap_attempts", "round_trip_rate", "efficiency", "rejection_std", "error_bars",
                  "cold_chain_frozen", "cold_chain_uniform"}
 STATUSES = ["skipped", "pass", "warn", "fail"]  # in order of severity
 LOG_Z_KEYS = {"beta", "log_z0", "log_z0_exact", "thermodynamic_integration", "stepping_stone",

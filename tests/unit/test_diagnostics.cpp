@@ -397,6 +397,34 @@ TEST(Health, flags_a_bad_ladder_and_passes_a_tuned_one) {
   EXPECT_EQ(good_report.overall, HealthStatus::pass) << good_report.describe();
 }
 
+TEST(Diagnostics, error_bars_check_compares_batch_means_with_the_ess) {
+  // A cold-chain energy trace with a known autocorrelation (AR(1), rho 0.9: tau 19),
+  // n = 2^16 rounds of a 9-node model: the honest error of the mean energy per node is
+  // sqrt(tau / n) / 9 (unit variance). A batch-means error equal to it passes; one a
+  // third of it (what batches much shorter than tau give) warns. Geyer's ESS is good to
+  // a few per cent at this n, far inside the 0.7 threshold.
+  const auto model = hamon::make_lattice({3, 3}, true);
+  NrptResult r;
+  r.betas = {1.0};
+  r.swaps = hamon::swap_statistics(r.betas, {}, {});
+  r.n_rounds = 1 << 16;
+  r.energies = ar1(0.9, static_cast<std::size_t>(r.n_rounds), 31);
+  r.moments.n_samples = r.n_rounds;
+  const double honest = std::sqrt(19.0 / static_cast<double>(r.n_rounds)) / 9.0;
+  r.moments.energy_per_node = {0.0, honest};
+  const auto good = hamon::diagnose(model, r);
+  const auto* check = good.health.find("error_bars");
+  ASSERT_NE(check, nullptr);
+  EXPECT_EQ(check->status, HealthStatus::pass) << check->message;
+  EXPECT_NEAR(check->value, 1.0, 0.15) << check->message;
+  r.moments.energy_per_node = {0.0, honest / 3.0};
+  const auto bad = hamon::diagnose(model, r);
+  EXPECT_EQ(bad.health.find("error_bars")->status, HealthStatus::warn);
+  EXPECT_EQ(bad.health.overall, HealthStatus::warn);
+  r.moments.n_samples = 0;  // no moments: nothing to compare
+  EXPECT_EQ(hamon::diagnose(model, r).health.find("error_bars")->status, HealthStatus::skipped);
+}
+
 TEST(Diagnostics, diagnose_collects_everything) {
   const auto model = hamon::make_lattice({3, 3}, true);
   NrptOptions options;
