@@ -4,7 +4,7 @@
 #   tools/fuzz.sh smoke          every harness for HAMON_FUZZ_SECONDS (default 20) seconds
 #   tools/fuzz.sh long [RUNS]    every harness for RUNS executions (default 1000000)
 #
-# Each run starts from the seeds in tests/fuzz/corpus/NAME (copied to
+# Each run starts from the seeds in tests/fuzz/corpus/NAME and the examples (copied to
 # build-fuzz/corpus/NAME, which keeps what the fuzzer adds), with a 2 GiB RSS limit and a
 # 10 s per-input timeout; a crash, leak, sanitizer report, timeout or out-of-memory stops
 # with a non-zero status and leaves the input in build-fuzz/findings/. clang and
@@ -31,6 +31,11 @@ for name in $harnesses; do
   corpus=build-fuzz/corpus/$name
   mkdir -p "$corpus"
   cp -n tests/fuzz/corpus/"$name"/* "$corpus"/ 2>/dev/null || true
+  # The examples seed the parsers they belong to (one copy of each, in examples/).
+  case "$name" in
+    experiment_file) cp -n examples/*.yaml "$corpus"/ ;;
+    graph_file) cp -n examples/graph_file.txt "$corpus"/ ;;
+  esac
   if [ "$mode" = smoke ]; then
     limit=(-max_total_time="${HAMON_FUZZ_SECONDS:-20}")
   else
