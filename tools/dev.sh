@@ -6,10 +6,9 @@
 #   tools/dev.sh demo    build, then run the demo experiment (build/bin/hamon)
 #   tools/dev.sh test    build, then run the whole test suite with CTest
 #   tools/dev.sh cuda    build the Cuda variant in build-cuda/ (compiles; runs nothing)
-#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan, then run the test suite
-#                        (the asan test preset leaves out cli.fuzz and install.downstream:
-#                        both are adapted to run under it, no address-space cap and the
-#                        build's flags passed downstream, but were not yet run under it)
+#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan, then run the whole test
+#                        suite (cli.fuzz sets no address-space cap under ASan;
+#                        install.downstream builds with the build's sanitizer flags)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
