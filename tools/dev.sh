@@ -6,6 +6,9 @@
 #   tools/dev.sh demo    build, then run the demo experiment (build/bin/hamon)
 #   tools/dev.sh test    build, then run the whole test suite with CTest
 #   tools/dev.sh cuda    build the Cuda variant in build-cuda/ (compiles; runs nothing)
+#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan, then run the whole test
+#                        suite (cli.fuzz sets no address-space cap under ASan;
+#                        install.downstream builds with the build's sanitizer flags)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -56,6 +59,12 @@ case "$command" in
     stage "tests"
     ctest --preset host
     ;;
+  asan)
+    prefix=$(provisioned_prefix host)
+    configure_and_build asan "$prefix"
+    stage "tests (asan)"
+    ctest --preset asan
+    ;;
   cuda)
     prefix=$(provisioned_prefix cuda)
     # -arch=sm_80 also for CMake's compiler check (nvcc_wrapper's default sm_35 is rejected
@@ -64,7 +73,7 @@ case "$command" in
       -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include"
     ;;
   *)
-    echo "usage: tools/dev.sh demo|test|cuda" >&2
+    echo "usage: tools/dev.sh demo|test|cuda|asan" >&2
     exit 2
     ;;
 esac

@@ -12,13 +12,14 @@
 # - deb-src and the non-free component (CUDA toolkit) are reached through a private
 #   apt configuration derived from the machine's own sources; no host is named here.
 #
+# The `fuzz` variant installs clang and its libFuzzer / sanitizer runtimes only.
 # The `cuda` variant adds Debian's nvidia-cuda-toolkit (11.8) with g++-11 as host
 # compiler and builds Kokkos with Cuda (AMPERE80, lambdas) through nvcc_wrapper.
 set -euo pipefail
 
 variant=${1:-host}
-case "$variant" in host | cuda) ;; *)
-  echo "provision-deps: unknown variant '$variant' (expected host or cuda)" >&2
+case "$variant" in host | cuda | fuzz) ;; *)
+  echo "provision-deps: unknown variant '$variant' (expected host, cuda or fuzz)" >&2
   exit 2
   ;;
 esac
@@ -116,9 +117,14 @@ common_packages=(build-essential cmake git pkg-config dpkg-dev xz-utils
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev librandom123-dev libcli11-dev zlib1g-dev
   python3 python3-numpy python3-matplotlib python3-yaml)
 cuda_packages=(nvidia-cuda-toolkit g++-11)
+fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev) # libFuzzer, sanitizers, OpenMP
 
 install_packages "${common_packages[@]}"
 if [ "$variant" = cuda ]; then install_packages "${cuda_packages[@]}"; fi
+if [ "$variant" = fuzz ]; then # the packages only: the harnesses build without Kokkos
+  install_packages "${fuzz_packages[@]}"
+  exit 0
+fi
 
 if [ -f "$stamp" ]; then
   log "reusing $prefix"

@@ -85,10 +85,15 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
   out << "  |m|/node     " << mean_text(outcome.observables.abs_magnetization_per_node) << "\n";
   out << "  health       " << health_line(outcome.diagnostics.health) << "\n";
   if (const auto& z = outcome.diagnostics.log_z) {
-    out << "  log Z        " << format("%.4f", z->thermodynamic_integration.value) << " +- "
-        << format("%.4f", z->thermodynamic_integration.standard_error) << " (TI), "
-        << format("%.4f", z->stepping_stone.value) << " +- "
-        << format("%.4f", z->stepping_stone.standard_error) << " (stepping stone)\n";
+    const LogZEstimate& ti = z->thermodynamic_integration;
+    out << "  log Z        " << format("%.4f", z->stepping_stone.value) << " +- "
+        << format("%.4f", z->stepping_stone.error()) << " (stepping stone), "
+        << format("%.4f", ti.value) << " +- " << format("%.4f", ti.error())
+        << " (TI: " << format("%.4f", ti.standard_error) << " statistical, "
+        << format("%.4f", ti.discretisation_error) << " quadrature)\n";
+    out << "               prefer " << to_string(z->preferred) << ": " << z->preferred_reason
+        << "\n";
+    for (const std::string& warning : z->warnings) out << "  warning      " << warning << "\n";
   }
   out << "  time         " << format("%.3f", outcome.total_s) << " s (sampling "
       << format("%.3f", outcome.sampling_s) << " s)\n";

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "config/parse_sections.hpp"
+#include "config/unclosed_flow.hpp"
 #include "config/yaml_reader.hpp"
 #include "hamon/policies/device_spec.hpp"
 
@@ -49,6 +50,15 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
+    // yaml-cpp places a missing ']' or '}' at the end of the file: point at the opener.
+    const auto opener =
+        e.msg.find("flow") != std::string::npos ? unclosed_flow(text) : std::nullopt;
+    if (opener) {
+      const char* what = opener->bracket == '[' ? "flow sequence '['" : "flow mapping '{'";
+      throw ConfigError(Location{name, opener->line, opener->column, ""},
+                        std::string("invalid YAML: the ") + what +
+                            " opened here is never closed (" + e.msg + ")");
+    }
     const bool located = !e.mark.is_null() && e.mark.line >= 0;
     throw ConfigError(
         Location{name, located ? e.mark.line + 1 : 0, located ? e.mark.column + 1 : 0, ""},

@@ -116,6 +116,10 @@ void emit_estimate(YAML::Emitter& out, const char* key, const LogZEstimate& esti
   emit_float(out, estimate.value);
   out << YAML::Key << "stderr" << YAML::Value;
   emit_float(out, estimate.standard_error);
+  out << YAML::Key << "discretisation_error" << YAML::Value;
+  emit_float(out, estimate.discretisation_error);
+  out << YAML::Key << "error" << YAML::Value;
+  emit_float(out, estimate.error());
   out << YAML::EndMap;
 }
 
@@ -128,6 +132,15 @@ void emit_log_z(YAML::Emitter& out, const LogPartition& z, const NrptResult& r) 
   out << YAML::Key << "log_z0_exact" << YAML::Value << z.log_z0_exact;
   emit_estimate(out, "thermodynamic_integration", z.thermodynamic_integration);
   emit_estimate(out, "stepping_stone", z.stepping_stone);
+  out << YAML::Key << "preferred" << YAML::Value << to_string(z.preferred);
+  out << YAML::Key << "preferred_reason" << YAML::Value << YAML::DoubleQuoted << z.preferred_reason;
+  out << YAML::Key << "batches" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "count" << YAML::Value << z.n_batches;
+  out << YAML::Key << "rounds" << YAML::Value << z.batch_rounds;
+  out << YAML::Key << "energy_tau" << YAML::Value;
+  emit_float(out, z.energy_tau);
+  out << YAML::EndMap;
+  out << YAML::Key << "warnings" << YAML::Value << YAML::Flow << z.warnings;
   out << YAML::EndMap;
 }
 
@@ -144,6 +157,8 @@ void emit_nrpt(YAML::Emitter& out, const NrptResult& r, std::int32_t explore_swe
   emit_float(out, r.swaps.Lambda);
   out << YAML::Key << "tau_predicted" << YAML::Value;
   emit_float(out, r.swaps.tau_predicted);
+  out << YAML::Key << "tau_predicted_fine_ladder" << YAML::Value;
+  emit_float(out, r.swaps.tau_predicted_fine_ladder);
   out << YAML::Key << "tau_observed" << YAML::Value;
   emit_float(out, r.tau_observed);
   out << YAML::Key << "efficiency" << YAML::Value;

@@ -6,13 +6,18 @@
 namespace hamon::detail {
 
 int energy_fraction_bits_for(const SpinModel& model) {
-  // |E| <= sum_i |h_i| + sum_edges |J_ij|; keep (bound + one rounding unit per node) * 2^bits
-  // below 2^61 so no partial sum of node terms can overflow an int64.
-  double bound = static_cast<double>(model.n_nodes());
-  for (double h : model.fields()) bound += std::abs(h);
-  for (const Edge& e : model.edges()) bound += std::abs(e.coupling);
-  const int bits = 61 - static_cast<int>(std::ceil(std::log2(std::max(bound, 1.0))));
-  return std::clamp(bits, 0, 40);
+  // Every node term -s_i (h_i + sum_{j>i} J_ij s_j) is rounded to a multiple of 2^-bits and
+  // the integers are summed in int64, so |E| <= magnitude = sum_i |h_i| + sum_edges |J_ij|
+  // and magnitude * 2^bits + n_nodes (one rounding unit per node) must stay <= 2^61 (so
+  // that partial sums and energy differences fit). bits is the largest that allows: the
+  // resolution is relative to the model's magnitude (2^-61 of it per node), whatever its
+  // scale, and is negative for magnitudes beyond 2^61.
+  const double magnitude = model.magnitude();
+  if (magnitude == 0.0) return 0;  // every energy is exactly 0
+  const double room = std::ldexp(1.0, 61) - static_cast<double>(model.n_nodes());
+  int bits = static_cast<int>(std::floor(std::log2(room / magnitude)));
+  while (std::ldexp(magnitude, bits) > room) --bits;  // log2 rounding at the edge
+  return bits;
 }
 
 std::int32_t integer_field_bound_for(const SpinModel& model) {

@@ -1,6 +1,54 @@
 #include "hamon/core/diagnostics.hpp"
 
+#include <cmath>
+#include <cstdio>
+#include <string>
+
 namespace hamon {
+
+namespace {
+
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", value);
+  return buffer;
+}
+
+// The batch-means error of the cold chain's energy against the one its effective sample
+// size gives (sd / sqrt(ESS), Geyer): batches shorter than the autocorrelation time make
+// the former too small. Skipped without both moments and energies.
+HealthCheck error_bar_check(const SpinModel& model, const NrptResult& result,
+                            const std::vector<double>& trace, const DiagnosticsOptions& options) {
+  HealthCheck check{"error_bars", HealthStatus::skipped, 0.0, options.min_error_ratio, ""};
+  const MeanWithError& batch = result.moments.energy_per_node;
+  const EffectiveSampleSize ess = effective_sample_size(trace);
+  if (result.moments.n_samples == 0 || !ess.defined) {
+    check.message = "needs moments and energies (or the cold energy is constant)";
+    return check;
+  }
+  double mean = 0.0;
+  for (double e : trace) mean += e;
+  mean /= static_cast<double>(trace.size());
+  double ss = 0.0;
+  for (double e : trace) ss += (e - mean) * (e - mean);
+  const double ess_error = std::sqrt(ss / static_cast<double>(trace.size() - 1) / ess.ess) /
+                           static_cast<double>(model.n_nodes());
+  check.value = ess_error > 0.0 ? batch.standard_error / ess_error : 1.0;
+  const std::string text = "batch-means error of the cold energy / its ESS error (tau " +
+                           number(ess.tau) + " rounds) = " + number(check.value);
+  if (check.value < options.min_error_ratio) {
+    check.status = HealthStatus::warn;
+    check.message = text + " < " + number(options.min_error_ratio) +
+                    ": batches shorter than the autocorrelation time, error bars too small; "
+                    "run longer";
+  } else {
+    check.status = HealthStatus::pass;
+    check.message = text;
+  }
+  return check;
+}
+
+}  // namespace
 
 std::vector<double> energy_trace(const NrptResult& result, std::size_t chain) {
   const std::size_t n_chains = result.betas.size();
@@ -15,10 +63,16 @@ RunDiagnostics diagnose(const SpinModel& model, const NrptResult& result,
                         const DiagnosticsOptions& options) {
   RunDiagnostics out;
   out.health = health_report(model, result, options.thresholds);
-  out.log_z = log_partition(model, result, options.reference_log_z0, options.log_z_batches);
+  out.log_z = log_partition(model, result, options.reference_log_z0, options.log_z_errors);
+  std::vector<double> trace;
   if (!result.betas.empty()) {
-    const auto trace = energy_trace(result, result.betas.size() - 1);
+    trace = energy_trace(result, result.betas.size() - 1);
     if (!trace.empty()) out.cold_energy_ess = effective_sample_size(trace);
+  }
+  out.health.checks.push_back(error_bar_check(model, result, trace, options));
+  if (out.health.checks.back().status == HealthStatus::warn &&
+      out.health.overall != HealthStatus::fail) {
+    out.health.overall = HealthStatus::warn;
   }
   return out;
 }

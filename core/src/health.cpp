@@ -126,7 +126,8 @@ std::vector<HealthCheck> swap_checks(const NrptResult& result, const HealthThres
   } else if (eff < t.efficiency_warn) {
     checks.push_back(make_check(names[2], HealthStatus::warn, eff, t.efficiency_warn,
                                 eff_text + " < " + number(t.efficiency_warn) +
-                                    ": more exploration sweeps or chains may help"));
+                                    ": the chains decorrelate too slowly between swaps "
+                                    "(more exploration sweeps may help)"));
   } else {
     checks.push_back(make_check(names[2], HealthStatus::pass, eff, t.efficiency_warn, eff_text));
   }

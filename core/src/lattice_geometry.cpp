@@ -12,6 +12,11 @@ LatticeTables lattice_tables(const SpinModel& model, std::int32_t integer_field_
   }
   const std::vector<int>& extents = shape->extents;
   if (extents.size() < 2 || extents.size() > 3) return t;
+  // A periodic extent of 2 (or 1) makes the + and - neighbours the same node: the implicit
+  // neighbour walk would count that bond twice. The general path handles such lattices.
+  for (int e : extents) {
+    if (e < 3) return t;
+  }
   // The blocks must be the checkerboard (the builder's colouring, not user blocks).
   const std::vector<std::int32_t> checkerboard = checkerboard_colouring(extents, true);
   if (checkerboard.empty() || checkerboard != model.colour_of_node()) return t;
@@ -32,9 +37,9 @@ LatticeTables lattice_tables(const SpinModel& model, std::int32_t integer_field_
     for (std::size_t d = dims; d-- > 0;) {
       const std::int64_t coordinate = rest % extents[d];
       rest /= extents[d];
-      const std::int64_t up = static_cast<std::int64_t>(i) +
-                              (coordinate + 1 < extents[d] ? stride[d]
-                                                           : -(extents[d] - 1) * stride[d]);
+      const std::int64_t up =
+          static_cast<std::int64_t>(i) +
+          (coordinate + 1 < extents[d] ? stride[d] : -(extents[d] - 1) * stride[d]);
       // Find the coupling of bond (i, up) in the CRS row of i.
       bool found = false;
       for (auto e = model.row_offsets()[i]; e < model.row_offsets()[i + 1]; ++e) {

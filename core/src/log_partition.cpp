@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
+
+#include "hamon/core/ess.hpp"
 
 namespace hamon {
 
@@ -26,18 +29,68 @@ std::vector<double> row_slice(const std::vector<double>& energies, std::size_t n
                              energies.begin() + static_cast<std::ptrdiff_t>(last * n_chains));
 }
 
-std::vector<double> column_means(const std::vector<double>& energies, std::size_t n_chains) {
-  std::vector<double> means(n_chains, 0.0);
+struct ColumnMoments {
+  std::vector<double> mean;
+  std::vector<double> variance;  // over n (the plug-in estimate)
+};
+
+ColumnMoments column_moments(const std::vector<double>& energies, std::size_t n_chains) {
+  ColumnMoments m{std::vector<double>(n_chains, 0.0), std::vector<double>(n_chains, 0.0)};
   const std::size_t rows = energies.size() / n_chains;
   for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t c = 0; c < n_chains; ++c) means[c] += energies[r * n_chains + c];
+    for (std::size_t c = 0; c < n_chains; ++c) m.mean[c] += energies[r * n_chains + c];
   }
-  for (double& m : means) m /= static_cast<double>(rows);
-  return means;
+  for (double& v : m.mean) v /= static_cast<double>(rows);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < n_chains; ++c) {
+      const double d = energies[r * n_chains + c] - m.mean[c];
+      m.variance[c] += d * d;
+    }
+  }
+  for (double& v : m.variance) v /= static_cast<double>(rows);
+  return m;
 }
 
 double ti_of(const std::vector<double>& betas, const std::vector<double>& energies) {
-  return thermodynamic_integration(betas, column_means(energies, betas.size()));
+  const ColumnMoments m = column_moments(energies, betas.size());
+  return thermodynamic_integration(betas, m.mean, m.variance);
+}
+
+// The largest integrated autocorrelation time over the chains' energy traces; chains
+// whose trace is constant (or too short) do not count. nullopt when no chain has one.
+std::optional<double> largest_energy_tau(const std::vector<double>& energies,
+                                         std::size_t n_chains) {
+  const std::size_t rows = energies.size() / n_chains;
+  std::optional<double> largest;
+  std::vector<double> trace(rows);
+  for (std::size_t c = 0; c < n_chains; ++c) {
+    for (std::size_t r = 0; r < rows; ++r) trace[r] = energies[r * n_chains + c];
+    const EffectiveSampleSize ess = effective_sample_size(trace);
+    if (ess.defined) largest = std::max(largest.value_or(0.0), ess.tau);
+  }
+  return largest;
+}
+
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", value);
+  return buffer;
+}
+
+void choose_preferred(LogPartition& z) {
+  const double ti = z.thermodynamic_integration.error();
+  const double ss = z.stepping_stone.error();
+  if (ti < ss) {
+    z.preferred = LogZMethod::thermodynamic_integration;
+    z.preferred_reason = "thermodynamic integration has the smaller total error (" + number(ti) +
+                         " against " + number(ss) + " for stepping stone)";
+  } else {
+    z.preferred = LogZMethod::stepping_stone;
+    z.preferred_reason =
+        "stepping stone has no discretisation error and the smaller total error (" + number(ss) +
+        " against " + number(ti) + " for thermodynamic integration, of which " +
+        number(z.thermodynamic_integration.discretisation_error) + " from the quadrature)";
+  }
 }
 
 double standard_error(const std::vector<double>& values) {
@@ -65,6 +118,29 @@ double thermodynamic_integration(const std::vector<double>& betas,
   return -integral;
 }
 
+double thermodynamic_integration(const std::vector<double>& betas,
+                                 const std::vector<double>& mean_energies,
+                                 const std::vector<double>& energy_variances) {
+  if (energy_variances.size() != betas.size()) {
+    throw std::invalid_argument("thermodynamic_integration: one energy variance per beta needed");
+  }
+  double correction = 0.0;  // h^2 / 12 (f'_i - f'_{i+1}) with f' = -variance
+  for (std::size_t i = 0; i + 1 < betas.size(); ++i) {
+    const double h = betas[i + 1] - betas[i];
+    correction += h * h / 12.0 * (energy_variances[i + 1] - energy_variances[i]);
+  }
+  return thermodynamic_integration(betas, mean_energies) - correction;
+}
+
+double LogZEstimate::error() const {
+  return std::hypot(standard_error, discretisation_error);
+}
+
+const char* to_string(LogZMethod method) {
+  return method == LogZMethod::thermodynamic_integration ? "thermodynamic_integration"
+                                                         : "stepping_stone";
+}
+
 double stepping_stone(const std::vector<double>& betas, const std::vector<double>& energies) {
   const std::size_t rows = rows_of(betas, energies);
   if (rows == 0) throw std::invalid_argument("stepping_stone: no energies");
@@ -83,16 +159,44 @@ double stepping_stone(const std::vector<double>& betas, const std::vector<double
 }
 
 LogPartition log_partition(const std::vector<double>& betas, const std::vector<double>& energies,
-                           double log_z0, int n_batches) {
+                           double log_z0, const LogZErrorOptions& errors) {
   const std::size_t rows = rows_of(betas, energies);
   if (rows < 2) throw std::invalid_argument("log Z: at least 2 recorded rounds are needed");
   const std::size_t n_chains = betas.size();
   LogPartition out;
   out.log_z0 = log_z0;
-  out.thermodynamic_integration.value = log_z0 + ti_of(betas, energies);
+  const ColumnMoments moments = column_moments(energies, n_chains);
+  const double trapezoid = thermodynamic_integration(betas, moments.mean);
+  const double hermite = thermodynamic_integration(betas, moments.mean, moments.variance);
+  out.thermodynamic_integration.value = log_z0 + hermite;
+  out.thermodynamic_integration.discretisation_error = std::abs(hermite - trapezoid);
   out.stepping_stone.value = log_z0 + stepping_stone(betas, energies);
 
-  const std::size_t batches = std::min(static_cast<std::size_t>(std::max(n_batches, 1)), rows / 2);
+  // Batches at least min_batch_taus x tau long, at most max_batches, at least 2 rows each.
+  const std::optional<double> tau = largest_energy_tau(energies, n_chains);
+  out.energy_tau = tau.value_or(0.0);
+  const double min_length = std::max(1.0, errors.min_batch_taus * tau.value_or(1.0));
+  const auto fitting = static_cast<std::size_t>(static_cast<double>(rows) / min_length);
+  const std::size_t batches = std::max<std::size_t>(
+      std::min({static_cast<std::size_t>(std::max(errors.max_batches, 2)), fitting, rows / 2}), 2);
+  out.n_batches = static_cast<std::int64_t>(batches);
+  out.batch_rounds = static_cast<std::int64_t>(rows / batches);
+  if (!tau && rows >= 4) {
+    out.warnings.push_back(
+        "log Z errors: no chain's energy varies, so its autocorrelation time is unknown");
+  } else if (!tau) {
+    out.warnings.push_back("log Z errors: " + std::to_string(rows) +
+                           " rounds are too few to estimate the energies' autocorrelation time");
+  }
+  if (batches < static_cast<std::size_t>(errors.min_batches)) {
+    out.warnings.push_back(
+        "log Z errors: the run is too short for honest error bars: " + std::to_string(rows) +
+        " rounds make only " + std::to_string(batches) + " batches of " +
+        std::to_string(out.batch_rounds) + " rounds, against the " +
+        std::to_string(errors.min_batches) + " batches of " + number(min_length) + " rounds (" +
+        number(errors.min_batch_taus) + " x the energy autocorrelation time " +
+        number(out.energy_tau) + ") wanted; run longer");
+  }
   std::vector<double> ti_batches;
   std::vector<double> ss_batches;
   for (std::size_t b = 0; b < batches; ++b) {
@@ -102,11 +206,13 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
   }
   out.thermodynamic_integration.standard_error = standard_error(ti_batches);
   out.stepping_stone.standard_error = standard_error(ss_batches);
+  choose_preferred(out);
   return out;
 }
 
 std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResult& result,
-                                          std::optional<double> reference_log_z0, int n_batches) {
+                                          std::optional<double> reference_log_z0,
+                                          const LogZErrorOptions& errors) {
   if (result.betas.empty() || result.energies.size() < 2 * result.betas.size()) {
     return std::nullopt;
   }
@@ -114,7 +220,7 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   if (!from_zero && !reference_log_z0) return std::nullopt;
   const double log_z0 =
       from_zero ? static_cast<double>(model.n_free()) * std::log(2.0) : *reference_log_z0;
-  LogPartition out = log_partition(result.betas, result.energies, log_z0, n_batches);
+  LogPartition out = log_partition(result.betas, result.energies, log_z0, errors);
   out.log_z0_exact = from_zero;
   return out;
 }

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "hamon/core/colouring.hpp"
+#include "hamon/core/memory_limit.hpp"
 
 namespace hamon {
 
@@ -254,6 +255,14 @@ class GraphFileReader {
     const std::int64_t n = parse_integer(args[0], "node count");
     if (n < 1 || n > kMaxNodes) {
       fail("node count " + args[0] + " outside [1, " + std::to_string(kMaxNodes) + "]");
+    }
+    // What the model of n nodes holds per node (field, clamp, colour, block, CRS row and
+    // the reader's bookkeeping: about 64 B), refused before it is allocated.
+    try {
+      require_memory(64.0 * static_cast<double>(n), "a model of " + args[0] + " nodes",
+                     "about 64 B per node", "use fewer nodes");
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
     }
     n_nodes_ = n;
     fields_.assign(static_cast<std::size_t>(n), 0.0);

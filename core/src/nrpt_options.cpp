@@ -1,8 +1,12 @@
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/memory_limit.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/schedule.hpp"
 
@@ -14,6 +18,49 @@ namespace {
   throw std::invalid_argument("NRPT options: " + what);
 }
 
+// The memory a run holds that grows with its size, counted in doubles (no overflow):
+// the spins of every machine, and every recorded trace twice (the sampler keeps it on the
+// host and the result copies it; a run that streams its traces to files, as the CLI does,
+// holds only chunks while sampling but reads the energies back for its diagnostics). Refused before anything is allocated when it
+// exceeds the memory limit (memory_limit.hpp).
+void check_memory(const NrptOptions& options, std::int64_t n_nodes, std::size_t n_chains) {
+  const ObserverOptions& obs = options.observers;
+  const double chains = static_cast<double>(n_chains);
+  const double rounds = static_cast<double>(options.n_rounds);
+  struct Part {
+    const char* what;
+    double bytes;
+  };
+  std::vector<Part> parts = {
+      {"spins (chains x nodes x 1 B)", chains * static_cast<double>(n_nodes)}};
+  if (obs.energies)
+    parts.push_back({"energies (rounds x chains x 8 B, twice)", 16.0 * rounds * chains});
+  if (obs.index_process) {
+    parts.push_back({"index process (rounds x chains x 4 B, twice)", 8.0 * rounds * chains});
+  }
+  if (obs.samples_every > 0) {
+    const double width = static_cast<double>(
+        obs.sample_nodes.empty() ? n_nodes : static_cast<std::int64_t>(obs.sample_nodes.size()));
+    parts.push_back({"samples (rounds / samples_every x nodes x 1 B, twice)",
+                     2.0 * std::floor(rounds / static_cast<double>(obs.samples_every)) * width});
+  }
+  if (obs.moments) {
+    parts.push_back({"moments (2 x moment_batches x nodes x 8 B)",
+                     16.0 * static_cast<double>(obs.moment_batches) * static_cast<double>(n_nodes)});
+  }
+  double total = 0.0;
+  for (const Part& p : parts) total += p.bytes;
+  std::string detail;
+  for (const Part& p : parts) {
+    if (p.bytes >= 0.01 * total) {
+      detail += std::string(detail.empty() ? "" : ", ") + p.what + " " + gib_text(p.bytes);
+    }
+  }
+  require_memory(total, "NRPT options: the run", detail,
+                 "record less (energies, index_process, samples_every) or run fewer rounds or "
+                 "chains");
+}
+
 }  // namespace
 
 std::vector<double> ladder_of(const NrptOptions& options) {
@@ -23,7 +70,8 @@ std::vector<double> ladder_of(const NrptOptions& options) {
 
 void validate_options(const NrptOptions& options, std::int64_t n_nodes) {
   if (options.betas.empty()) {
-    if (options.n_chains < 1) reject("n_chains must be >= 1, got " + std::to_string(options.n_chains));
+    if (options.n_chains < 1)
+      reject("n_chains must be >= 1, got " + std::to_string(options.n_chains));
     if (!(options.beta_max > options.beta_min) && options.n_chains > 1) {
       reject("beta_max (" + std::to_string(options.beta_max) + ") must be above beta_min (" +
              std::to_string(options.beta_min) + ")");
@@ -34,16 +82,18 @@ void validate_options(const NrptOptions& options, std::int64_t n_nodes) {
   } catch (const std::invalid_argument& e) {
     reject(e.what());
   }
-  if (options.n_rounds < 1) reject("n_rounds must be >= 1, got " + std::to_string(options.n_rounds));
+  if (options.n_rounds < 1)
+    reject("n_rounds must be >= 1, got " + std::to_string(options.n_rounds));
   if (options.burn_in < 0) reject("burn_in must be >= 0, got " + std::to_string(options.burn_in));
   // Rounds are a 32-bit word of the random-number counter.
   const std::int64_t max_rounds = std::numeric_limits<std::uint32_t>::max();
   if (options.n_rounds > max_rounds - options.burn_in) {
-    reject("burn_in + n_rounds must stay below 2^32, got " +
-           std::to_string(options.burn_in) + " + " + std::to_string(options.n_rounds));
+    reject("burn_in + n_rounds must stay below 2^32, got " + std::to_string(options.burn_in) +
+           " + " + std::to_string(options.n_rounds));
   }
   // Sweep numbers share the counter word with the reserved streams.
-  if (options.n_expl < 1 || options.n_expl >= static_cast<std::int64_t>(detail::Stream::initial_state)) {
+  if (options.n_expl < 1 ||
+      options.n_expl >= static_cast<std::int64_t>(detail::Stream::initial_state)) {
     reject("n_expl must be >= 1, got " + std::to_string(options.n_expl));
   }
   if (options.adapt_schedule && options.adapt_phases < 1) {
@@ -64,6 +114,7 @@ void validate_options(const NrptOptions& options, std::int64_t n_nodes) {
     reject("moment_batches must be >= 2 for a batch-means error, got " +
            std::to_string(obs.moment_batches));
   }
+  check_memory(options, n_nodes, ladder_of(options).size());
 }
 
 }  // namespace hamon

@@ -145,6 +145,13 @@ std::vector<std::int8_t> checked_clamps(const std::vector<Clamp>& clamps, std::i
 
 }  // namespace
 
+double SpinModel::magnitude() const {
+  double sum = 0.0;
+  for (double h : fields_) sum += std::abs(h);
+  for (const Edge& e : edges_) sum += std::abs(e.coupling);
+  return sum;
+}
+
 SpinModel SpinModel::from_edges(std::int64_t n_nodes, const std::vector<Edge>& edges,
                                 const std::vector<double>& fields,
                                 const std::vector<Clamp>& clamps) {
@@ -154,6 +161,11 @@ SpinModel SpinModel::from_edges(std::int64_t n_nodes, const std::vector<Edge>& e
   model.fields_ = checked_fields(fields, n_nodes);
   model.clamped_ = checked_clamps(clamps, n_nodes);
   model.n_free_ = std::count(model.clamped_.begin(), model.clamped_.end(), std::int8_t{0});
+  if (!std::isfinite(model.magnitude())) {
+    throw ModelError(
+        "the energy scale sum |fields| + sum |couplings| overflows a double (energies could "
+        "not be represented): rescale the couplings and fields");
+  }
 
   const auto n = static_cast<std::size_t>(n_nodes);
   model.row_offsets_.assign(n + 1, 0);

@@ -4,6 +4,7 @@
 // so every call below links against the per-space instantiations.
 #include "hamon/policies/dispatch.hpp"
 
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -134,18 +135,39 @@ DeviceDecision resolve_for(const SpinModel& model, const NrptOptions& options,
   return resolve_device(device, work_score_of(model, options), threshold);
 }
 
+namespace {
+
+// An allocation that fails in the execution space (Kokkos throws a std::bad_alloc, e.g.
+// device out-of-memory) becomes an error that says where and what to do, not a crash.
+template <class Run>
+NrptResult out_of_memory_is_an_error(const DeviceDecision& decision, Run&& run) {
+  try {
+    return run();
+  } catch (const std::bad_alloc& error) {
+    throw std::runtime_error("hamon: the run does not fit in the memory of " +
+                             execution_space_of(decision) + " (" + error.what() +
+                             "): use fewer chains, a smaller model or record less");
+  }
+}
+
+}  // namespace
+
 NrptResult nrpt_with(const DeviceDecision& decision, const SpinModel& model,
                      const NrptOptions& options) {
   detail::require_kokkos_initialized("nrpt");
-  return with_space(decision,
-                    [&](const auto& space) { return hamon::nrpt(space, model, options); });
+  return out_of_memory_is_an_error(decision, [&] {
+    return with_space(decision,
+                      [&](const auto& space) { return hamon::nrpt(space, model, options); });
+  });
 }
 
 NrptResult sample_with(const DeviceDecision& decision, const SpinModel& model, double beta,
                        NrptOptions options) {
   detail::require_kokkos_initialized("sample");
-  return with_space(decision, [&](const auto& space) {
-    return hamon::sample(space, model, beta, std::move(options));
+  return out_of_memory_is_an_error(decision, [&] {
+    return with_space(decision, [&](const auto& space) {
+      return hamon::sample(space, model, beta, std::move(options));
+    });
   });
 }
 

@@ -1,10 +1,12 @@
 #include "hamon/policies/resolve_device.hpp"
 
 #include <cctype>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "hamon/core/memory_limit.hpp"
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/env.hpp"
 #include "hamon/policies/thresholds.hpp"
@@ -144,29 +146,29 @@ void place_explicitly(DeviceDecision& decision, DeviceSpec::Kind kind,
   }
 }
 
+// HAMON_DEVICE parsed, nullopt when unset or empty; throws when it is not a device spec.
+std::optional<DeviceSpec> device_from_env() {
+  const auto raw = env::get_env(kDeviceEnv);
+  if (!raw || trim(*raw).empty()) return std::nullopt;  // an empty value counts as unset
+  try {
+    return parse_device_spec(trim(*raw));
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(std::string("hamon: invalid ") + kDeviceEnv + "='" + *raw +
+                                "': " + without_prefix(error.what()));
+  }
+}
+
 void resolve_auto(DeviceDecision& decision, std::optional<double> threshold_arg,
                   std::optional<double> host_threshold_arg) {
-  if (const auto raw = env::get_env(kDeviceEnv)) {
-    const std::string value = trim(*raw);
-    if (!value.empty()) {  // an empty HAMON_DEVICE counts as unset
-      DeviceSpec forced;
-      try {
-        forced = parse_device_spec(value);
-      } catch (const std::invalid_argument& error) {
-        throw std::invalid_argument(std::string("hamon: invalid ") + kDeviceEnv + "='" + *raw +
-                                    "': " + without_prefix(error.what()));
-      }
-      if (forced.kind() != DeviceSpec::Kind::auto_) {
-        decision.env_device = value;
-        decision.reason = DecisionReason::forced_by_env;
-        if (forced.kind() == DeviceSpec::Kind::none) {
-          decision.placement = Placement::leave_alone;
-        } else {
-          place_explicitly(decision, forced.kind(), host_threshold_arg);
-        }
-        return;
-      }
+  if (const auto forced = device_from_env(); forced && forced->kind() != DeviceSpec::Kind::auto_) {
+    decision.env_device = trim(*env::get_env(kDeviceEnv));
+    decision.reason = DecisionReason::forced_by_env;
+    if (forced->kind() == DeviceSpec::Kind::none) {
+      decision.placement = Placement::leave_alone;
+    } else {
+      place_explicitly(decision, forced->kind(), host_threshold_arg);
     }
+    return;
   }
   if (!probe_accelerator().visible()) {
     decision.placement = Placement::leave_alone;
@@ -203,9 +205,16 @@ std::string format_threshold(const Threshold& threshold) {
 
 }  // namespace
 
+void check_environment() {
+  device_from_env();
+  check_threshold_environment();
+  (void)memory_limit_bytes();
+}
+
 DeviceDecision resolve_device(const DeviceSpec& spec, std::optional<std::int64_t> score,
                               std::optional<double> threshold,
                               std::optional<double> host_threshold_arg) {
+  check_environment();
   if (score && *score < 0) {
     throw std::invalid_argument("hamon: resolve_device needs a work score >= 0, got " +
                                 std::to_string(*score));

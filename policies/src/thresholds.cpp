@@ -78,6 +78,19 @@ CalibrationMember member_for(const std::string& key) {
   return nullptr;
 }
 
+// The threshold `env_name` sets, nullopt when unset; throws when it is not a valid one.
+std::optional<double> threshold_from_env(const char* what, const char* env_name) {
+  const auto raw = env::get_env(env_name);
+  if (!raw) return std::nullopt;
+  const auto value = parse_number(*raw);
+  if (!value || !valid_threshold(*value)) {
+    throw std::invalid_argument(std::string("hamon: ") + env_name + "='" + *raw +
+                                "' is not a valid " + what +
+                                " (expected a number >= 0, e.g. 4096)");
+  }
+  return value;
+}
+
 Threshold resolve_threshold(std::optional<double> arg, const char* what, const char* env_name,
                             CalibrationMember file_member, double default_value) {
   if (arg) {
@@ -87,13 +100,7 @@ Threshold resolve_threshold(std::optional<double> arg, const char* what, const c
     }
     return {*arg, ThresholdSource::argument, "argument"};
   }
-  if (const auto raw = env::get_env(env_name)) {
-    const auto value = parse_number(*raw);
-    if (!value || !valid_threshold(*value)) {
-      throw std::invalid_argument(std::string("hamon: ") + env_name + "='" + *raw +
-                                  "' is not a valid " + what +
-                                  " (expected a number >= 0, e.g. 4096)");
-    }
+  if (const auto value = threshold_from_env(what, env_name)) {
     return {*value, ThresholdSource::environment, env_name};
   }
   if (const auto path = calibration_file_path()) {
@@ -132,6 +139,11 @@ std::string to_string(ThresholdSource source) {
       return "default";
   }
   return "unknown";
+}
+
+void check_threshold_environment() {
+  threshold_from_env("device threshold", kDeviceThresholdEnv);
+  threshold_from_env("host threshold", kHostThresholdEnv);
 }
 
 Threshold device_threshold(std::optional<double> arg) {

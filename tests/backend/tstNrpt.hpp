@@ -71,7 +71,8 @@ TEST(TEST_CATEGORY, nrpt_counts_one_parity_per_round) {
   }
   EXPECT_NEAR(r.swaps.Lambda,
               std::accumulate(r.swaps.rejection.begin(), r.swaps.rejection.end(), 0.0), 1e-12);
-  EXPECT_DOUBLE_EQ(r.swaps.tau_predicted, 1.0 / (2.0 + 2.0 * r.swaps.Lambda));
+  EXPECT_DOUBLE_EQ(r.swaps.tau_predicted_fine_ladder, 1.0 / (2.0 + 2.0 * r.swaps.Lambda));
+  EXPECT_DOUBLE_EQ(r.swaps.tau_predicted, hamon::finite_ladder_round_trip_rate(r.swaps.rejection));
   EXPECT_DOUBLE_EQ(r.tau_observed, static_cast<double>(r.total_round_trips) / 400.0);
   EXPECT_GT(r.total_round_trips, 0);
   // The final permutation is a permutation, and its inverse is consistent.
@@ -96,7 +97,8 @@ TEST(TEST_CATEGORY, nrpt_observers_record_what_was_asked) {
   }
   for (std::size_t row = 0; row < 400; ++row) {  // every row is a permutation
     std::vector<int> seen(6, 0);
-    for (std::size_t m = 0; m < 6; ++m) seen[static_cast<std::size_t>(r.index_process[row * 6 + m])]++;
+    for (std::size_t m = 0; m < 6; ++m)
+      seen[static_cast<std::size_t>(r.index_process[row * 6 + m])]++;
     ASSERT_EQ(seen, std::vector<int>(6, 1)) << "round " << row;
   }
   EXPECT_EQ(r.n_samples, 400 / 7);
@@ -169,8 +171,7 @@ TEST(TEST_CATEGORY, nrpt_swap_acceptance_of_independent_exact_draws) {
     }
   }
   ASSERT_EQ(r.swaps.attempted[0], 20000);
-  EXPECT_NEAR(r.swaps.acceptance[0], expected,
-              5 * std::sqrt(expected * (1 - expected) / 20000.0));
+  EXPECT_NEAR(r.swaps.acceptance[0], expected, 5 * std::sqrt(expected * (1 - expected) / 20000.0));
 }
 
 }  // namespace

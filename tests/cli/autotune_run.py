@@ -101,7 +101,7 @@ def main():
     ti, ss = z["thermodynamic_integration"], z["stepping_stone"]
     for name, e in (("thermodynamic_integration", ti), ("stepping_stone", ss)):
         failures.check(low < e["value"] < high, f"log_z.{name} {e['value']} not in ({low}, {high})")
-    spread = math.hypot(ti["stderr"], ss["stderr"])
+    spread = math.hypot(ti["error"], ss["error"])
     failures.check(abs(ti["value"] - ss["value"]) <= 8 * spread + 0.5,
                    f"the two log Z estimates disagree: {ti} vs {ss}")
 

@@ -20,10 +20,12 @@ TUNED = "nrpt:\n  beta_max: 1.0\n  rounds: 10\n"  # the chain count follows in e
 
 
 def case(name, text, key, fragment, args=(), files=None, located=True, prefix=None, skip=None,
-         out_flag=True):
-    """`text` may say {out} for the output directory; out_flag=False leaves --out off."""
+         out_flag=True, at=None):
+    """`text` may say {out} for the output directory; out_flag=False leaves --out off; `at`
+    ("line:column") is the exact location the error must name."""
     return dict(name=name, text=text, key=key, fragment=fragment, args=list(args),
-                files=files or {}, located=located, prefix=prefix, skip=skip, out_flag=out_flag)
+                files=files or {}, located=located, prefix=prefix, skip=skip, out_flag=out_flag,
+                at=at)
 
 
 def gpu_visible(hamon):
@@ -164,7 +166,13 @@ CASES = [
     case("unknown_device", "device: gpuu\n" + LATTICE + NRPT, "device", "accepted values"),
     case("gpu_unavailable", "device: gpu\n" + LATTICE + NRPT, "device", "requested",
          skip=gpu_visible),
-    case("yaml_syntax", LATTICE + "nrpt: {chains: 4, beta_max: 1\n", "", "invalid YAML"),
+    case("yaml_syntax", LATTICE + "nrpt: {chains: 4, beta_max: 1\n", "", "invalid YAML",
+         at="2:7"),
+    # An unclosed '[' is named where it opened (yaml-cpp says: the end of the file).
+    case("yaml_unclosed_sequence", "model:\n  kind: lattice\n  shape: [4, 4\n" + NRPT, "",
+         "flow sequence '[' opened here is never closed", at="3:10"),
+    case("yaml_unclosed_nested", "# a [comment\nmodel: {kind: lattice,\n  shape: [4, 4]\n" + NRPT,
+         "", "flow mapping '{' opened here is never closed", at="2:8"),
     case("yaml_tab_indent", LATTICE + "nrpt:\n\tchains: 4\n", "", "invalid YAML"),
     case("not_a_mapping", "- 1\n- 2\n", "", "expected a mapping"),
     case("empty_file", "", "", "empty"),
@@ -217,6 +225,10 @@ def check_case(hamon, work, c, failures):
                 failures.check(match["file"] == config, f"{label}: names {match['file']}")
                 failures.check(int(match["line"]) >= 1 and int(match["column"]) >= 1,
                                f"{label}: line/column {match['line']}:{match['column']}")
+                if c["at"]:
+                    failures.check(f"{match['line']}:{match['column']}" == c["at"],
+                                   f"{label}: at {match['line']}:{match['column']}, "
+                                   f"expected {c['at']}")
                 rest = match["rest"]
                 if c["key"]:
                     failures.check(rest.startswith(c["key"] + ": "),

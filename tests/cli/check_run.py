@@ -16,12 +16,14 @@ OPTIONAL_TOP_KEYS = {"tuning", "log_z"}  # tuning: a tuned run; log_z: when log 
 TUNING_KEYS = {"tuned", "plan", "seconds", "cache_hit", "cache_entry", "tuned_seconds", "Lambda",
                "barrier_identified", "conveyor_alive"}
 TUNED_KEYS = ["chains", "betas", "explore_sweeps"]  # config keys that may say "auto"
-HEALTH_CHECKS = {"swap_attempts", "round_trip_rate", "efficiency", "rejection_std",
+HEALTH_CHECKS = {"swap_attempts", "round_trip_rate", "efficiency", "rejection_std", "error_bars",
                  "cold_chain_frozen", "cold_chain_uniform"}
 STATUSES = ["skipped", "pass", "warn", "fail"]  # in order of severity
-LOG_Z_KEYS = {"beta", "log_z0", "log_z0_exact", "thermodynamic_integration", "stepping_stone"}
+LOG_Z_KEYS = {"beta", "log_z0", "log_z0_exact", "thermodynamic_integration", "stepping_stone",
+              "preferred", "preferred_reason", "batches", "warnings"}
 NRPT_KEYS = {"n_chains", "rounds", "explore_sweeps", "betas", "acceptance", "Lambda",
-             "tau_predicted", "tau_observed", "efficiency", "round_trips"}
+             "tau_predicted", "tau_predicted_fine_ladder", "tau_observed", "efficiency",
+             "round_trips"}
 OBSERVABLE_KEYS = {"energy_per_node", "abs_magnetization_per_node", "n_samples", "node_means",
                    "node_means_stderr"}
 PLACEMENTS = {"leave_alone", "serial", "openmp", "cuda"}
@@ -119,7 +121,10 @@ def check_run(directory, failures):
          "nrpt.acceptance")
     Lambda = sum(1 - a for a in acceptance)
     need(close(n["Lambda"], Lambda, 1e-9, 1e-9), f"Lambda {n['Lambda']} != sum(1-acc) {Lambda}")
-    need(close(n["tau_predicted"], 1 / (2 + 2 * n["Lambda"])), "tau_predicted != 1/(2+2 Lambda)")
+    odds = sum((1 - a) / max(a, 1e-12) for a in acceptance)
+    need(close(n["tau_predicted"], 1 / (2 + 2 * odds)), "tau_predicted != 1/(2+2 sum r/(1-r))")
+    need(close(n["tau_predicted_fine_ladder"], 1 / (2 + 2 * n["Lambda"])),
+         "tau_predicted_fine_ladder != 1/(2+2 Lambda)")
     need(isinstance(n["round_trips"], int) and n["round_trips"] >= 0, "round_trips")
     need(close(n["tau_observed"], n["round_trips"] / rounds), "tau_observed != trips/rounds")
     if chains > 1:
@@ -265,9 +270,21 @@ def check_log_z(z, betas, n_free, need):
          f"log_z0 {z['log_z0']} != n_free log 2 (exact: {z['log_z0_exact']})")
     for key in ("thermodynamic_integration", "stepping_stone"):
         e = z[key]
-        if need(isinstance(e, dict) and set(e) == {"value", "stderr"}, f"log_z.{key} {e}"):
+        parts = {"value", "stderr", "discretisation_error", "error"}
+        if need(isinstance(e, dict) and set(e) == parts, f"log_z.{key} {e}"):
             need(is_number(e["value"]) and math.isfinite(e["value"]), f"log_z.{key}.value")
-            need(is_number(e["stderr"]) and e["stderr"] >= 0, f"log_z.{key}.stderr")
+            for part in ("stderr", "discretisation_error", "error"):
+                need(is_number(e[part]) and e[part] >= 0, f"log_z.{key}.{part}")
+            need(close(e["error"], math.hypot(e["stderr"], e["discretisation_error"])),
+                 f"log_z.{key}.error is not its parts in quadrature")
+    need(z["stepping_stone"]["discretisation_error"] == 0, "stepping stone has no quadrature")
+    errors = {k: z[k]["error"] for k in ("thermodynamic_integration", "stepping_stone")}
+    need(z["preferred"] in errors and errors[z["preferred"]] == min(errors.values()),
+         f"log_z.preferred {z['preferred']} is not the one with the smaller error {errors}")
+    need(isinstance(z["preferred_reason"], str) and z["preferred_reason"], "preferred_reason")
+    need(set(z["batches"]) == {"count", "rounds", "energy_tau"} and z["batches"]["count"] >= 2,
+         f"log_z.batches {z['batches']}")
+    need(isinstance(z["warnings"], list), "log_z.warnings")
 
 
 if __name__ == "__main__":

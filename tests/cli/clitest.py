@@ -42,7 +42,7 @@ def arguments(description, extra=None):
 def clean_env(**overrides):
     env = dict(os.environ)
     for name in ("HAMON_DEVICE", "HAMON_DEVICE_THRESHOLD", "HAMON_HOST_THRESHOLD",
-                 "KOKKOS_DISABLE_WARNINGS"):
+                 "HAMON_MEMORY_LIMIT", "KOKKOS_DISABLE_WARNINGS"):
         env.pop(name, None)
     env["HAMON_CALIBRATION"] = ""  # no calibration file
     env["OMP_NUM_THREADS"] = "1"

@@ -12,10 +12,11 @@
 namespace hamon::test {
 
 struct ExactMoments {
-  std::vector<double> node_means;  // <s_i>
-  std::vector<double> edge_means;  // <s_i s_j> for model.edges()
-  double energy = 0.0;             // <E>
-  double log_z = 0.0;              // log sum over free configurations of exp(-beta E)
+  std::vector<double> node_means;     // <s_i>
+  std::vector<double> edge_means;     // <s_i s_j> for model.edges()
+  double energy = 0.0;                // <E>
+  double energy_variance = 0.0;       // <E^2> - <E>^2 (= -d<E>/dbeta)
+  double log_z = 0.0;                 // log sum over free configurations of exp(-beta E)
   std::vector<double> probabilities;  // by free-configuration index (bit k = k-th free node up)
 };
 
@@ -54,10 +55,14 @@ inline ExactMoments exact_moments(const SpinModel& model, double beta) {
     for (std::size_t i = 0; i < spins.size(); ++i) out.node_means[i] += p * spins[i];
     for (std::size_t e = 0; e < model.edges().size(); ++e) {
       const Edge& edge = model.edges()[e];
-      out.edge_means[e] += p * spins[static_cast<std::size_t>(edge.i)] *
-                           spins[static_cast<std::size_t>(edge.j)];
+      out.edge_means[e] +=
+          p * spins[static_cast<std::size_t>(edge.i)] * spins[static_cast<std::size_t>(edge.j)];
     }
     out.energy += p * energies[s];
+  }
+  for (std::size_t s = 0; s < n_states; ++s) {
+    const double d = energies[s] - out.energy;
+    out.energy_variance += out.probabilities[s] * d * d;
   }
   out.log_z = std::log(z) - beta * min_energy;
   return out;

@@ -98,6 +98,12 @@ Expected oracle(const SpecCase& spec, const std::optional<std::string>& hamon_de
                 double threshold, double host_threshold) {
   Expected e;
   std::string word = spec.name;
+  // An invalid HAMON_DEVICE is an error whatever the spec (used or not).
+  if (hamon_device && (*hamon_device == "bogus" || *hamon_device == "tpu")) {
+    e.outcome = Expected::Outcome::invalid;
+    e.message_word = "HAMON_DEVICE";
+    return e;
+  }
   if (word == "none") return e;  // leave alone, opted out
   if (word == "instance:serial") {
     e.placement = Placement::serial;
@@ -112,11 +118,6 @@ Expected oracle(const SpecCase& spec, const std::optional<std::string>& hamon_de
   e.reason = DecisionReason::explicit_request;
   if (word == "auto") {
     if (hamon_device && *hamon_device != "auto") {
-      if (*hamon_device == "bogus" || *hamon_device == "tpu") {
-        e.outcome = Expected::Outcome::invalid;
-        e.message_word = "HAMON_DEVICE";
-        return e;
-      }
       e.reason = DecisionReason::forced_by_env;
       if (*hamon_device == "none" || *hamon_device == "off") return e;
       word = *hamon_device;
@@ -269,7 +270,7 @@ TEST_F(ResolveDeviceRules, DefaultArgumentsAreAutoWithoutScore) {
 
 TEST_F(ResolveDeviceRules, NoneLeavesPlacementAloneWhateverTheEnvironment) {
   env::set_env("HAMON_DEVICE", "gpu");
-  env::set_env("HAMON_DEVICE_THRESHOLD", "not a number");
+  env::set_env("HAMON_DEVICE_THRESHOLD", "1");
   write_text(calibration_path(), "garbage\n");
   for (const AcceleratorInfo& accelerator : {kVisible, kNoDevice, kCompiledOut}) {
     const ScopedAcceleratorOverride scoped(accelerator);
@@ -280,8 +281,29 @@ TEST_F(ResolveDeviceRules, NoneLeavesPlacementAloneWhateverTheEnvironment) {
   }
 }
 
+TEST_F(ResolveDeviceRules, InvalidEnvironmentIsAnErrorWhateverTheSpec) {
+  // Used or not: a laptop without a GPU refuses what a cluster would.
+  const ScopedAcceleratorOverride scoped(kNoDevice);
+  const std::vector<DeviceSpec> specs = {DeviceSpec::none(), DeviceSpec::auto_(),
+                                         DeviceSpec::cpu()};
+  for (const char* name : {"HAMON_DEVICE", "HAMON_DEVICE_THRESHOLD", "HAMON_HOST_THRESHOLD"}) {
+    env::set_env(name, "bogus");
+    for (const DeviceSpec& spec : specs) {
+      EXPECT_TRUE(contains_all(error_of<std::invalid_argument>([&] { resolve_device(spec, 1); }),
+                               name, "bogus"))
+          << name;
+    }
+    EXPECT_THROW(hamon::check_environment(), std::invalid_argument) << name;
+    env::unset_env(name);
+  }
+  env::set_env("HAMON_DEVICE_THRESHOLD", "-1");
+  EXPECT_THROW(resolve_device(DeviceSpec::none()), std::invalid_argument);
+  env::unset_env("HAMON_DEVICE_THRESHOLD");
+  EXPECT_NO_THROW(hamon::check_environment());
+}
+
 TEST_F(ResolveDeviceRules, InstanceIsUsedAsIsAndIgnoresEnv) {
-  env::set_env("HAMON_DEVICE", "bogus");
+  env::set_env("HAMON_DEVICE", "cpu");
   const ScopedAcceleratorOverride scoped(kVisible);
 #ifdef KOKKOS_ENABLE_SERIAL
   {
@@ -307,7 +329,7 @@ TEST_F(ResolveDeviceRules, InstanceIsUsedAsIsAndIgnoresEnv) {
 }
 
 TEST_F(ResolveDeviceRules, AutoWithoutAcceleratorNeverReadsThresholds) {
-  env::set_env("HAMON_DEVICE_THRESHOLD", "not a number");
+  env::set_env("HAMON_DEVICE_THRESHOLD", "1");
   write_text(calibration_path(), "garbage\n");
   for (const AcceleratorInfo& accelerator : {kNoDevice, kCompiledOut}) {
     const ScopedAcceleratorOverride scoped(accelerator);
@@ -315,11 +337,10 @@ TEST_F(ResolveDeviceRules, AutoWithoutAcceleratorNeverReadsThresholds) {
     EXPECT_EQ(d.placement, Placement::leave_alone);
     EXPECT_EQ(d.reason, DecisionReason::no_accelerator);
   }
-  // With an accelerator and a score the bad variable is an error naming itself.
+  // With an accelerator and a score the bad calibration file is read: an error.
   const ScopedAcceleratorOverride scoped(kVisible);
-  EXPECT_TRUE(contains_all(
-      error_of<std::invalid_argument>([] { resolve_device(DeviceSpec::auto_(), 1'000'000); }),
-      "HAMON_DEVICE_THRESHOLD", "not a number"));
+  env::unset_env("HAMON_DEVICE_THRESHOLD");
+  EXPECT_ANY_THROW(resolve_device(DeviceSpec::auto_(), 1'000'000));
 }
 
 TEST_F(ResolveDeviceRules, AutoComparesScoreWithThresholdInclusively) {
@@ -397,7 +418,9 @@ TEST_F(ResolveDeviceRules, InvalidHamonDeviceNamesTheVariable) {
   env::set_env("HAMON_DEVICE", "tpu");
   EXPECT_TRUE(contains_all(error_of<std::invalid_argument>([] { resolve_device(); }),
                            "HAMON_DEVICE", "TPU", "Kokkos"));
-  // Not consulted for explicit specs.
+  // Not used for explicit specs, but still an error there.
+  EXPECT_THROW(resolve_device(DeviceSpec::none()), std::invalid_argument);
+  env::set_env("HAMON_DEVICE", "gpu");
   EXPECT_EQ(resolve_device(DeviceSpec::none()).placement, Placement::leave_alone);
 }
 
@@ -472,7 +495,7 @@ TEST_F(ResolveDeviceHostTier, BothBackendsSplitAtTheHostThreshold) {
 
 TEST_F(ResolveDeviceHostTier, NoScoreUsesTheDefaultHostSpace) {
   const ScopedAcceleratorOverride scoped(kCompiledOut);
-  env::set_env("HAMON_HOST_THRESHOLD", "garbage");  // not read without a score
+  env::set_env("HAMON_HOST_THRESHOLD", "1");  // valid, but not read without a score
   const ScopedHostBackendsOverride backends({true, true});
   const DeviceDecision d = resolve_device(DeviceSpec::cpu());
   EXPECT_EQ(d.placement, Placement::openmp);
@@ -516,7 +539,7 @@ TEST_F(ResolveDeviceHostTier, HostThresholdPrecedence) {
 
 TEST_F(ResolveDeviceHostTier, OneBackendIsUsedWhateverTheScore) {
   const ScopedAcceleratorOverride scoped(kVisible);
-  env::set_env("HAMON_HOST_THRESHOLD", "garbage");  // not read with one backend
+  env::set_env("HAMON_HOST_THRESHOLD", "1e9");  // valid, but not read with one backend
   for (const std::optional<std::int64_t> score :
        {std::optional<std::int64_t>{}, std::optional<std::int64_t>{1},
         std::optional<std::int64_t>{1 << 12}}) {

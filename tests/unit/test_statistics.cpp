@@ -12,7 +12,15 @@ TEST(Statistics, swap_statistics_follow_their_definitions) {
   EXPECT_EQ(s.acceptance, (std::vector<double>{0.8, 0.2, 0.0}));
   EXPECT_NEAR(s.rejection[0], 0.2, 1e-15);
   EXPECT_NEAR(s.Lambda, 0.2 + 0.8 + 1.0, 1e-15);
-  EXPECT_NEAR(s.tau_predicted, 1.0 / (2.0 + 2.0 * 2.0), 1e-15);
+  EXPECT_NEAR(s.tau_predicted_fine_ladder, 1.0 / (2.0 + 2.0 * 2.0), 1e-15);
+  // The finite ladder: odds 0.2/0.8 + 0.8/0.2 + 1/1e-12 (the pair that never accepted
+  // counts with acceptance 1e-12): positive but negligible, so efficiency reads 0.
+  EXPECT_NEAR(s.tau_predicted, 1.0 / (2.0 + 2.0 * (0.25 + 4.0 + 1e12)), 1e-27);
+  EXPECT_GT(s.tau_predicted, 0.0);
+  const auto open = hamon::swap_statistics({0.0, 0.5, 1.0}, {100, 100}, {50, 75});
+  EXPECT_NEAR(open.tau_predicted, 1.0 / (2.0 + 2.0 * (1.0 + 1.0 / 3.0)), 1e-15);
+  EXPECT_NEAR(open.tau_predicted_fine_ladder, 1.0 / (2.0 + 2.0 * 0.75), 1e-15);
+  EXPECT_LT(open.tau_predicted, open.tau_predicted_fine_ladder);
   EXPECT_EQ(s.lambda_beta, (std::vector<double>{0.25, 0.625, 0.875}));
   EXPECT_NEAR(s.lambda[0], 0.2 / 0.5, 1e-15);
   EXPECT_NEAR(s.lambda[1], 0.8 / 0.25, 1e-15);

@@ -180,7 +180,7 @@ TEST(TuneSchedule, reports_the_barrier_and_the_conveyor) {
   EXPECT_EQ(starved.betas.back(), 1.0);
 
   // Two chains 0.1 apart: nothing to move, measured once; the pair swaps often (barrier
-  // identified), and 200 counted rounds at tau_predicted ~ 0.35 expect ~70 round trips,
+  // identified), and 200 counted rounds at tau_predicted ~ 0.3 expect ~60 round trips,
   // enough (>= 40) to judge the conveyor, which is alive.
   const auto pair = hamon::tune_schedule(serial_runner(model), {0.0, 0.1}, 1, 4);
   EXPECT_EQ(pair.stop, hamon::ScheduleStop::too_few_chains);
@@ -201,29 +201,28 @@ TEST(TuneSchedule, reports_the_barrier_and_the_conveyor) {
 
 TEST(TuneSchedule, round_trip_rate_of_a_tuned_ladder_matches_the_theory_near_criticality) {
   // A periodic 8x8 ferromagnet from beta = 0 to beta_c = ln(1 + sqrt 2) / 2 = 0.4407, its
-  // ladder tuned (chains, then schedule), then a production run of 20000 rounds.
+  // ladder tuned (chains at the default target acceptance 0.5, then schedule), then a
+  // production run of 20000 rounds.
   //
   // Theory (Syed et al. 2022): with efficient local exploration, DEO makes
-  // tau = 1 / (2 + 2 sum_i r_i / (1 - r_i)) round trips per round, which tends to
-  // tau_predicted = 1 / (2 + 2 Lambda) (what NrptResult::efficiency divides by) as the
-  // rejections r_i -> 0. Target acceptance 0.8 (r* = 0.2, not the default 0.5) keeps the
-  // ladder dense enough for the asymptotic form to be close: at r ~ 0.17 the finite form is
-  // ~0.85 tau_predicted; at the default r ~ 0.5 it would be ~0.55 and the test would
-  // measure the ladder's coarseness, not the sampler. n_expl = 4 sweeps decorrelate the
-  // energies of an 8x8 lattice at beta_c between swaps well enough (local exploration).
+  // tau = 1 / (2 + 2 sum_i r_i / (1 - r_i)) round trips per round on a finite ladder
+  // (SwapStatistics::tau_predicted, what NrptResult::efficiency divides by); its fine-ladder
+  // limit 1 / (2 + 2 Lambda) is ~1.8 times larger at r ~ 0.5 and is not what an ideal
+  // sampler reaches here. n_expl = 4 sweeps decorrelate the energies of an 8x8 lattice at
+  // beta_c between swaps well enough (local exploration).
   //
-  // Statistics: Lambda ~ 3.5 gives tau ~ 0.09, so 20000 rounds expect ~1800 round trips.
-  // Their count is at most Poisson-noisy (round trips are a renewal process whose gaps
-  // vary less than exponential ones), relative sd <= 1/sqrt(1800) = 2.4 %, and Lambda is
-  // known to ~0.5 % (10000 attempts per pair). [0.7, 1.3] is thus > 10 sd of noise wide;
-  // the rest of the room is for the asymptotic bias above. The finite form is held to
-  // [0.8, 1.2]. About 4 s on Serial.
+  // Statistics: at r ~ 0.5 with ~8 chains, tau ~ 0.06, so 20000 rounds expect ~1200 round
+  // trips. Their count is at most Poisson-noisy (round trips are a renewal process whose
+  // gaps vary less than exponential ones), relative sd <= 1/sqrt(1200) = 2.9 %, and each
+  // r_i is known to ~1 % (10000 attempts per pair). [0.7, 1.3] is thus > 10 sd of noise
+  // wide; the rest of the room is for imperfect local exploration. The fine-ladder ratio
+  // is checked to be well below 1 (the reason it is not the yardstick). About 3 s on
+  // Serial.
   const auto model = hamon::make_lattice({8, 8}, true);
   const auto runner = serial_runner(model);
   const double beta_c = 0.5 * std::log(1.0 + std::sqrt(2.0));
   hamon::ChainTuningOptions chain_options;
   chain_options.max_chains = 48;
-  chain_options.target_acceptance = 0.8;
   const auto chains = hamon::tune_chains(runner, 0.0, beta_c, 4, 21, chain_options);
   const auto schedule = hamon::tune_schedule(runner, chains.betas, 4, 22);
 
@@ -234,16 +233,12 @@ TEST(TuneSchedule, round_trip_rate_of_a_tuned_ladder_matches_the_theory_near_cri
   o.burn_in = 500;
   o.seed = 23;
   const NrptResult r = run_serial(model, o);
-  ASSERT_GE(r.total_round_trips, 1000);  // the statistics above hold
-  double sum_odds = 0.0;
-  for (double rejection : r.swaps.rejection) sum_odds += rejection / (1.0 - rejection);
-  const double tau_finite = 1.0 / (2.0 + 2.0 * sum_odds);
+  ASSERT_GE(r.total_round_trips, 600);  // the statistics above hold
   const double ratio = r.tau_observed / r.swaps.tau_predicted;
   EXPECT_DOUBLE_EQ(ratio, r.efficiency);
   EXPECT_GE(ratio, 0.7) << r.betas.size() << " chains, Lambda " << r.swaps.Lambda;
   EXPECT_LE(ratio, 1.3) << r.betas.size() << " chains, Lambda " << r.swaps.Lambda;
-  EXPECT_GE(r.tau_observed / tau_finite, 0.8);
-  EXPECT_LE(r.tau_observed / tau_finite, 1.2);
+  EXPECT_LT(r.tau_observed / r.swaps.tau_predicted_fine_ladder, 0.8);
 }
 
 // ---- tune_chains and tune_exploration ------------------------------------------------

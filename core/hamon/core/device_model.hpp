@@ -56,7 +56,8 @@ Kokkos::View<T*, typename Space::memory_space> to_view(const Space& space,
   return out;
 }
 
-/// Fractional bits such that the largest possible |energy| stays below 2^61.
+/// Fractional bits such that the largest possible |energy| stays below 2^61 in fixed
+/// point (relative to the model's magnitude: negative for huge models, > 40 for tiny).
 int energy_fraction_bits_for(const SpinModel& model);
 
 /// DeviceModel::integer_field_bound for this model.

@@ -7,8 +7,11 @@
 //   swap_attempts       every pair attempted >= min_attempts times; when not, the checks
 //                       that read rejection rates are skipped (too few data) — warn.
 //   round_trip_rate     tau_observed >= tau_min, else the conveyor is stuck — fail.
-//   efficiency          tau_observed / tau_predicted: < efficiency_fail fail,
-//                       < efficiency_warn warn.
+//   efficiency          tau_observed / tau_predicted (the finite-ladder prediction, 1 for
+//                       an ideal sampler on this ladder): < efficiency_fail fail,
+//                       < efficiency_warn warn. The Python hamon divides by the
+//                       fine-ladder limit 1 / (2 + 2 Lambda) instead, which an ideal
+//                       sampler at acceptance 0.5 reads as ~0.55; the thresholds are its.
 //   rejection_std       std of the per-pair rejection rates <= rejection_std_max, else the
 //                       ladder is not equalised (inefficient, not wrong) — warn.
 //   cold_chain_frozen   mean binary entropy (bits) of the cold chain's marginals over free

@@ -135,7 +135,7 @@ struct LatticeGeometry {
 namespace detail {
 
 /// Bond-direction couplings and fields of `model` when the fast path applies (periodic
-/// lattice, every extent even, checkerboard blocks, no clamps, integer local fields with
+/// lattice, every extent even and >= 3, checkerboard blocks, no clamps, integer local fields with
 /// |phi| <= 64); `applies` false otherwise.
 struct LatticeTables {
   bool applies = false;

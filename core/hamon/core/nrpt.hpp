@@ -78,7 +78,9 @@ struct NrptOptions {
   std::function<void(const Progress&)> on_progress;
 };
 
-/// Throws std::invalid_argument naming the offending option.
+/// Throws std::invalid_argument naming the offending option, and for a run whose spins
+/// and recorded traces would not fit in this machine's physical memory (saying how much
+/// it needs, for what, and how much there is) before anything is allocated.
 void validate_options(const NrptOptions& options, std::int64_t n_nodes);
 /// The ladder the options describe (explicit betas or the linear default).
 std::vector<double> ladder_of(const NrptOptions& options);
@@ -96,11 +98,11 @@ struct Moments {
 struct Continuation;  // below
 
 struct NrptResult {
-  std::vector<double> betas;              // the final ladder (after any adaptation)
-  SwapStatistics swaps;                   // over measured rounds
-  std::int64_t n_rounds = 0;              // measured rounds
-  double tau_observed = 0.0;              // round trips per measured round
-  double efficiency = 0.0;                // tau_observed / tau_predicted
+  std::vector<double> betas;  // the final ladder (after any adaptation)
+  SwapStatistics swaps;       // over measured rounds
+  std::int64_t n_rounds = 0;  // measured rounds
+  double tau_observed = 0.0;  // round trips per measured round
+  double efficiency = 0.0;    // tau_observed / swaps.tau_predicted (the finite ladder's)
   std::vector<std::int64_t> round_trips;  // per machine, measured rounds
   std::vector<std::int64_t> restarts;     // per machine, measured rounds
   std::int64_t total_round_trips = 0;

@@ -87,6 +87,10 @@ class SpinModel {
   const std::vector<std::int32_t>& block_nodes() const { return block_nodes_; }
   const std::optional<LatticeShape>& lattice_shape() const { return lattice_shape_; }
 
+  /// sum_i |h_i| + sum_edges |J_ij|: a bound on |E| over every configuration (finite: the
+  /// constructor refuses a model whose bound overflows a double).
+  double magnitude() const;
+
   /// Energy of one configuration (host reference; used by tests and small tools).
   double energy(const std::vector<std::int8_t>& spins) const;
 

@@ -10,13 +10,23 @@ namespace hamon {
 struct SwapStatistics {
   std::vector<std::int64_t> attempted;  // per pair (i, i+1)
   std::vector<std::int64_t> accepted;
-  std::vector<double> acceptance;       // accepted / attempted, 0 when never attempted
-  std::vector<double> rejection;        // 1 - acceptance
-  double Lambda = 0.0;                  // global communication barrier, sum of rejections
-  std::vector<double> lambda_beta;      // pair midpoints (beta_i + beta_{i+1}) / 2
-  std::vector<double> lambda;           // local barrier r_i / max(|beta_{i+1} - beta_i|, 1e-10)
-  double tau_predicted = 0.0;           // 1 / (2 + 2 Lambda): optimal round trips per round
+  std::vector<double> acceptance;   // accepted / attempted, 0 when never attempted
+  std::vector<double> rejection;    // 1 - acceptance
+  double Lambda = 0.0;              // global communication barrier, sum of rejections
+  std::vector<double> lambda_beta;  // pair midpoints (beta_i + beta_{i+1}) / 2
+  std::vector<double> lambda;       // local barrier r_i / max(|beta_{i+1} - beta_i|, 1e-10)
+  /// Round trips per round of an ideal sampler on this finite ladder (Syed et al. 2022):
+  /// 1 / (2 + 2 sum_i r_i / (1 - r_i)). What efficiency and the health checks divide by.
+  /// A pair that never accepted counts with acceptance 1e-12 (not 0), so that this stays
+  /// positive and a stuck ladder reads efficiency 0 rather than 0 / 0.
+  double tau_predicted = 0.0;
+  /// Its fine-ladder limit 1 / (2 + 2 Lambda) (what the Python hamon calls tau_predicted
+  /// and divides by): reached as every r_i -> 0, above tau_predicted on any real ladder.
+  double tau_predicted_fine_ladder = 0.0;
 };
+
+/// 1 / (2 + 2 sum_i r_i / (1 - r_i)) for these rejection rates (see tau_predicted).
+double finite_ladder_round_trip_rate(const std::vector<double>& rejection);
 
 SwapStatistics swap_statistics(const std::vector<double>& betas,
                                const std::vector<std::int64_t>& attempted,
@@ -30,7 +40,10 @@ struct MeanWithError {
 
 /// Mean and standard error from per-batch sums: batch b holds `sums[b]` over `counts[b]`
 /// samples. The error is the standard deviation of the batch means over sqrt(n_batches)
-/// (0 with fewer than 2 non-empty batches).
+/// (0 with fewer than 2 non-empty batches). When the batch means are still correlated at
+/// lag 1 (> 2 / sqrt(n_batches): batches shorter than the autocorrelation time), adjacent
+/// batches are merged in pairs while at least 8 remain, and the largest error of the
+/// groupings is returned (Flyvbjerg & Petersen blocking).
 MeanWithError batch_means(const std::vector<double>& sums, const std::vector<std::int64_t>& counts);
 
 }  // namespace hamon

@@ -38,8 +38,8 @@ struct ScheduleTuningOptions {
   std::int32_t plateau_phases = 2;          // ... for this many consecutive phases
   double saturated_rejection = 0.99;        // a pair this close to never swapping saturates
   double barrier_max_rejection = 0.75;      // barrier_identified: max rejection below this
-  double conveyor_min_efficiency = 0.15;    // conveyor_alive: efficiency at least this ...
-  double conveyor_min_round_trips = 40.0;   // ... judged only when this many are expected
+  double conveyor_min_efficiency = 0.15;    // conveyor_alive: efficiency (finite ladder) >= ...
+  double conveyor_min_round_trips = 40.0;   // ... judged when tau_predicted x rounds >= this
 };
 
 /// One ladder measured with pooled counters.

@@ -22,9 +22,12 @@
 // not guess small. With one host backend compiled in, that one. Results never depend on
 // the space chosen, only speed does.
 //
-// An invalid HAMON_DEVICE throws std::invalid_argument naming the variable; it is read
-// only when spec is auto. Thresholds are read only when the rules compare a score with
-// them (so none, instances and CPU-only auto never read HAMON_*_THRESHOLD or the file).
+// An invalid HAMON_DEVICE, HAMON_DEVICE_THRESHOLD, HAMON_HOST_THRESHOLD or
+// HAMON_MEMORY_LIMIT (core/memory_limit.hpp) throws
+// std::invalid_argument naming the variable on every call, whatever the spec and whether
+// or not the rules use it (so a laptop refuses what a cluster would). HAMON_DEVICE is
+// used only when spec is auto; thresholds (and the calibration file) are read only when
+// the rules compare a score with them.
 
 #include <cstdint>
 #include <optional>
@@ -35,6 +38,10 @@
 namespace hamon {
 
 inline constexpr const char* kDeviceEnv = "HAMON_DEVICE";
+
+/// Throws std::invalid_argument when a HAMON_* variable of the routing rules is set to an
+/// invalid value (see above). resolve_device calls it first.
+void check_environment();
 
 /// Resolves `spec`. `score` (>= 0, see work_score) and the thresholds are optional;
 /// `threshold` / `host_threshold` override the device / host threshold (see thresholds.hpp

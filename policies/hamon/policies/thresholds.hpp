@@ -48,6 +48,11 @@ inline constexpr const char* kDeviceThresholdEnv = "HAMON_DEVICE_THRESHOLD";
 inline constexpr const char* kHostThresholdEnv = "HAMON_HOST_THRESHOLD";
 inline constexpr const char* kCalibrationEnv = "HAMON_CALIBRATION";
 
+/// Throws std::invalid_argument (naming the variable and its value) when
+/// HAMON_DEVICE_THRESHOLD or HAMON_HOST_THRESHOLD is set to something that is not a
+/// threshold, whether or not a call would read it.
+void check_threshold_environment();
+
 /// Score at or above which `auto` picks the accelerator: `arg` > HAMON_DEVICE_THRESHOLD >
 /// the calibration file's device_threshold > 4096. Throws std::invalid_argument for a
 /// negative or NaN value (naming the argument, the variable and its value, or path:line).

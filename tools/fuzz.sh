@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (tests/fuzz, clang) in build-fuzz/ and runs each one.
+#
+#   tools/fuzz.sh smoke          every harness for HAMON_FUZZ_SECONDS (default 20) seconds
+#   tools/fuzz.sh long [RUNS]    every harness for RUNS executions (default 1000000)
+#
+# Each run starts from the seeds in tests/fuzz/corpus/NAME and the examples (copied to
+# build-fuzz/corpus/NAME, which keeps what the fuzzer adds), with a 2 GiB RSS limit and a
+# 10 s per-input timeout; a crash, leak, sanitizer report, timeout or out-of-memory stops
+# with a non-zero status and leaves the input in build-fuzz/findings/. clang and
+# libclang-rt come from `tools/provision-deps.sh fuzz`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+mode=${1:-smoke}
+case "$mode" in smoke | long) ;; *)
+  echo "usage: tools/fuzz.sh smoke|long [RUNS]" >&2
+  exit 2
+  ;;
+esac
+tools/provision-deps.sh fuzz >/dev/null
+# The experiment parser links the main build's library: built first when missing.
+prefix=$(tools/provision-deps.sh host)
+[ -f build/libhamon.a ] || tools/dev.sh test >/dev/null
+cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DHAMON_BUILD_DIR="$PWD/build" \
+  -DHAMON_DEPS_PREFIX="$prefix" >/dev/null
+cmake --build build-fuzz -j "${HAMON_BUILD_JOBS:-$(nproc)}"
+harnesses="$(sed -n 's/^set(HAMON_FUZZ_HARNESSES \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)
+  $(sed -n 's/^set(HAMON_FUZZ_LIBRARY_HARNESSES \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)"
+mkdir -p build-fuzz/findings
+for name in $harnesses; do
+  corpus=build-fuzz/corpus/$name
+  mkdir -p "$corpus"
+  cp -n tests/fuzz/corpus/"$name"/* "$corpus"/ 2>/dev/null || true
+  # The examples seed the parsers they belong to (one copy of each, in examples/).
+  case "$name" in
+    experiment_file) cp -n examples/*.yaml "$corpus"/ ;;
+    graph_file) cp -n examples/graph_file.txt "$corpus"/ ;;
+  esac
+  if [ "$mode" = smoke ]; then
+    limit=(-max_total_time="${HAMON_FUZZ_SECONDS:-20}")
+  else
+    limit=(-runs="${2:-1000000}")
+  fi
+  echo "== fuzz $name (${limit[*]})"
+  build-fuzz/fuzz_"$name" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+    -artifact_prefix=build-fuzz/findings/"$name"- "$corpus" 2>build-fuzz/"$name".log || {
+    tail -40 build-fuzz/"$name".log >&2
+    echo "fuzz $name: FAILED (log: build-fuzz/$name.log, input: build-fuzz/findings/)" >&2
+    exit 1
+  }
+  grep -E "^#[0-9]+.*DONE|stat::number_of_executed_units|cov:" build-fuzz/"$name".log | tail -2
+  echo "corpus: $(find "$corpus" -type f | wc -l) files"
+done
