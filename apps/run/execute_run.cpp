@@ -67,6 +67,7 @@ std::string resolved_config(const ExperimentConfig& config) {
 template <class T>
 std::vector<T> read_trace(const fs::path& path, std::int64_t rows, std::int64_t columns) {
   std::vector<T> data(static_cast<std::size_t>(rows * columns));
+  if (data.empty()) return data;
   std::ifstream in(path, std::ios::binary);
   in.seekg(128);
   in.read(reinterpret_cast<char*>(data.data()),

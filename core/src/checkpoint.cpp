@@ -56,6 +56,7 @@ class ByteWriter {
   template <class T>
   void list(const std::vector<T>& values) {
     u64(values.size());
+    if (values.empty()) return;  // data() may be null: no memcpy from it
     if (little_endian_host()) {
       bytes_.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
       return;
@@ -124,6 +125,7 @@ class ByteReader {
     const std::uint64_t n = u64();
     if (n > (bytes_.size() - pos_) / sizeof(T)) fail("is truncated");
     std::vector<T> values(n);
+    if (n == 0) return values;  // data() may be null: no memcpy into it
     if (little_endian_host()) {
       std::memcpy(values.data(), bytes_.data() + pos_, n * sizeof(T));
       pos_ += n * sizeof(T);
