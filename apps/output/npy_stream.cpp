@@ -15,8 +15,6 @@ namespace hamon::cli {
 
 namespace {
 
-constexpr std::size_t kHeaderBytes = 128;
-
 void write_at(int fd, const void* data, std::size_t size, off_t offset, const char*& error) {
   const auto* bytes = static_cast<const char*>(data);
   std::size_t done = 0;
@@ -43,9 +41,9 @@ NpyStream::NpyStream(std::filesystem::path path, std::string descr, std::size_t 
   if (reopen) {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) fail("cannot stat it");
-    const auto wanted =
-        static_cast<off_t>(kHeaderBytes + static_cast<std::size_t>(keep_rows) *
-                                              static_cast<std::size_t>(columns_) * item_size_);
+    const auto wanted = static_cast<off_t>(kStreamHeaderBytes +
+                                           static_cast<std::size_t>(keep_rows) *
+                                               static_cast<std::size_t>(columns_) * item_size_);
     if (st.st_size < wanted) {
       fail("holds " + std::to_string(st.st_size) + " bytes, fewer than the " +
            std::to_string(keep_rows) + " rows the checkpoint recorded");
@@ -70,8 +68,8 @@ void NpyStream::append(const void* rows, std::int64_t n_rows, std::int64_t colum
   if (columns != columns_) fail("rows of the wrong width");
   const std::size_t bytes = static_cast<std::size_t>(n_rows * columns) * item_size_;
   const auto offset =
-      static_cast<off_t>(kHeaderBytes + static_cast<std::size_t>(rows_) *
-                                            static_cast<std::size_t>(columns_) * item_size_);
+      static_cast<off_t>(kStreamHeaderBytes + static_cast<std::size_t>(rows_) *
+                                                  static_cast<std::size_t>(columns_) * item_size_);
   const char* error = nullptr;
   write_at(fd_, rows, bytes, offset, error);
   if (error != nullptr) {
@@ -82,8 +80,9 @@ void NpyStream::append(const void* rows, std::int64_t n_rows, std::int64_t colum
 }
 
 void NpyStream::sync() {
-  const std::string header = npy_header(
-      descr_, {static_cast<std::size_t>(rows_), static_cast<std::size_t>(columns_)}, kHeaderBytes);
+  const std::string header =
+      npy_header(descr_, {static_cast<std::size_t>(rows_), static_cast<std::size_t>(columns_)},
+                 kStreamHeaderBytes);
   const char* error = nullptr;
   write_at(fd_, header.data(), header.size(), 0, error);
   if (error != nullptr) {

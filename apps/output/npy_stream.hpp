@@ -7,11 +7,31 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "hamon/core/sampler.hpp"
 
 namespace hamon::cli {
+
+/// The fixed header of every streamed file (a multiple of 64, room for any row count).
+inline constexpr std::size_t kStreamHeaderBytes = 128;
+
+/// The first `rows` rows of a streamed 2-D file, as T. Throws std::runtime_error.
+template <class T>
+std::vector<T> read_streamed_rows(const std::filesystem::path& path, std::int64_t rows,
+                                  std::int64_t columns) {
+  std::vector<T> data(static_cast<std::size_t>(rows * columns));
+  if (data.empty()) return data;
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(kStreamHeaderBytes));
+  in.read(reinterpret_cast<char*>(data.data()),
+          static_cast<std::streamsize>(data.size() * sizeof(T)));
+  if (!in) throw std::runtime_error("cannot read back " + path.string());
+  return data;
+}
 
 class NpyStream {
  public:

@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -61,19 +60,6 @@ std::string resolved_config(const ExperimentConfig& config) {
   YAML::Emitter out;
   emit_experiment(out, config);
   return std::string(out.c_str()) + "\n";
-}
-
-/// Reads the data of a 2-D .npy file this program streamed (128-byte header).
-template <class T>
-std::vector<T> read_trace(const fs::path& path, std::int64_t rows, std::int64_t columns) {
-  std::vector<T> data(static_cast<std::size_t>(rows * columns));
-  if (data.empty()) return data;
-  std::ifstream in(path, std::ios::binary);
-  in.seekg(128);
-  in.read(reinterpret_cast<char*>(data.data()),
-          static_cast<std::streamsize>(data.size() * sizeof(T)));
-  if (!in) throw std::runtime_error("cannot read back " + path.string());
-  return data;
 }
 
 /// The production run: its options, its plan when tuned, the sampler's identity.
@@ -169,14 +155,15 @@ class Driver {
     // The traces streamed to the files; the diagnostics read back what they use: the
     // energies (log Z, ESS, the energy without moments) and, without moments, the samples
     // (marginal entropy). The index process is not read.
-    const SamplerState state = sampler.state();
     const auto chains = static_cast<std::int64_t>(r.betas.size());
-    r.n_samples = state.traces.samples_rows;
+    const ObserverOptions& recorded = production_.options.observers;
     if (!run_.config.output.moments) {
-      r.samples = read_trace<std::int8_t>(dir_.file("samples.npy"), state.traces.samples_rows,
-                                          static_cast<std::int64_t>(r.sample_nodes.size()));
+      r.samples = read_streamed_rows<std::int8_t>(dir_.file("samples.npy"), r.n_samples,
+                                                  static_cast<std::int64_t>(r.sample_nodes.size()));
     }
-    r.energies = read_trace<double>(dir_.file("energies.npy"), state.traces.energy_rows, chains);
+    // One energy row per measured round, when they are recorded.
+    r.energies = read_streamed_rows<double>(dir_.file("energies.npy"),
+                                            recorded.energies ? r.n_rounds : 0, chains);
     dir_.write("betas.npy", [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
     outcome.observables = observables_of(r, run_.model->n_nodes(), run_.config.output.moments);
     outcome.diagnostics = diagnose(*run_.model, r);
