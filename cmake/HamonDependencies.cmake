@@ -28,20 +28,29 @@ if(NOT TARGET Kokkos::kokkos)
 endif()
 message(STATUS "hamon: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}")
 
-if(NOT TARGET Kokkos::kokkoskernels)
-  find_package(KokkosKernels REQUIRED HINTS "${_hamon_deps_hint}")
+set(_hamon_imported_here "")
+foreach(_target IN ITEMS Random123::Random123 ZLIB::ZLIB)
+  if(NOT TARGET ${_target})
+    list(APPEND _hamon_imported_here ${_target})
+  endif()
+endforeach()
+find_package(Random123 REQUIRED) # cmake/FindRandom123.cmake: header-only, in public headers
+find_package(ZLIB REQUIRED)      # crc32 of checkpoint sections (Debian: zlib1g-dev), private
+if(NOT HAMON_TOP_LEVEL)
+  # In a parent project (add_subdirectory), targets linking hamon::hamon live in the
+  # parent's directories: the imported targets hamon's link interface names must be
+  # visible there too.
+  foreach(_target IN LISTS _hamon_imported_here)
+    set_target_properties(${_target} PROPERTIES IMPORTED_GLOBAL TRUE)
+  endforeach()
 endif()
-
-find_package(yaml-cpp REQUIRED)
-if(TARGET yaml-cpp::yaml-cpp)
-  set(HAMON_YAML_TARGET yaml-cpp::yaml-cpp)
-else()
-  set(HAMON_YAML_TARGET yaml-cpp) # yaml-cpp 0.7 exports an unnamespaced target
-endif()
-
-find_package(Random123 REQUIRED) # cmake/FindRandom123.cmake: header-only
-find_package(ZLIB REQUIRED)      # crc32 of checkpoint sections (Debian: zlib1g-dev)
-if(HAMON_ENABLE_APPS)
+if(HAMON_ENABLE_APPS)            # the CLI's own: experiment files and options
+  find_package(yaml-cpp REQUIRED)
+  if(TARGET yaml-cpp::yaml-cpp)
+    set(HAMON_YAML_TARGET yaml-cpp::yaml-cpp)
+  else()
+    set(HAMON_YAML_TARGET yaml-cpp) # yaml-cpp 0.7 exports an unnamespaced target
+  endif()
   find_package(CLI11 REQUIRED)
 endif()
 if(BUILD_TESTING)
@@ -50,12 +59,3 @@ endif()
 if(HAMON_ENABLE_PERF)
   find_package(benchmark QUIET)
 endif()
-
-# Which Kokkos backends this build has; the tests and the dispatcher follow them.
-set(HAMON_BACKENDS "")
-foreach(_backend IN ITEMS SERIAL OPENMP CUDA)
-  if(Kokkos_ENABLE_${_backend})
-    list(APPEND HAMON_BACKENDS ${_backend})
-  endif()
-endforeach()
-message(STATUS "hamon: Kokkos backends: ${HAMON_BACKENDS}")

@@ -1,4 +1,10 @@
-# `cmake --install` produces a relocatable package: hamon::hamon plus hamonConfig.cmake.
+# `cmake --install` produces a relocatable package:
+#   find_package(hamon 0.1 [COMPONENTS cli])
+#   hamon::hamon      the library (public: Kokkos, Random123; zlib stays private)
+#   hamon::cli        the `hamon` program (component cli, when it was built)
+#   hamon_floating_point(<target>)   the FP flags for code instantiating hamon's templates
+# Version checks accept the same major.minor at or above the request (SameMinorVersion
+# while the major version is 0: every 0.x minor may change the API).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -12,7 +18,12 @@ install(TARGETS hamon EXPORT hamonTargets
 install(DIRECTORY core/hamon policies/hamon "${PROJECT_BINARY_DIR}/generated/hamon"
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT hamonTargets NAMESPACE hamon:: DESTINATION ${HAMON_INSTALL_CMAKEDIR})
+if(TARGET hamon_cli)
+  install(TARGETS hamon_cli EXPORT hamonCliTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(EXPORT hamonCliTargets NAMESPACE hamon:: DESTINATION ${HAMON_INSTALL_CMAKEDIR})
+endif()
 
+get_target_property(HAMON_LIBRARY_TYPE hamon TYPE)
 configure_package_config_file(cmake/hamonConfig.cmake.in
   "${PROJECT_BINARY_DIR}/hamonConfig.cmake" INSTALL_DESTINATION ${HAMON_INSTALL_CMAKEDIR})
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/hamonConfigVersion.cmake"
@@ -20,5 +31,6 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/hamonConfigVersion.cmake
 install(FILES "${PROJECT_BINARY_DIR}/hamonConfig.cmake"
               "${PROJECT_BINARY_DIR}/hamonConfigVersion.cmake"
               cmake/FindRandom123.cmake
+              cmake/HamonFloatingPoint.cmake
         DESTINATION ${HAMON_INSTALL_CMAKEDIR})
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hamon/examples)

@@ -91,10 +91,10 @@ struct Space {
 std::vector<Space> fixed_spaces() {
   std::vector<Space> spaces;
 #ifdef KOKKOS_ENABLE_SERIAL
-  spaces.push_back({"serial", hamon::DeviceSpec::serial()});
+  spaces.push_back({"serial", hamon::DeviceSpec::backend(hamon::Placement::serial)});
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
-  spaces.push_back({"openmp", hamon::DeviceSpec::openmp()});
+  spaces.push_back({"openmp", hamon::DeviceSpec::backend(hamon::Placement::openmp)});
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
   if (hamon::probe_accelerator().visible()) spaces.push_back({"cuda", hamon::DeviceSpec::gpu()});

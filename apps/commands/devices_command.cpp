@@ -10,6 +10,7 @@
 #include "commands/commands.hpp"
 #include "commands/kokkos_session.hpp"
 #include "hamon/policies/accelerator.hpp"
+#include "hamon/policies/backends.hpp"
 #include "hamon/policies/resolve_device.hpp"
 #include "hamon/policies/thresholds.hpp"
 #include "hamon/version.hpp"
@@ -20,17 +21,14 @@ namespace hamon::cli {
 
 namespace {
 
+// The Kokkos names of the compiled-in backends, in the list's order.
 std::vector<std::string> enabled_spaces() {
   std::vector<std::string> spaces;
-#ifdef KOKKOS_ENABLE_SERIAL
-  spaces.push_back(Kokkos::Serial::name());
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  spaces.push_back(Kokkos::OpenMP::name());
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  spaces.push_back(Kokkos::Cuda::name());
-#endif
+  for (const Backend& backend : kKnownBackends) {
+    if (backend.compiled_in) {
+      spaces.emplace_back(backend.kokkos_name);
+    }
+  }
   return spaces;
 }
 

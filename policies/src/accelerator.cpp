@@ -27,10 +27,12 @@ std::optional<HostBackends>& host_backends_override() {
   return value;
 }
 
+// The device count of the accelerator backend compiled in (one per build, as Kokkos has at
+// most one device backend): the one place that speaks an accelerator's runtime API.
 AcceleratorInfo probe_real_accelerator() {
   AcceleratorInfo info;
+  info.compiled_in = !compiled_in_backends(Tier::accelerator).empty();
 #ifdef KOKKOS_ENABLE_CUDA
-  info.compiled_in = true;
   // Called directly rather than through Kokkos::Cuda::detect_device_count, which aborts
   // when the runtime reports an error (no driver, no device): here that just means "none".
   int count = 0;
@@ -64,11 +66,7 @@ bool accelerator_compiled_in() {
   if (accelerator_override()) {
     return accelerator_override()->compiled_in;
   }
-#ifdef KOKKOS_ENABLE_CUDA
-  return true;
-#else
-  return false;
-#endif
+  return !compiled_in_backends(Tier::accelerator).empty();
 }
 
 ScopedAcceleratorOverride::ScopedAcceleratorOverride(AcceleratorInfo info) {
@@ -86,24 +84,17 @@ HostBackends host_backends() {
   if (host_backends_override()) {
     return *host_backends_override();
   }
-  HostBackends backends;
-#ifdef KOKKOS_ENABLE_SERIAL
-  backends.serial = true;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  backends.openmp = true;
-#endif
-  return backends;
+  return HostBackends{compiled_in_backends(Tier::host)};
 }
 
 ScopedHostBackendsOverride::ScopedHostBackendsOverride(HostBackends backends) {
   std::lock_guard<std::mutex> lock(override_mutex());
-  previous_ = std::exchange(host_backends_override(), backends);
+  previous_ = std::exchange(host_backends_override(), std::move(backends));
 }
 
 ScopedHostBackendsOverride::~ScopedHostBackendsOverride() {
   std::lock_guard<std::mutex> lock(override_mutex());
-  host_backends_override() = previous_;
+  host_backends_override() = std::move(previous_);
 }
 
 }  // namespace hamon

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <type_traits>
+#include <vector>
 
 namespace hamon {
 
@@ -17,28 +19,34 @@ std::string trim_lower(const std::string& text) {
   return out;
 }
 
-// One overload per alternative of DeviceSpec::Instance: a new alternative without a name
-// does not compile.
-std::string instance_name(std::monostate /*unused*/) {
-  return "instance";
+// The names of a tier's backends, known to this hamon whether compiled in or not.
+std::vector<std::string> backend_names(Tier tier) {
+  std::vector<std::string> names;
+  for (const Backend& backend : kKnownBackends) {
+    if (backend.tier == tier) {
+      names.emplace_back(backend.name);
+    }
+  }
+  return names;
 }
-#ifdef KOKKOS_ENABLE_SERIAL
-std::string instance_name(const Kokkos::Serial& /*unused*/) {
-  return "instance:serial";
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& word : words) {
+    out += (out.empty() ? "" : ", ") + word;
+  }
+  return out;
 }
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-std::string instance_name(const Kokkos::OpenMP& /*unused*/) {
-  return "instance:openmp";
-}
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-std::string instance_name(const Kokkos::Cuda& /*unused*/) {
-  return "instance:cuda";
-}
-#endif
 
 }  // namespace
+
+DeviceSpec DeviceSpec::backend(Placement placement) {
+  const Backend* backend = find_backend(placement);
+  if (backend == nullptr) {
+    throw std::invalid_argument("hamon: DeviceSpec::backend needs a backend, not leave_alone");
+  }
+  return backend->tier == Tier::accelerator ? gpu() : DeviceSpec(Kind::backend, placement);
+}
 
 std::string to_string(DeviceSpec::Kind kind) {
   switch (kind) {
@@ -50,10 +58,8 @@ std::string to_string(DeviceSpec::Kind kind) {
       return "gpu";
     case DeviceSpec::Kind::none:
       return "none";
-    case DeviceSpec::Kind::serial:
-      return "serial";
-    case DeviceSpec::Kind::openmp:
-      return "openmp";
+    case DeviceSpec::Kind::backend:
+      return "backend";
     case DeviceSpec::Kind::instance:
       return "instance";
   }
@@ -61,14 +67,33 @@ std::string to_string(DeviceSpec::Kind kind) {
 }
 
 std::string to_string(const DeviceSpec& spec) {
+  if (spec.kind() == DeviceSpec::Kind::backend) {
+    return to_string(spec.backend());
+  }
   if (!spec.is_instance()) {
     return to_string(spec.kind());
   }
-  return std::visit([](const auto& space) { return instance_name(space); }, spec.instance());
+  return std::visit(
+      [](const auto& space) -> std::string {
+        using Space = std::decay_t<decltype(space)>;
+        if constexpr (std::is_same_v<Space, std::monostate>) {
+          return "instance";
+        } else {
+          return "instance:" + to_string(placement_of_space<Space>());
+        }
+      },
+      spec.instance());
 }
 
 std::string accepted_device_specs() {
-  return "auto, cpu, gpu (alias cuda), none (alias off), serial, openmp";
+  const std::string accelerators = joined(backend_names(Tier::accelerator));
+  std::string words = "auto, cpu, gpu";
+  if (!accelerators.empty()) {
+    words += " (alias " + accelerators + ")";
+  }
+  words += ", none (alias off)";
+  const std::string hosts = joined(backend_names(Tier::host));
+  return hosts.empty() ? words : words + ", " + hosts;
 }
 
 DeviceSpec parse_device_spec(const std::string& text) {
@@ -79,17 +104,14 @@ DeviceSpec parse_device_spec(const std::string& text) {
   if (word == "cpu") {
     return DeviceSpec::cpu();
   }
-  if (word == "gpu" || word == "cuda") {
+  if (word == "gpu") {
     return DeviceSpec::gpu();
   }
   if (word == "none" || word == "off") {
     return DeviceSpec::none();
   }
-  if (word == "serial") {
-    return DeviceSpec::serial();
-  }
-  if (word == "openmp") {
-    return DeviceSpec::openmp();
+  if (const Backend* backend = find_backend(word)) {
+    return DeviceSpec::backend(backend->placement);
   }
   if (word == "tpu") {
     throw std::invalid_argument(

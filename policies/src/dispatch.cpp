@@ -4,12 +4,15 @@
 // so every call below links against the per-space instantiations.
 #include "hamon/policies/dispatch.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "hamon/policies/resolve_device.hpp"
 #include "hamon/policies/thresholds.hpp"
@@ -17,13 +20,6 @@
 namespace hamon {
 
 namespace {
-
-#if !defined(KOKKOS_ENABLE_SERIAL) || !defined(KOKKOS_ENABLE_OPENMP) || !defined(KOKKOS_ENABLE_CUDA)
-[[noreturn]] void missing_backend(Placement placement, const char* option) {
-  throw DeviceUnavailable("hamon: the decision places the call on " + to_string(placement) +
-                          " but the Kokkos " + option + " backend is not compiled into this build");
-}
-#endif
 
 // Calls run(space) with the execution space the decision names and returns its result.
 template <class Run>
@@ -42,31 +38,21 @@ auto with_space(const DeviceDecision& decision, Run&& run)
         },
         decision.spec.instance());
   }
-  switch (decision.placement) {
-    case Placement::leave_alone:
-      // An alias of Serial, OpenMP or Cuda (checked in dispatch.hpp): the same
-      // instantiation as that space, not a separate one.
-      return run(Kokkos::DefaultExecutionSpace());
-    case Placement::serial:
-#ifdef KOKKOS_ENABLE_SERIAL
-      return run(Kokkos::Serial());
-#else
-      missing_backend(decision.placement, "Serial (Kokkos_ENABLE_SERIAL)");
-#endif
-    case Placement::openmp:
-#ifdef KOKKOS_ENABLE_OPENMP
-      return run(Kokkos::OpenMP());
-#else
-      missing_backend(decision.placement, "OpenMP (Kokkos_ENABLE_OPENMP)");
-#endif
-    case Placement::cuda:
-#ifdef KOKKOS_ENABLE_CUDA
-      return run(Kokkos::Cuda());
-#else
-      missing_backend(decision.placement, "Cuda (Kokkos_ENABLE_CUDA)");
-#endif
+  if (decision.placement == Placement::leave_alone) {
+    // An alias of an instantiated space (checked in dispatch.hpp): the same instantiation
+    // as that space, not a separate one.
+    return run(Kokkos::DefaultExecutionSpace());
   }
-  throw std::logic_error("hamon: unknown placement in a device decision");
+  if (auto result = visit_compiled_in(decision.placement, run)) {
+    return std::move(*result);
+  }
+  const Backend* backend = find_backend(decision.placement);
+  if (backend == nullptr) {
+    throw std::logic_error("hamon: unknown placement in a device decision");
+  }
+  throw DeviceUnavailable("hamon: the decision places the call on " + std::string(backend->name) +
+                          " but the Kokkos " + backend->kokkos_name + " backend (" +
+                          backend->kokkos_option + ") is not compiled into this build");
 }
 
 template <class Space>
@@ -93,31 +79,37 @@ DeviceDecision decide_in_place(const InPlaceCandidates& candidates, std::int64_t
   decision.spec = DeviceSpec::auto_();
   decision.reason = DecisionReason::data_resident;
   decision.score = score;
-  const bool natural_on_host = (candidates.natural == Placement::serial && candidates.serial) ||
-                               (candidates.natural == Placement::openmp && candidates.openmp);
-  if (natural_on_host) {
-    // Host memory: Serial and OpenMP both run where the data is, so the host tier picks.
+  const Backend* natural = find_backend(candidates.natural);
+  if (natural != nullptr && natural->tier == Tier::host && candidates.can_run(natural->placement)) {
+    // Host memory: every host backend that can access it runs where the data is, so the
+    // host tier picks (the lightest below the host threshold, the heaviest at or above).
+    std::vector<Placement> hosts;
+    for (const Placement placement : compiled_in_backends(Tier::host)) {
+      if (candidates.can_run(placement)) hosts.push_back(placement);
+    }
     HostTierDecision tier;
-    if (candidates.serial && candidates.openmp) {
+    if (hosts.size() > 1) {
       tier.threshold = host_threshold(host_threshold_arg);
       const bool small = static_cast<double>(score) < tier.threshold->value;
       tier.rule = small ? HostRule::score_below_threshold : HostRule::score_at_or_above_threshold;
-      decision.placement = small ? Placement::serial : Placement::openmp;
+      decision.placement = small ? hosts.front() : hosts.back();
     } else {
       tier.rule = HostRule::only_backend;
       decision.placement = candidates.natural;
     }
     decision.host_tier = tier;
-  } else if (candidates.natural == Placement::cuda && candidates.cuda) {
-    decision.placement = Placement::cuda;
-  } else if (candidates.cuda) {
-    decision.placement = Placement::cuda;
-  } else if (candidates.openmp) {
-    decision.placement = Placement::openmp;
-  } else if (candidates.serial) {
-    decision.placement = Placement::serial;
+  } else if (natural != nullptr && candidates.can_run(natural->placement)) {
+    decision.placement = natural->placement;
   } else {
-    throw std::logic_error("hamon::nrpt_in_place: no execution space can access the data");
+    // Not the memory's own space: the last of the list that can access it (an
+    // accelerator before the host backends, the heaviest host backend first).
+    const auto found =
+        std::find_if(std::rbegin(kKnownBackends), std::rend(kKnownBackends),
+                     [&](const Backend& backend) { return candidates.can_run(backend.placement); });
+    if (found == std::rend(kKnownBackends)) {
+      throw std::logic_error("hamon::nrpt_in_place: no execution space can access the data");
+    }
+    decision.placement = found->placement;
   }
   return decision;
 }

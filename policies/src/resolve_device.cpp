@@ -5,6 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 #include "hamon/core/memory_limit.hpp"
 #include "hamon/policies/accelerator.hpp"
@@ -39,51 +42,62 @@ std::string requested(const char* word, const DeviceDecision& decision) {
   return text;
 }
 
-// One overload per alternative of DeviceSpec::Instance: a new alternative without a
-// placement does not compile.
-Placement placement_of_space(std::monostate /*unused*/) {
-  throw std::logic_error("hamon: DeviceSpec of kind instance holds no instance");
-}
-#ifdef KOKKOS_ENABLE_SERIAL
-Placement placement_of_space(const Kokkos::Serial& /*unused*/) {
-  return Placement::serial;
-}
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-Placement placement_of_space(const Kokkos::OpenMP& /*unused*/) {
-  return Placement::openmp;
-}
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-Placement placement_of_space(const Kokkos::Cuda& /*unused*/) {
-  return Placement::cuda;
-}
-#endif
-
 Placement placement_of(const DeviceSpec::Instance& instance) {
-  return std::visit([](const auto& space) { return placement_of_space(space); }, instance);
+  return std::visit(
+      [](const auto& space) {
+        using Space = std::decay_t<decltype(space)>;
+        if constexpr (std::is_same_v<Space, std::monostate>) {
+          throw std::logic_error("hamon: DeviceSpec of kind instance holds no instance");
+          return Placement::leave_alone;
+        } else {
+          return placement_of_space<Space>();
+        }
+      },
+      instance);
+}
+
+// The accelerator of the list (the first, compiled in or not: a CPU-only build's tests
+// route to it through ScopedAcceleratorOverride).
+const Backend& accelerator_backend() {
+  for (const Backend& backend : kKnownBackends) {
+    if (backend.tier == Tier::accelerator) {
+      return backend;
+    }
+  }
+  throw std::logic_error("hamon: cmake/HamonBackends.cmake lists no accelerator backend");
+}
+
+// "Serial, OpenMP": the Kokkos names of the list's host backends.
+std::string host_backend_names() {
+  std::string names;
+  for (const Backend& backend : kKnownBackends) {
+    if (backend.tier == Tier::host) {
+      names += (names.empty() ? "" : ", ") + std::string(backend.kokkos_name);
+    }
+  }
+  return names;
 }
 
 // The host tier; returns false (decision untouched) when no host backend is compiled in.
+// Several host backends: the lightest below the host threshold, the heaviest at or above
+// it and without a score (Kokkos::DefaultHostExecutionSpace prefers OpenMP over Serial).
 bool place_on_host(DeviceDecision& decision, std::optional<double> host_threshold_arg) {
-  const HostBackends backends = host_backends();
-  HostTierDecision tier;
-  if (backends.serial && backends.openmp) {
-    if (decision.score) {
-      tier.threshold = host_threshold(host_threshold_arg);
-      const bool small = static_cast<double>(*decision.score) < tier.threshold->value;
-      tier.rule = small ? HostRule::score_below_threshold : HostRule::score_at_or_above_threshold;
-      decision.placement = small ? Placement::serial : Placement::openmp;
-    } else {
-      // Kokkos::DefaultHostExecutionSpace prefers OpenMP over Serial.
-      tier.rule = HostRule::no_score_default;
-      decision.placement = Placement::openmp;
-    }
-  } else if (backends.openmp || backends.serial) {
-    tier.rule = HostRule::only_backend;
-    decision.placement = backends.openmp ? Placement::openmp : Placement::serial;
-  } else {
+  const std::vector<Placement> backends = host_backends().placements;
+  if (backends.empty()) {
     return false;
+  }
+  HostTierDecision tier;
+  if (backends.size() == 1) {
+    tier.rule = HostRule::only_backend;
+    decision.placement = backends.front();
+  } else if (decision.score) {
+    tier.threshold = host_threshold(host_threshold_arg);
+    const bool small = static_cast<double>(*decision.score) < tier.threshold->value;
+    tier.rule = small ? HostRule::score_below_threshold : HostRule::score_at_or_above_threshold;
+    decision.placement = small ? backends.front() : backends.back();
+  } else {
+    tier.rule = HostRule::no_score_default;
+    decision.placement = backends.back();
   }
   decision.host_tier = tier;
   return true;
@@ -91,11 +105,13 @@ bool place_on_host(DeviceDecision& decision, std::optional<double> host_threshol
 
 void place_on_accelerator(DeviceDecision& decision) {
   const AcceleratorInfo accelerator = probe_accelerator();
+  const Backend& backend = accelerator_backend();
   if (!accelerator.compiled_in) {
-    throw DeviceUnavailable("hamon: " + requested("gpu", decision) +
-                            " but the Cuda backend is not compiled in: this hamon was built "
-                            "against a Kokkos without Kokkos_ENABLE_CUDA; rebuild against a "
-                            "Cuda-enabled Kokkos, or use 'cpu' or 'auto'");
+    throw DeviceUnavailable("hamon: " + requested("gpu", decision) + " but the " +
+                            backend.kokkos_name + " backend is not compiled in: this hamon " +
+                            "was built against a Kokkos without " + backend.kokkos_option +
+                            "; rebuild against a " + backend.kokkos_name +
+                            "-enabled Kokkos, or use 'cpu' or 'auto'");
   }
   if (!accelerator.visible()) {
     const auto mask = env::get_env("CUDA_VISIBLE_DEVICES");
@@ -108,41 +124,35 @@ void place_on_accelerator(DeviceDecision& decision) {
     }
     throw DeviceUnavailable(message);
   }
-  decision.placement = Placement::cuda;
+  decision.placement = backend.placement;
 }
 
-// cpu / gpu / serial / openmp, asked for by the caller or by HAMON_DEVICE.
-void place_explicitly(DeviceDecision& decision, DeviceSpec::Kind kind,
+// cpu / gpu / one host backend, asked for by the caller or by HAMON_DEVICE.
+void place_explicitly(DeviceDecision& decision, const DeviceSpec& spec,
                       std::optional<double> host_threshold_arg) {
-  switch (kind) {
+  switch (spec.kind()) {
     case DeviceSpec::Kind::cpu:
       if (!place_on_host(decision, host_threshold_arg)) {
         throw DeviceUnavailable("hamon: " + requested("cpu", decision) +
-                                " but neither the Kokkos Serial nor the OpenMP backend is "
-                                "compiled in");
+                                " but none of the host backends (" + host_backend_names() +
+                                ") is compiled in");
       }
       return;
     case DeviceSpec::Kind::gpu:
       place_on_accelerator(decision);
       return;
-    case DeviceSpec::Kind::serial:
-      if (!host_backends().serial) {
-        throw DeviceUnavailable("hamon: " + requested("serial", decision) +
-                                " but the Kokkos Serial backend is not compiled in "
-                                "(Kokkos_ENABLE_SERIAL=OFF)");
+    case DeviceSpec::Kind::backend: {
+      const Backend& backend = *find_backend(spec.backend());
+      if (!host_backends().has(backend.placement)) {
+        throw DeviceUnavailable("hamon: " + requested(backend.name, decision) + " but the Kokkos " +
+                                backend.kokkos_name + " backend is not compiled in (" +
+                                backend.kokkos_option + "=OFF)");
       }
-      decision.placement = Placement::serial;
+      decision.placement = backend.placement;
       return;
-    case DeviceSpec::Kind::openmp:
-      if (!host_backends().openmp) {
-        throw DeviceUnavailable("hamon: " + requested("openmp", decision) +
-                                " but the Kokkos OpenMP backend is not compiled in "
-                                "(Kokkos_ENABLE_OPENMP=OFF)");
-      }
-      decision.placement = Placement::openmp;
-      return;
+    }
     default:
-      throw std::logic_error("hamon: place_explicitly called with " + to_string(kind));
+      throw std::logic_error("hamon: place_explicitly called with " + to_string(spec.kind()));
   }
 }
 
@@ -166,7 +176,7 @@ void resolve_auto(DeviceDecision& decision, std::optional<double> threshold_arg,
     if (forced->kind() == DeviceSpec::Kind::none) {
       decision.placement = Placement::leave_alone;
     } else {
-      place_explicitly(decision, forced->kind(), host_threshold_arg);
+      place_explicitly(decision, *forced, host_threshold_arg);
     }
     return;
   }
@@ -178,7 +188,7 @@ void resolve_auto(DeviceDecision& decision, std::optional<double> threshold_arg,
   if (decision.score) {
     decision.threshold = device_threshold(threshold_arg);
     if (static_cast<double>(*decision.score) >= decision.threshold->value) {
-      decision.placement = Placement::cuda;
+      decision.placement = accelerator_backend().placement;
       decision.reason = DecisionReason::score_at_or_above_threshold;
       return;
     }
@@ -236,10 +246,9 @@ DeviceDecision resolve_device(const DeviceSpec& spec, std::optional<std::int64_t
       break;
     case DeviceSpec::Kind::cpu:
     case DeviceSpec::Kind::gpu:
-    case DeviceSpec::Kind::serial:
-    case DeviceSpec::Kind::openmp:
+    case DeviceSpec::Kind::backend:
       decision.reason = DecisionReason::explicit_request;
-      place_explicitly(decision, spec.kind(), host_threshold_arg);
+      place_explicitly(decision, spec, host_threshold_arg);
       break;
   }
   return decision;

@@ -31,12 +31,32 @@ std::string message_of(const std::string& text) {
 
 TEST(DeviceSpecParse, AcceptsEveryWordAndAlias) {
   const std::vector<std::pair<std::string, Kind>> cases = {
-      {"auto", Kind::auto_},    {"cpu", Kind::cpu},      {"gpu", Kind::gpu},
-      {"cuda", Kind::gpu},      {"none", Kind::none},    {"off", Kind::none},
-      {"serial", Kind::serial}, {"openmp", Kind::openmp}};
+      {"auto", Kind::auto_},     {"cpu", Kind::cpu},       {"gpu", Kind::gpu},
+      {"cuda", Kind::gpu},       {"none", Kind::none},     {"off", Kind::none},
+      {"serial", Kind::backend}, {"openmp", Kind::backend}};
   for (const auto& [text, kind] : cases) {
     EXPECT_EQ(parse_device_spec(text).kind(), kind) << text;
   }
+  EXPECT_EQ(parse_device_spec("serial").backend(), hamon::Placement::serial);
+  EXPECT_EQ(parse_device_spec("openmp").backend(), hamon::Placement::openmp);
+}
+
+// Every backend of the list is a device word: its name gives back its placement (a host
+// backend) or gpu (an accelerator), and to_string gives the word back.
+TEST(DeviceSpecParse, EveryListedBackendIsAWord) {
+  for (const hamon::Backend& backend : hamon::kKnownBackends) {
+    const hamon::DeviceSpec spec = parse_device_spec(backend.name);
+    if (backend.tier == hamon::Tier::accelerator) {
+      EXPECT_EQ(spec.kind(), Kind::gpu) << backend.name;
+    } else {
+      EXPECT_EQ(spec.kind(), Kind::backend) << backend.name;
+      EXPECT_EQ(spec.backend(), backend.placement) << backend.name;
+      EXPECT_EQ(hamon::to_string(spec), backend.name);
+    }
+    EXPECT_EQ(hamon::to_string(backend.placement), backend.name);
+    EXPECT_NE(hamon::accepted_device_specs().find(backend.name), std::string::npos);
+  }
+  EXPECT_THROW(hamon::DeviceSpec::backend(hamon::Placement::leave_alone), std::invalid_argument);
 }
 
 TEST(DeviceSpecParse, IsCaseInsensitive) {
@@ -46,14 +66,14 @@ TEST(DeviceSpecParse, IsCaseInsensitive) {
   EXPECT_EQ(parse_device_spec("CuDa").kind(), Kind::gpu);
   EXPECT_EQ(parse_device_spec("NONE").kind(), Kind::none);
   EXPECT_EQ(parse_device_spec("Off").kind(), Kind::none);
-  EXPECT_EQ(parse_device_spec("Serial").kind(), Kind::serial);
-  EXPECT_EQ(parse_device_spec("OpenMP").kind(), Kind::openmp);
+  EXPECT_EQ(parse_device_spec("Serial").backend(), hamon::Placement::serial);
+  EXPECT_EQ(parse_device_spec("OpenMP").backend(), hamon::Placement::openmp);
 }
 
 TEST(DeviceSpecParse, TrimsWhitespace) {
   EXPECT_EQ(parse_device_spec("  gpu").kind(), Kind::gpu);
   EXPECT_EQ(parse_device_spec("cpu \n").kind(), Kind::cpu);
-  EXPECT_EQ(parse_device_spec("\t OpenMP\r\n").kind(), Kind::openmp);
+  EXPECT_EQ(parse_device_spec("\t OpenMP\r\n").backend(), hamon::Placement::openmp);
 }
 
 TEST(DeviceSpecParse, RejectsTpuSayingKokkosHasNoTpu) {
@@ -76,7 +96,8 @@ TEST(DeviceSpecParse, RejectsUnknownWordsListingAcceptedValues) {
 
 TEST(DeviceSpecParse, ToStringRoundTrips) {
   for (const DeviceSpec& spec : {DeviceSpec::auto_(), DeviceSpec::cpu(), DeviceSpec::gpu(),
-                                 DeviceSpec::none(), DeviceSpec::serial(), DeviceSpec::openmp()}) {
+                                 DeviceSpec::none(), DeviceSpec::backend(hamon::Placement::serial),
+                                 DeviceSpec::backend(hamon::Placement::openmp)}) {
     EXPECT_EQ(parse_device_spec(hamon::to_string(spec)).kind(), spec.kind());
   }
   EXPECT_EQ(hamon::to_string(DeviceSpec::gpu()), "gpu");

@@ -181,13 +181,13 @@ struct Route {
 std::vector<Route> host_routes() {
   std::vector<Route> routes;
 #ifdef KOKKOS_ENABLE_SERIAL
-  routes.push_back({"serial", DeviceSpec::serial(), Placement::serial,
+  routes.push_back({"serial", DeviceSpec::backend(hamon::Placement::serial), Placement::serial,
                     DecisionReason::explicit_request, "Serial"});
   routes.push_back({"Kokkos::Serial{}", DeviceSpec(Kokkos::Serial()), Placement::serial,
                     DecisionReason::concrete_instance, "Serial"});
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
-  routes.push_back({"openmp", DeviceSpec::openmp(), Placement::openmp,
+  routes.push_back({"openmp", DeviceSpec::backend(hamon::Placement::openmp), Placement::openmp,
                     DecisionReason::explicit_request, "OpenMP"});
   routes.push_back({"Kokkos::OpenMP{}", DeviceSpec(Kokkos::OpenMP()), Placement::openmp,
                     DecisionReason::concrete_instance, "OpenMP"});
@@ -382,7 +382,8 @@ TEST_F(DispatchTest, hamon_device_env_forces_auto_calls) {
   // HAMON_DEVICE only speaks for auto: an explicit spec wins.
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
   env::set_env(hamon::kDeviceEnv, "openmp");
-  const RoutedResult explicit_serial = hamon::nrpt(model, options, DeviceSpec::serial());
+  const RoutedResult explicit_serial =
+      hamon::nrpt(model, options, DeviceSpec::backend(hamon::Placement::serial));
   EXPECT_EQ(explicit_serial.decision.reason, DecisionReason::explicit_request);
   EXPECT_EQ(explicit_serial.execution_space, "Serial");
 #endif

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -57,11 +58,13 @@ struct SpecCase {
 };
 
 std::vector<SpecCase> all_specs() {
-  std::vector<SpecCase> specs = {
-      {"auto", DeviceSpec::auto_()},   {"cpu", DeviceSpec::cpu()},
-      {"gpu", DeviceSpec::gpu()},      {"cuda", hamon::parse_device_spec("cuda")},
-      {"none", DeviceSpec::none()},    {"serial", DeviceSpec::serial()},
-      {"openmp", DeviceSpec::openmp()}};
+  std::vector<SpecCase> specs = {{"auto", DeviceSpec::auto_()},
+                                 {"cpu", DeviceSpec::cpu()},
+                                 {"gpu", DeviceSpec::gpu()},
+                                 {"cuda", hamon::parse_device_spec("cuda")},
+                                 {"none", DeviceSpec::none()},
+                                 {"serial", DeviceSpec::backend(hamon::Placement::serial)},
+                                 {"openmp", DeviceSpec::backend(hamon::Placement::openmp)}};
 #ifdef KOKKOS_ENABLE_SERIAL
   specs.push_back({"instance:serial", DeviceSpec(Kokkos::Serial())});
 #endif
@@ -83,12 +86,12 @@ struct Expected {
 Expected host_tier(std::optional<std::int64_t> score, double host_threshold, Expected e) {
   const hamon::HostBackends backends = hamon::host_backends();
   e.host_tier = true;
-  if (backends.serial && backends.openmp) {
+  if (backends.has(Placement::serial) && backends.has(Placement::openmp)) {
     e.placement = !score ? Placement::openmp
                          : (static_cast<double>(*score) < host_threshold ? Placement::serial
                                                                          : Placement::openmp);
   } else {
-    e.placement = backends.openmp ? Placement::openmp : Placement::serial;
+    e.placement = backends.has(Placement::openmp) ? Placement::openmp : Placement::serial;
   }
   return e;
 }
@@ -448,18 +451,22 @@ TEST_F(ResolveDeviceRules, GpuErrorsSayWhy) {
 TEST_F(ResolveDeviceRules, ExplicitHostSpacesNeedTheirBackend) {
   const ScopedAcceleratorOverride scoped(kVisible);
   {
-    const ScopedHostBackendsOverride backends({/*serial=*/false, /*openmp=*/true});
-    EXPECT_TRUE(contains_all(
-        error_of<hamon::DeviceUnavailable>([] { resolve_device(DeviceSpec::serial()); }), "Serial",
-        "not compiled in"));
-    EXPECT_EQ(resolve_device(DeviceSpec::openmp()).placement, Placement::openmp);
+    const ScopedHostBackendsOverride backends(hamon::HostBackends{{hamon::Placement::openmp}});
+    EXPECT_TRUE(contains_all(error_of<hamon::DeviceUnavailable>([] {
+                               resolve_device(DeviceSpec::backend(hamon::Placement::serial));
+                             }),
+                             "Serial", "not compiled in"));
+    EXPECT_EQ(resolve_device(DeviceSpec::backend(hamon::Placement::openmp)).placement,
+              Placement::openmp);
   }
   {
-    const ScopedHostBackendsOverride backends({/*serial=*/true, /*openmp=*/false});
-    EXPECT_TRUE(contains_all(
-        error_of<hamon::DeviceUnavailable>([] { resolve_device(DeviceSpec::openmp()); }), "OpenMP",
-        "not compiled in"));
-    EXPECT_EQ(resolve_device(DeviceSpec::serial()).placement, Placement::serial);
+    const ScopedHostBackendsOverride backends(hamon::HostBackends{{hamon::Placement::serial}});
+    EXPECT_TRUE(contains_all(error_of<hamon::DeviceUnavailable>([] {
+                               resolve_device(DeviceSpec::backend(hamon::Placement::openmp));
+                             }),
+                             "OpenMP", "not compiled in"));
+    EXPECT_EQ(resolve_device(DeviceSpec::backend(hamon::Placement::serial)).placement,
+              Placement::serial);
     env::set_env("HAMON_DEVICE", "openmp");
     EXPECT_TRUE(contains_all(error_of<hamon::DeviceUnavailable>([] { resolve_device(); }),
                              "HAMON_DEVICE=openmp", "OpenMP"));
@@ -477,7 +484,8 @@ using ResolveDeviceHostTier = hamon::test::PolicyEnvTest;
 
 TEST_F(ResolveDeviceHostTier, BothBackendsSplitAtTheHostThreshold) {
   const ScopedAcceleratorOverride scoped(kCompiledOut);
-  const ScopedHostBackendsOverride backends({true, true});
+  const ScopedHostBackendsOverride backends(
+      hamon::HostBackends{{hamon::Placement::serial, hamon::Placement::openmp}});
   DeviceDecision d = resolve_device(DeviceSpec::cpu(), 4095);
   EXPECT_EQ(d.placement, Placement::serial);
   ASSERT_TRUE(d.host_tier);
@@ -496,7 +504,8 @@ TEST_F(ResolveDeviceHostTier, BothBackendsSplitAtTheHostThreshold) {
 TEST_F(ResolveDeviceHostTier, NoScoreUsesTheDefaultHostSpace) {
   const ScopedAcceleratorOverride scoped(kCompiledOut);
   env::set_env("HAMON_HOST_THRESHOLD", "1");  // valid, but not read without a score
-  const ScopedHostBackendsOverride backends({true, true});
+  const ScopedHostBackendsOverride backends(
+      hamon::HostBackends{{hamon::Placement::serial, hamon::Placement::openmp}});
   const DeviceDecision d = resolve_device(DeviceSpec::cpu());
   EXPECT_EQ(d.placement, Placement::openmp);
   ASSERT_TRUE(d.host_tier);
@@ -513,7 +522,8 @@ TEST(ResolveDeviceHostTierDefault, MatchesKokkosDefaultHostExecutionSpace) {
 
 TEST_F(ResolveDeviceHostTier, HostThresholdPrecedence) {
   const ScopedAcceleratorOverride scoped(kCompiledOut);
-  const ScopedHostBackendsOverride backends({true, true});
+  const ScopedHostBackendsOverride backends(
+      hamon::HostBackends{{hamon::Placement::serial, hamon::Placement::openmp}});
   write_text(calibration_path(), "host_threshold: 300\n");
   env::set_env("HAMON_HOST_THRESHOLD", "200");
 
@@ -544,14 +554,14 @@ TEST_F(ResolveDeviceHostTier, OneBackendIsUsedWhateverTheScore) {
        {std::optional<std::int64_t>{}, std::optional<std::int64_t>{1},
         std::optional<std::int64_t>{1 << 12}}) {
     {
-      const ScopedHostBackendsOverride backends({true, false});
+      const ScopedHostBackendsOverride backends(hamon::HostBackends{{hamon::Placement::serial}});
       const DeviceDecision d = resolve_device(DeviceSpec::cpu(), score);
       EXPECT_EQ(d.placement, Placement::serial);
       EXPECT_EQ(d.host_tier->rule, HostRule::only_backend);
       EXPECT_EQ(resolve_device(DeviceSpec::auto_(), score, 1e9).placement, Placement::serial);
     }
     {
-      const ScopedHostBackendsOverride backends({false, true});
+      const ScopedHostBackendsOverride backends(hamon::HostBackends{{hamon::Placement::openmp}});
       const DeviceDecision d = resolve_device(DeviceSpec::cpu(), score);
       EXPECT_EQ(d.placement, Placement::openmp);
       EXPECT_EQ(d.host_tier->rule, HostRule::only_backend);
@@ -561,7 +571,7 @@ TEST_F(ResolveDeviceHostTier, OneBackendIsUsedWhateverTheScore) {
 
 TEST_F(ResolveDeviceHostTier, NoHostBackend) {
   const ScopedAcceleratorOverride scoped(kVisible);
-  const ScopedHostBackendsOverride backends({false, false});
+  const ScopedHostBackendsOverride backends(hamon::HostBackends{{}});
   EXPECT_TRUE(
       contains_all(error_of<hamon::DeviceUnavailable>([] { resolve_device(DeviceSpec::cpu(), 1); }),
                    "cpu", "Serial", "OpenMP"));
@@ -573,7 +583,8 @@ TEST_F(ResolveDeviceHostTier, NoHostBackend) {
 
 TEST_F(ResolveDeviceHostTier, AutoBelowDeviceThresholdUsesTheHostTier) {
   const ScopedAcceleratorOverride scoped(kVisible);
-  const ScopedHostBackendsOverride backends({true, true});
+  const ScopedHostBackendsOverride backends(
+      hamon::HostBackends{{hamon::Placement::serial, hamon::Placement::openmp}});
   DeviceDecision d = resolve_device(DeviceSpec::auto_(), 100, 4096.0, 512.0);
   EXPECT_EQ(d.placement, Placement::serial);
   EXPECT_EQ(d.reason, DecisionReason::score_below_threshold);
@@ -588,7 +599,8 @@ using ResolveDeviceDescribe = hamon::test::PolicyEnvTest;
 
 TEST_F(ResolveDeviceDescribe, NamesEverythingThatDecided) {
   const ScopedAcceleratorOverride scoped(kVisible);
-  const ScopedHostBackendsOverride backends({true, true});
+  const ScopedHostBackendsOverride backends(
+      hamon::HostBackends{{hamon::Placement::serial, hamon::Placement::openmp}});
   env::set_env("HAMON_DEVICE_THRESHOLD", "8192");
   write_text(calibration_path(), "host_threshold: 64\n");
   const std::string text = resolve_device(DeviceSpec::auto_(), 128).describe();
@@ -616,11 +628,13 @@ TEST(ResolveDeviceProbe, RealProbeMatchesTheBuild) {
 #endif
   const hamon::HostBackends backends = hamon::host_backends();
 #ifdef KOKKOS_ENABLE_SERIAL
-  EXPECT_TRUE(backends.serial);
+  EXPECT_TRUE(backends.has(Placement::serial));
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
-  EXPECT_TRUE(backends.openmp);
+  EXPECT_TRUE(backends.has(Placement::openmp));
 #endif
+  // In the list's order, lightest first: the host tier's rule depends on it.
+  EXPECT_TRUE(std::is_sorted(backends.placements.begin(), backends.placements.end()));
 }
 
 TEST(ResolveDeviceProbe, OverridesNestAndRestore) {
@@ -641,12 +655,10 @@ TEST(ResolveDeviceProbe, OverridesNestAndRestore) {
 
   const hamon::HostBackends before = hamon::host_backends();
   {
-    const ScopedHostBackendsOverride scoped({false, false});
-    EXPECT_FALSE(hamon::host_backends().serial);
-    EXPECT_FALSE(hamon::host_backends().openmp);
+    const ScopedHostBackendsOverride scoped(hamon::HostBackends{});
+    EXPECT_TRUE(hamon::host_backends().placements.empty());
   }
-  EXPECT_EQ(hamon::host_backends().serial, before.serial);
-  EXPECT_EQ(hamon::host_backends().openmp, before.openmp);
+  EXPECT_EQ(hamon::host_backends().placements, before.placements);
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ using hamon::NrptResult;
 using hamon::SpinModel;
 
 NrptResult run_serial(const SpinModel& model, const NrptOptions& options) {
-  return hamon::nrpt(model, options, hamon::DeviceSpec::serial()).result;
+  return hamon::nrpt(model, options, hamon::DeviceSpec::backend(hamon::Placement::serial)).result;
 }
 
 hamon::NrptRunner serial_runner(const SpinModel& model) {
@@ -340,7 +340,8 @@ TEST_F(AutotuneTest, resolves_once_and_every_run_follows_the_decision) {
   const auto model = hamon::make_lattice({6, 6}, true);
   const auto o = small_flow();
   EXPECT_EQ(hamon::autotune_work_score(model, o), 24 * 36);  // the pilot's max_chains
-  const hamon::Plan plan = hamon::autotune(model, o, hamon::DeviceSpec::serial());
+  const hamon::Plan plan =
+      hamon::autotune(model, o, hamon::DeviceSpec::backend(hamon::Placement::serial));
   EXPECT_EQ(plan.decision.placement, hamon::Placement::serial);
   EXPECT_EQ(plan.decision.score, std::optional<std::int64_t>(24 * 36));
   EXPECT_EQ(plan.execution_space, "Serial");
@@ -409,7 +410,8 @@ TEST_F(AutotuneTest, fixed_parts_are_kept_and_inconsistent_options_rejected) {
   o.n_chains = 6;
   o.tune_exploration = false;
   o.n_expl = 3;
-  const hamon::Plan plan = hamon::autotune(model, o, hamon::DeviceSpec::serial());
+  const hamon::Plan plan =
+      hamon::autotune(model, o, hamon::DeviceSpec::backend(hamon::Placement::serial));
   EXPECT_EQ(plan.n_chains, 6);
   EXPECT_EQ(plan.n_expl, 3);
   EXPECT_FALSE(plan.details.chains.has_value());
@@ -420,24 +422,27 @@ TEST_F(AutotuneTest, fixed_parts_are_kept_and_inconsistent_options_rejected) {
   hamon::AutotuneOptions fixed = o;
   fixed.tune_betas = false;
   fixed.betas = {0.0, 0.2, 0.5};
-  const hamon::Plan untouched = hamon::autotune(model, fixed, hamon::DeviceSpec::serial());
+  const hamon::Plan untouched =
+      hamon::autotune(model, fixed, hamon::DeviceSpec::backend(hamon::Placement::serial));
   EXPECT_EQ(untouched.betas, fixed.betas);
   EXPECT_FALSE(untouched.details.schedule.has_value());
 
   fixed.tune_betas = true;  // a fixed ladder cannot also be tuned
-  EXPECT_THROW(hamon::autotune(model, fixed, hamon::DeviceSpec::serial()), std::invalid_argument);
+  EXPECT_THROW(hamon::autotune(model, fixed, hamon::DeviceSpec::backend(hamon::Placement::serial)),
+               std::invalid_argument);
   hamon::AutotuneOptions backwards = small_flow();
   backwards.beta_min = 0.7;
-  EXPECT_THROW(hamon::autotune(model, backwards, hamon::DeviceSpec::serial()),
-               std::invalid_argument);
+  EXPECT_THROW(
+      hamon::autotune(model, backwards, hamon::DeviceSpec::backend(hamon::Placement::serial)),
+      std::invalid_argument);
 }
 
 TEST_F(AutotuneTest, autosample_returns_the_plan_the_run_and_its_diagnostics) {
   const auto model = hamon::make_lattice({4, 4}, true);
   NrptOptions options;
   options.burn_in = 100;
-  const auto out =
-      hamon::autosample(model, 2000, small_flow(), options, hamon::DeviceSpec::serial());
+  const auto out = hamon::autosample(model, 2000, small_flow(), options,
+                                     hamon::DeviceSpec::backend(hamon::Placement::serial));
   EXPECT_EQ(out.result.betas, out.plan.betas);
   EXPECT_EQ(out.result.energies.size(), 2000u * out.plan.betas.size());  // forced on
   ASSERT_TRUE(out.diagnostics.log_z.has_value());

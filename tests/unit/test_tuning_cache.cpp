@@ -79,7 +79,7 @@ class TuningCacheTest : public hamon::test::PolicyEnvTest {
     env::set_env(hamon::kTuningCacheDirEnv, cache_dir().string());
   }
   hamon::Plan tune(const AutotuneOptions& o, const SpinModel& model = small_model()) {
-    return hamon::autotune(model, o, hamon::DeviceSpec::serial());
+    return hamon::autotune(model, o, hamon::DeviceSpec::backend(hamon::Placement::serial));
   }
   std::string key_of(const AutotuneOptions& o, const SpinModel& model = small_model()) {
     return hamon::autotune_cache_key(model, o, "Serial");

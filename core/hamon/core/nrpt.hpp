@@ -8,7 +8,8 @@
 // is given; nothing crosses to the host per round.
 //
 // The templates are defined in hamon/core/impl/nrpt_impl.hpp and explicitly instantiated
-// by the library for every enabled Kokkos execution space (policies/src/nrpt_*.cpp).
+// by the library for every enabled backend of cmake/HamonBackends.cmake's list
+// (policies/src/nrpt_backend.cpp.in); any other space is a readable compile error.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "hamon/core/device_model.hpp"
+#include "hamon/core/instantiated_spaces.hpp"
 #include "hamon/core/sampler_state.hpp"
 #include "hamon/core/spin_model.hpp"
 #include "hamon/core/statistics.hpp"
@@ -129,18 +131,18 @@ struct Continuation {
 };
 
 /// Runs NRPT for `model` in `space` (a Sampler run for burn_in + n_rounds rounds).
-template <class ExecutionSpace>
+template <class ExecutionSpace, class = detail::require_instantiated_t<ExecutionSpace>>
 NrptResult nrpt(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options);
 
 /// The same on a model whose Views already live in the space's memory (embedding in a
 /// Kokkos code: nothing is copied).
-template <class ExecutionSpace>
+template <class ExecutionSpace, class = detail::require_instantiated_t<ExecutionSpace>>
 NrptResult nrpt(const ExecutionSpace& space,
                 const DeviceModel<typename ExecutionSpace::memory_space>& device_model,
                 const NrptOptions& options);
 
 /// Plain block-Gibbs sampling at one inverse temperature: NRPT with one chain.
-template <class ExecutionSpace>
+template <class ExecutionSpace, class = detail::require_instantiated_t<ExecutionSpace>>
 NrptResult sample(const ExecutionSpace& space, const SpinModel& model, double beta,
                   NrptOptions options);
 

@@ -1,19 +1,24 @@
 #pragma once
-// Which execution spaces hamon can route to: the accelerator (Kokkos::Cuda, compiled in
-// and a device visible at run time) and the host backends (Serial, OpenMP) compiled in.
+// Which execution spaces hamon can route to: the accelerator (the accelerator backend of
+// cmake/HamonBackends.cmake's list, compiled in and a device visible at run time) and the
+// host backends compiled in.
 //
 // The real answers come from the Kokkos configuration and, for the device count, one
 // cudaGetDeviceCount call made the first time it is asked (then cached). Both can be
 // replaced for the lifetime of a scoped override, so a CPU-only build can test every
 // branch of resolve_device, including the accelerator ones.
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "hamon/policies/backends.hpp"
 
 namespace hamon {
 
 struct AcceleratorInfo {
-  bool compiled_in = false;  // KOKKOS_ENABLE_CUDA
+  bool compiled_in = false;  // an accelerator backend is (KOKKOS_ENABLE_CUDA)
   int visible_devices = 0;   // cudaGetDeviceCount at run time; 0 when not compiled in
   std::string detail;        // why none is visible, when the CUDA runtime said so
 
@@ -25,8 +30,8 @@ struct AcceleratorInfo {
 /// enable_persistent_compile_cache before anything that probes).
 AcceleratorInfo probe_accelerator();
 
-/// Whether Cuda is compiled in (the active override's answer if any). Never touches the
-/// CUDA runtime.
+/// Whether an accelerator backend is compiled in (the active override's answer if any). Never
+/// touches the CUDA runtime.
 bool accelerator_compiled_in();
 
 /// Replaces probe_accelerator()'s answer until destroyed (restoring the previous override,
@@ -42,10 +47,13 @@ class ScopedAcceleratorOverride {
   std::optional<AcceleratorInfo> previous_;
 };
 
-/// The host backends hamon dispatches to.
+/// The host backends hamon dispatches to, in the list's order (lightest first).
 struct HostBackends {
-  bool serial = false;  // KOKKOS_ENABLE_SERIAL
-  bool openmp = false;  // KOKKOS_ENABLE_OPENMP
+  std::vector<Placement> placements;
+
+  bool has(Placement placement) const {
+    return std::find(placements.begin(), placements.end(), placement) != placements.end();
+  }
 };
 
 /// The host backends compiled in (the active override's answer if any).

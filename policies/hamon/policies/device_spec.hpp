@@ -5,17 +5,22 @@
 //   cpu     the host tier (Serial or OpenMP, see resolve_device.hpp)
 //   gpu     the accelerator (Kokkos::Cuda); alias "cuda"
 //   none    hamon never touches placement; alias "off"
-//   serial  Kokkos::Serial explicitly (an extension of the seed's vocabulary)
-//   openmp  Kokkos::OpenMP explicitly (an extension)
-//   a concrete execution-space instance (Kokkos::Serial / OpenMP / Cuda, e.g. a Cuda
-//   instance on the caller's stream), used as-is.
+//   serial, openmp, ...   one host backend explicitly, by its name in
+//                         cmake/HamonBackends.cmake's list (an extension of the seed's
+//                         vocabulary); an accelerator's name is an alias of gpu
+//   a concrete execution-space instance of any instantiated space (e.g. a Cuda instance
+//   on the caller's stream), used as-is.
 //
 // Strings (YAML, CLI, HAMON_DEVICE) are parsed case-insensitively with parse_device_spec.
 
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <variant>
+
+#include "hamon/core/instantiated_spaces.hpp"
+#include "hamon/policies/backends.hpp"
 
 namespace hamon {
 
@@ -27,38 +32,21 @@ class DeviceUnavailable : public std::runtime_error {
 };
 
 namespace detail {
-template <typename Variant, typename Space>
-struct AppendSpace;
-template <typename... Spaces, typename Space>
-struct AppendSpace<std::variant<Spaces...>, Space> {
-  using type = std::variant<Spaces..., Space>;
+template <class List>
+struct InstanceOf;
+template <class... Spaces>
+struct InstanceOf<SpaceList<Spaces...>> {
+  using type = std::variant<std::monostate, Spaces...>;
 };
-
-using InstanceNone = std::variant<std::monostate>;
-#ifdef KOKKOS_ENABLE_SERIAL
-using InstanceSerial = AppendSpace<InstanceNone, Kokkos::Serial>::type;
-#else
-using InstanceSerial = InstanceNone;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-using InstanceOpenMP = AppendSpace<InstanceSerial, Kokkos::OpenMP>::type;
-#else
-using InstanceOpenMP = InstanceSerial;
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-using InstanceVariant = AppendSpace<InstanceOpenMP, Kokkos::Cuda>::type;
-#else
-using InstanceVariant = InstanceOpenMP;
-#endif
 }  // namespace detail
 
 class DeviceSpec {
  public:
-  enum class Kind { auto_, cpu, gpu, none, serial, openmp, instance };
+  enum class Kind { auto_, cpu, gpu, none, backend, instance };
 
   /// A concrete execution-space instance; monostate unless kind() == Kind::instance. One
-  /// alternative per enabled backend among Serial, OpenMP, Cuda.
-  using Instance = detail::InstanceVariant;
+  /// alternative per instantiated space (hamon/core/instantiated_spaces.hpp).
+  using Instance = detail::InstanceOf<InstantiatedSpaces>::type;
 
   /// `auto`. Constructs no Kokkos object, so it is safe before Kokkos::initialize.
   DeviceSpec() = default;
@@ -67,40 +55,40 @@ class DeviceSpec {
   static DeviceSpec cpu() { return DeviceSpec(Kind::cpu); }
   static DeviceSpec gpu() { return DeviceSpec(Kind::gpu); }
   static DeviceSpec none() { return DeviceSpec(Kind::none); }
-  static DeviceSpec serial() { return DeviceSpec(Kind::serial); }
-  static DeviceSpec openmp() { return DeviceSpec(Kind::openmp); }
+  /// One host backend by name (Placement::serial, Placement::openmp): Kind::backend. An
+  /// accelerator's placement means `gpu`. Throws std::invalid_argument for leave_alone.
+  static DeviceSpec backend(Placement placement);
 
   Kind kind() const { return kind_; }
+  /// The host backend of Kind::backend (leave_alone for every other kind).
+  Placement backend() const { return backend_; }
   bool is_instance() const { return kind_ == Kind::instance; }
   const Instance& instance() const { return instance_; }
 
   // Implicit on purpose: `hamon::sample(model, opts, Kokkos::Cuda(stream))` reads naturally.
-#ifdef KOKKOS_ENABLE_SERIAL
-  DeviceSpec(const Kokkos::Serial& space) : kind_(Kind::instance), instance_(space) {}
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  DeviceSpec(const Kokkos::OpenMP& space) : kind_(Kind::instance), instance_(space) {}
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  DeviceSpec(const Kokkos::Cuda& space) : kind_(Kind::instance), instance_(space) {}
-#endif
+  // A space hamon is not compiled for is a readable compile error.
+  template <class Space, class = detail::require_instantiated_t<Space>>
+  DeviceSpec(const Space& space) : kind_(Kind::instance), instance_(space) {}
 
  private:
-  explicit DeviceSpec(Kind kind) : kind_(kind) {}
+  explicit DeviceSpec(Kind kind, Placement backend = Placement::leave_alone)
+      : kind_(kind), backend_(backend) {}
 
   Kind kind_ = Kind::auto_;
+  Placement backend_ = Placement::leave_alone;
   Instance instance_;
 };
 
-/// "auto", "cpu", "gpu", "none", "serial", "openmp", "instance".
+/// "auto", "cpu", "gpu", "none", "backend", "instance".
 std::string to_string(DeviceSpec::Kind kind);
 
-/// The words above; an instance is "instance:serial", "instance:openmp" or "instance:cuda".
+/// The words above, but a backend spec is its name ("serial") and an instance is
+/// "instance:<name>" ("instance:cuda").
 /// For every non-instance spec, parse_device_spec(to_string(spec)) gives the spec back.
 std::string to_string(const DeviceSpec& spec);
 
 /// The accepted words, for error messages: "auto, cpu, gpu (alias cuda), none (alias
-/// off), serial, openmp".
+/// off), serial, openmp" (the backend names from the list).
 std::string accepted_device_specs();
 
 /// Parses a device word, case-insensitively, ignoring surrounding whitespace.

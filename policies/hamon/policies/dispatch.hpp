@@ -6,11 +6,11 @@
 //
 // Placement -> execution space:
 //   leave_alone        Kokkos::DefaultExecutionSpace (always one of the spaces below)
-//   serial / openmp    Kokkos::Serial / Kokkos::OpenMP (default instance)
-//   cuda               Kokkos::Cuda (default instance)
+//   a backend          its Kokkos execution space (default instance), e.g. serial ->
+//                      Kokkos::Serial, for every backend of cmake/HamonBackends.cmake's list
 //   a concrete instance in the decision's spec: that instance, as it is.
-// The round loop is explicitly instantiated once per concrete space (policies/src/
-// nrpt_<space>.cpp); DefaultExecutionSpace is an alias of one of them, never a separate
+// The round loop is explicitly instantiated once per compiled-in backend (policies/src/
+// nrpt_backend.cpp.in); DefaultExecutionSpace is an alias of one of them, never a separate
 // instantiation. The dispatcher owns no execution-space instance (the default instances
 // belong to Kokkos), and it never initialises Kokkos: calling an entry point before
 // Kokkos::initialize (or after Kokkos::finalize) throws std::logic_error.
@@ -20,7 +20,10 @@
 // access that memory and copies nothing.
 
 #include <Kokkos_Core.hpp>
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -32,6 +35,7 @@
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/sampler.hpp"
 #include "hamon/core/spin_model.hpp"
+#include "hamon/policies/backends.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/placement.hpp"
 
@@ -106,63 +110,38 @@ RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& model, const NrptOptions
 
 namespace detail {
 
-/// True for the execution spaces the round loop is instantiated for in this build.
-template <class Space>
-inline constexpr bool is_instantiated_space = false
-#ifdef KOKKOS_ENABLE_SERIAL
-                                              || std::is_same_v<Space, Kokkos::Serial>
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-                                              || std::is_same_v<Space, Kokkos::OpenMP>
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-                                              || std::is_same_v<Space, Kokkos::Cuda>
-#endif
-    ;
-
 static_assert(is_instantiated_space<Kokkos::DefaultExecutionSpace>,
-              "hamon dispatches to Serial, OpenMP and Cuda only: this Kokkos's "
-              "DefaultExecutionSpace is none of them");
-
-/// The placement naming `Space` (leave_alone when it is not an instantiated space).
-template <class Space>
-constexpr Placement placement_of_type() {
-#ifdef KOKKOS_ENABLE_SERIAL
-  if constexpr (std::is_same_v<Space, Kokkos::Serial>) return Placement::serial;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) return Placement::openmp;
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return Placement::cuda;
-#endif
-  return Placement::leave_alone;
-}
+              "hamon dispatches only to the backends of cmake/HamonBackends.cmake's list: "
+              "this Kokkos's DefaultExecutionSpace is none of them");
 
 template <class Space, class MemSpace>
 inline constexpr bool can_access = Kokkos::SpaceAccessibility<Space, MemSpace>::accessible;
 
+constexpr std::size_t backend_index(Placement placement) {
+  return static_cast<std::size_t>(placement) - 1;  // leave_alone is 0, then the list
+}
+
 /// Which instantiated spaces can access a memory space, and its own execution space.
 struct InPlaceCandidates {
-  bool serial = false;
-  bool openmp = false;
-  bool cuda = false;
+  std::array<bool, std::size(kKnownBackends)> accessible{};  // indexed like kKnownBackends
   Placement natural = Placement::leave_alone;  // leave_alone: not an instantiated space
+
+  constexpr bool can_run(Placement placement) const {
+    return placement != Placement::leave_alone && accessible[backend_index(placement)];
+  }
+  constexpr bool any() const {
+    for (bool a : accessible) {
+      if (a) return true;
+    }
+    return false;
+  }
 };
 
-template <class MemSpace>
-constexpr InPlaceCandidates in_place_candidates() {
+template <class MemSpace, class... Spaces>
+constexpr InPlaceCandidates in_place_candidates(SpaceList<Spaces...> /*unused*/) {
   InPlaceCandidates c;
-#ifdef KOKKOS_ENABLE_SERIAL
-  c.serial = can_access<Kokkos::Serial, MemSpace>;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  c.openmp = can_access<Kokkos::OpenMP, MemSpace>;
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  c.cuda = can_access<Kokkos::Cuda, MemSpace>;
-#endif
-  c.natural = placement_of_type<typename MemSpace::execution_space>();
+  ((c.accessible[backend_index(placement_of_space<Spaces>())] = can_access<Spaces, MemSpace>), ...);
+  c.natural = placement_of_space<typename MemSpace::execution_space>();
   return c;
 }
 
@@ -218,6 +197,23 @@ RoutedResult run_in_place(const DeviceModel<MemSpace>& model, const NrptOptions&
   return out;
 }
 
+/// Runs in the instantiated space the decision names, among those that can access MemSpace.
+template <class MemSpace, class Space, class... Rest>
+RoutedResult run_in_place_on(const DeviceModel<MemSpace>& model, const NrptOptions& options,
+                             DeviceDecision decision, SpaceList<Space, Rest...> /*unused*/) {
+  if constexpr (can_access<Space, MemSpace>) {
+    if (placement_of_space<Space>() == decision.placement) {
+      return run_in_place<Space>(model, options, std::move(decision));
+    }
+  }
+  if constexpr (sizeof...(Rest) > 0) {
+    return run_in_place_on(model, options, std::move(decision), SpaceList<Rest...>());
+  } else {
+    throw std::logic_error("hamon::nrpt_in_place: decided " + to_string(decision.placement) +
+                           ", which cannot access the model's memory space");
+  }
+}
+
 }  // namespace detail
 
 template <class MemSpace>
@@ -226,42 +222,17 @@ RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& caller_model, const Nrpt
   DeviceModel<MemSpace> model = caller_model;  // the same Views (no allocation)
   model.lattice.enabled = false;
   model.integer_field_bound = -1;
-  constexpr detail::InPlaceCandidates candidates = detail::in_place_candidates<MemSpace>();
-  static_assert(candidates.serial || candidates.openmp || candidates.cuda,
-                "hamon::nrpt_in_place: no enabled execution space (Serial, OpenMP, Cuda) "
-                "can access this memory space");
+  constexpr detail::InPlaceCandidates candidates =
+      detail::in_place_candidates<MemSpace>(InstantiatedSpaces());
+  static_assert(candidates.any(),
+                "hamon::nrpt_in_place: no instantiated execution space (see "
+                "hamon/core/instantiated_spaces.hpp) can access this memory space");
   detail::require_kokkos_initialized("nrpt_in_place");
   validate_options(options, model.n_nodes);
   const auto n_chains = static_cast<std::int64_t>(ladder_of(options).size());
   DeviceDecision decision =
       detail::decide_in_place(candidates, work_score(n_chains, model.n_free), host_threshold);
-  switch (decision.placement) {
-#ifdef KOKKOS_ENABLE_SERIAL
-    case Placement::serial:
-      if constexpr (candidates.serial) {
-        return detail::run_in_place<Kokkos::Serial>(model, options, std::move(decision));
-      }
-      break;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-    case Placement::openmp:
-      if constexpr (candidates.openmp) {
-        return detail::run_in_place<Kokkos::OpenMP>(model, options, std::move(decision));
-      }
-      break;
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-    case Placement::cuda:
-      if constexpr (candidates.cuda) {
-        return detail::run_in_place<Kokkos::Cuda>(model, options, std::move(decision));
-      }
-      break;
-#endif
-    default:
-      break;
-  }
-  throw std::logic_error("hamon::nrpt_in_place: decided " + to_string(decision.placement) +
-                         ", which cannot access the model's memory space");
+  return detail::run_in_place_on(model, options, std::move(decision), InstantiatedSpaces());
 }
 
 }  // namespace hamon

@@ -6,32 +6,11 @@
 #include <optional>
 #include <string>
 
+#include "hamon/policies/backends.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/thresholds.hpp"
 
 namespace hamon {
-
-enum class Placement {
-  leave_alone,  // Kokkos::DefaultExecutionSpace; hamon moves no data
-  serial,       // Kokkos::Serial
-  openmp,       // Kokkos::OpenMP
-  cuda,         // Kokkos::Cuda
-};
-
-/// "leave_alone", "serial", "openmp", "cuda".
-inline std::string to_string(Placement placement) {
-  switch (placement) {
-    case Placement::leave_alone:
-      return "leave_alone";
-    case Placement::serial:
-      return "serial";
-    case Placement::openmp:
-      return "openmp";
-    case Placement::cuda:
-      return "cuda";
-  }
-  return "unknown";
-}
 
 enum class DecisionReason {
   forced_by_env,                // spec auto, HAMON_DEVICE set to something other than auto
@@ -42,7 +21,7 @@ enum class DecisionReason {
   explicit_request,             // cpu / gpu / serial / openmp asked for by the caller
   concrete_instance,            // the caller passed an execution-space instance
   opted_out,                    // spec none: hamon never touches placement
-  no_host_backend,              // auto wanted the host tier but neither Serial nor OpenMP is built
+  no_host_backend,              // auto wanted the host tier but no host backend is built
   data_resident,                // the caller's Views already live in a memory space: run where
                                 // the data is, copy nothing (nrpt_in_place)
 };
@@ -74,12 +53,13 @@ inline std::string to_string(DecisionReason reason) {
   return "unknown";
 }
 
-/// How the host tier chose between Serial and OpenMP.
+/// How the host tier chose among the host backends compiled in (listed lightest first in
+/// cmake/HamonBackends.cmake: Serial, then OpenMP).
 enum class HostRule {
   only_backend,                 // one host backend compiled in: that one
-  no_score_default,             // both, no score: the default host space (OpenMP)
-  score_below_threshold,        // both, score < host threshold: Serial
-  score_at_or_above_threshold,  // both, score >= host threshold: OpenMP
+  no_score_default,             // several, no score: the heaviest (the default host space)
+  score_below_threshold,        // several, score < host threshold: the lightest (Serial)
+  score_at_or_above_threshold,  // several, score >= host threshold: the heaviest (OpenMP)
 };
 
 /// "only host backend", "no score: default host space", "score below host threshold",

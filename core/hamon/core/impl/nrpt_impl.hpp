@@ -1,14 +1,14 @@
 #pragma once
 // Definitions of hamon::nrpt and hamon::sample (declared in hamon/core/nrpt.hpp): thin
-// wrappers over hamon::Sampler (sampler.hpp). Include this only to instantiate the round
-// loop for an execution space the library does not already provide.
+// wrappers over hamon::Sampler (sampler.hpp). Included by the explicit instantiations
+// (nrpt_instantiate.hpp), once per backend of cmake/HamonBackends.cmake's list.
 
 #include "hamon/core/impl/sampler_impl.hpp"
 #include "hamon/core/nrpt.hpp"
 
 namespace hamon {
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class>
 NrptResult nrpt(const ExecutionSpace& space,
                 const DeviceModel<typename ExecutionSpace::memory_space>& model,
                 const NrptOptions& options) {
@@ -17,14 +17,14 @@ NrptResult nrpt(const ExecutionSpace& space,
   return sampler.result();
 }
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class>
 NrptResult nrpt(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options) {
   Sampler<ExecutionSpace> sampler(space, model, options);
   sampler.run(options.burn_in + options.n_rounds);
   return sampler.result();
 }
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class>
 NrptResult sample(const ExecutionSpace& space, const SpinModel& model, double beta,
                   NrptOptions options) {
   options.betas = {beta};
