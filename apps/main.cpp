@@ -48,9 +48,9 @@ int main(int argc, char* argv[]) {
       "Experiment files: examples/README.md. Exit status: 0 ok, 1 run failed, 2 bad input,\n"
       "3 stopped on a signal (resumable with `hamon resume DIR`).");
   const std::vector<Command> commands = {
-      add_run_command(app),     add_validate_command(app), add_devices_command(app),
-      add_resolve_command(app), add_demo_command(app),     add_resume_command(app),
-      add_extend_command(app),
+      add_run_command(app),     add_validate_command(app),  add_devices_command(app),
+      add_resolve_command(app), add_demo_command(app),      add_resume_command(app),
+      add_extend_command(app),  add_calibrate_command(app),
   };
   try {
     app.parse(argc, argv);

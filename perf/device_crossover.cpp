@@ -1,5 +1,7 @@
 // Device crossover: where each execution space starts to pay off, and what `auto` costs.
-// The C++ counterpart of the seed's benchmarks/device_crossover.py.
+// The C++ counterpart of the Python hamon's benchmarks/device_crossover.py; the steady-state
+// measurement and the recommendation are the library's (hamon/policies/calibrate.hpp), which
+// `hamon calibrate` runs and installs: this tool adds cold starts, `auto` and its regret.
 //
 // Sweep: periodic 2D ferromagnet L x L, L in {8, 16, 32, 64, 128} x chains in {4, 8, 16,
 // 32}, ladder linear from beta 0 to 0.44, 100 rounds x 2 Gibbs sweeps (n_expl = 2), no
@@ -57,16 +59,13 @@
 
 #include "hamon/core/model_builders.hpp"
 #include "hamon/policies/accelerator.hpp"
+#include "hamon/policies/calibrate.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "hamon/policies/thresholds.hpp"
 
 namespace {
 
-constexpr double kBetaMax = 0.44;
-constexpr std::uint64_t kSeed = 20260101;
-// Repeats of one space that spread more than this (relative to their median) mark a point
-// as noisy: something else was likely running.
-constexpr double kNoisy = 0.25;
+constexpr double kNoisy = hamon::kCalibrationNoisy;
 
 struct Config {
   std::vector<int> sizes = {8, 16, 32, 64, 128};
@@ -82,43 +81,23 @@ struct Config {
   std::optional<std::string> out;
 };
 
-// A space as the benchmark names it; "auto" is the router.
-struct Space {
-  std::string name;
-  hamon::DeviceSpec spec;
-};
+// A space as the benchmark names it ("auto" is the router); the fixed ones and the
+// steady-state measurement come from hamon/policies/calibrate.hpp, as `hamon calibrate`'s.
+using Space = hamon::CalibrationSpace;
 
-std::vector<Space> fixed_spaces() {
-  std::vector<Space> spaces;
-#ifdef KOKKOS_ENABLE_SERIAL
-  spaces.push_back({"serial", hamon::DeviceSpec::backend(hamon::Placement::serial)});
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  spaces.push_back({"openmp", hamon::DeviceSpec::backend(hamon::Placement::openmp)});
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  if (hamon::probe_accelerator().visible()) spaces.push_back({"cuda", hamon::DeviceSpec::gpu()});
-#endif
-  return spaces;
+hamon::CalibrationSweep sweep_of(const Config& config) {
+  hamon::CalibrationSweep sweep;
+  sweep.sides = config.sizes;
+  sweep.chains = config.chains;
+  sweep.rounds = config.rounds;
+  sweep.n_expl = config.n_expl;
+  sweep.repeats = config.repeats;
+  sweep.retries = config.retries;
+  return sweep;
 }
 
 hamon::DeviceSpec spec_named(const std::string& name) {
   return name == "auto" ? hamon::DeviceSpec::auto_() : hamon::parse_device_spec(name);
-}
-
-hamon::SpinModel ferromagnet(int side) {
-  return hamon::make_lattice({side, side}, true);
-}
-
-hamon::NrptOptions options_for(const Config& config, int chains) {
-  hamon::NrptOptions options;
-  options.n_chains = chains;
-  options.beta_min = 0.0;
-  options.beta_max = kBetaMax;
-  options.n_rounds = config.rounds;
-  options.n_expl = config.n_expl;
-  options.seed = kSeed;
-  return options;
 }
 
 // The 1-, 5- and 15-minute load averages, to tell whether something else was running.
@@ -143,9 +122,9 @@ double median(std::vector<double> values) {
 
 int run_cold_child(const Config& config, const std::string& space, int side, int chains) {
   const auto start = std::chrono::steady_clock::now();
-  const hamon::SpinModel model = ferromagnet(side);
+  const hamon::SpinModel model = hamon::calibration_model(side);
   const hamon::RoutedResult routed =
-      hamon::nrpt(model, options_for(config, chains), spec_named(space));
+      hamon::nrpt(model, hamon::calibration_options(sweep_of(config), chains), spec_named(space));
   const double seconds = seconds_since(start);
   std::cout << "cold_seconds " << std::setprecision(9) << seconds << "\n"
             << "cold_placement " << to_string(routed.decision.placement) << ":"
@@ -259,66 +238,20 @@ double regret(const std::map<std::string, double>& times, const std::vector<Spac
   return times.at("auto") / times.at(best_of(times, fixed)) - 1.0;
 }
 
-struct Steady {
-  std::map<std::string, double> median;
-  double spread = 0.0;
-  std::string auto_ran;
-};
-
-// One steady-state measurement of a point: a warm-up call per space, then `repeats` timed
-// calls per space, interleaved so that a slow spell hits every space alike.
-Steady measure_steady(const Config& config, const std::vector<Space>& spaces,
-                      const hamon::SpinModel& model, const hamon::NrptOptions& options) {
-  Steady steady;
-  std::map<std::string, std::vector<double>> samples;
-  std::int64_t checksum = -1;
-  for (int rep = -1; rep < config.repeats; ++rep) {  // rep -1: the warm-up
-    for (const Space& s : spaces) {
-      const auto start = std::chrono::steady_clock::now();
-      const hamon::RoutedResult routed = hamon::nrpt(model, options, s.spec);
-      const double t = seconds_since(start);
-      if (rep >= 0) samples[s.name].push_back(t);
-      if (s.name == "auto") {
-        steady.auto_ran = to_string(routed.decision.placement) + ":" + routed.execution_space;
-      }
-      // Same run everywhere (the engine is bit-identical across spaces): a cheap check
-      // that every space did the whole job.
-      const std::int64_t sum = routed.result.total_round_trips + routed.result.swaps.accepted[0];
-      if (checksum < 0) checksum = sum;
-      if (sum != checksum)
-        throw std::runtime_error("results differ between spaces (" + s.name + ")");
-    }
-  }
-  for (const auto& [name, times] : samples) {
-    steady.median[name] = median(times);
-    const auto [lo, hi] = std::minmax_element(times.begin(), times.end());
-    steady.spread = std::max(steady.spread, (*hi - *lo) / steady.median[name]);
-  }
-  return steady;
-}
-
 Point measure(const Config& config, const std::vector<Space>& fixed, const std::string& self,
               int side, int chains) {
   Point p;
   p.side = side;
   p.chains = chains;
-  const hamon::SpinModel model = ferromagnet(side);
-  const hamon::NrptOptions options = options_for(config, chains);
-  p.score = hamon::work_score_of(model, options);
-
   std::vector<Space> spaces = fixed;
   spaces.push_back({"auto", hamon::DeviceSpec::auto_()});
-  // A noisy point (something else ran) is measured again; the quietest attempt is kept.
-  std::optional<Steady> best;
-  for (int attempt = 0; attempt <= config.retries; ++attempt) {
-    Steady steady = measure_steady(config, spaces, model, options);
-    ++p.attempts;
-    if (!best || steady.spread < best->spread) best = std::move(steady);
-    if (best->spread <= kNoisy) break;
-  }
-  p.steady = best->median;
-  p.spread = best->spread;
-  p.auto_steady = best->auto_ran;
+  const hamon::CalibrationPoint steady =
+      hamon::measure_calibration_point(sweep_of(config), spaces, side, chains);
+  p.score = steady.score;
+  p.steady = steady.seconds;
+  p.spread = steady.spread;
+  p.attempts = steady.attempts;
+  p.auto_steady = steady.ran.at("auto");
 
   if (config.cold) {
     std::map<std::string, std::vector<double>> samples;
@@ -336,63 +269,20 @@ Point measure(const Config& config, const std::vector<Space>& fixed, const std::
 
 // ---- recommendations ---------------------------------------------------------------------
 
-std::int64_t pow2_above(std::int64_t x) {  // smallest power of two > x
-  std::int64_t p = 1;
-  while (p <= x) p *= 2;
-  return p;
-}
-
-std::int64_t pow2_at_most(std::int64_t x) {  // largest power of two <= x (x >= 1)
-  std::int64_t p = 1;
-  while (p * 2 <= x) p *= 2;
-  return p;
-}
-
-struct Recommendation {
-  std::optional<std::int64_t> threshold;
-  std::string note;
-};
-
-// Smallest power of two T such that `faster` beats `slower` at every point with score >= T.
-// `slower` may be "best-host" (the better of serial and openmp at each point).
-Recommendation crossover(const std::vector<Point>& points, const std::string& faster,
-                         const std::string& slower, const std::vector<Space>& fixed) {
-  std::optional<std::int64_t> last_loss;
-  std::int64_t min_score = points.front().score;
-  std::int64_t max_score = points.front().score;
+// The library's recommendation over the steady-state table (the fixed spaces' times).
+hamon::ThresholdRecommendation crossover(const std::vector<Point>& points,
+                                         const std::string& faster, const std::string& slower) {
+  std::vector<hamon::CalibrationPoint> table;
   for (const Point& p : points) {
-    min_score = std::min(min_score, p.score);
-    max_score = std::max(max_score, p.score);
-    double other = 0.0;
-    if (slower == "best-host") {
-      std::vector<Space> host;
-      for (const Space& s : fixed) {
-        if (s.name != "cuda") host.push_back(s);
-      }
-      other = p.steady.at(best_of(p.steady, host));
-    } else {
-      other = p.steady.at(slower);
-    }
-    if (!(p.steady.at(faster) < other)) last_loss = std::max(last_loss.value_or(0), p.score);
+    hamon::CalibrationPoint c;
+    c.side = p.side;
+    c.chains = p.chains;
+    c.score = p.score;
+    c.seconds = p.steady;
+    c.seconds.erase("auto");
+    table.push_back(std::move(c));
   }
-  Recommendation r;
-  if (!last_loss) {
-    r.threshold = pow2_at_most(min_score);
-    r.note = faster + " wins at every measured point (threshold = smallest measured score)";
-  } else {
-    r.threshold = pow2_above(*last_loss);
-    if (*r.threshold > max_score) {
-      r.note = faster +
-               " never wins consistently within the sweep (threshold above the largest "
-               "measured score " +
-               std::to_string(max_score) + ")";
-    } else {
-      r.note = faster + " beats " + slower +
-               " at every point with score >= " + std::to_string(*r.threshold) +
-               "; last loss at score " + std::to_string(*last_loss);
-    }
-  }
-  return r;
+  return hamon::recommend_threshold(table, faster, slower);
 }
 
 // ---- output ------------------------------------------------------------------------------
@@ -586,13 +476,13 @@ int main(int argc, char** argv) {
   try {
     if (cold_space) return run_cold_child(config, *cold_space, cold_side, cold_chains);
 
-    const std::vector<Space> fixed = fixed_spaces();
+    const std::vector<Space> fixed = hamon::calibration_spaces();
     if (fixed.empty()) throw std::runtime_error("no execution space to measure");
     const std::string self = self_path(argv[0]);
-    std::cout << "device_crossover: periodic 2D ferromagnet, ladder beta 0.." << kBetaMax << ", "
-              << config.rounds << " rounds x " << config.n_expl << " sweeps\n  steady: median of "
-              << config.repeats << " after a warm-up, up to " << config.retries
-              << " retries of a noisy point";
+    std::cout << "device_crossover: periodic 2D ferromagnet, ladder beta 0.."
+              << hamon::calibration_options(sweep_of(config), 1).beta_max << ", " << config.rounds
+              << " rounds x " << config.n_expl << " sweeps\n  steady: median of " << config.repeats
+              << " after a warm-up, up to " << config.retries << " retries of a noisy point";
     if (config.cold) std::cout << "; cold: median of " << config.cold_repeats << " fresh processes";
     std::cout << "\n  spaces:";
     for (const Space& s : fixed) std::cout << " " << s.name;
@@ -632,14 +522,14 @@ int main(int argc, char** argv) {
       have_openmp = have_openmp || s.name == "openmp";
       have_cuda = have_cuda || s.name == "cuda";
     }
-    std::optional<Recommendation> host;
-    std::optional<Recommendation> device;
-    if (have_serial && have_openmp) host = crossover(points, "openmp", "serial", fixed);
-    if (have_cuda) device = crossover(points, "cuda", "best-host", fixed);
+    std::optional<hamon::ThresholdRecommendation> host;
+    std::optional<hamon::ThresholdRecommendation> device;
+    if (have_serial && have_openmp) host = crossover(points, "openmp", "serial");
+    if (have_cuda) device = crossover(points, "cuda", "best-host");
 
     std::cout << "  load average after: " << load_average() << "\n\n";
     print_table(std::cout, points, fixed, false,
-                host ? host->threshold : std::optional<std::int64_t>());
+                host ? std::optional<std::int64_t>(host->threshold) : std::nullopt);
     std::cout << "  regret = auto / best fixed space - 1; spread = (max - min) / median of the "
                  "repeats, worst space";
     if (host) {
@@ -673,13 +563,13 @@ int main(int argc, char** argv) {
               << over << " of " << points.size() << " points above +10%\n";
     std::cout << "recommended host threshold: ";
     if (host) {
-      std::cout << *host->threshold << "  (" << host->note << ")\n";
+      std::cout << host->threshold << "  (" << host->note << ")\n";
     } else {
       std::cout << "n/a (needs both Serial and OpenMP)\n";
     }
     std::cout << "recommended device threshold: ";
     if (device) {
-      std::cout << *device->threshold << "  (" << device->note << ")\n";
+      std::cout << device->threshold << "  (" << device->note << ")\n";
     } else {
       std::cout << "no accelerator\n";
     }
@@ -697,8 +587,8 @@ int main(int argc, char** argv) {
             "XDG_CONFIG_HOME nor HOME is set); pass --write PATH");
       }
       hamon::CalibrationValues values = hamon::read_calibration(*path);
-      if (host) values.host_threshold = static_cast<double>(*host->threshold);
-      if (device) values.device_threshold = static_cast<double>(*device->threshold);
+      if (host) values.host_threshold = static_cast<double>(host->threshold);
+      if (device) values.device_threshold = static_cast<double>(device->threshold);
       hamon::write_calibration(*path, values);
       std::cout << "wrote calibration " << *path << ":";
       if (values.device_threshold) std::cout << " device_threshold=" << *values.device_threshold;

@@ -1,5 +1,5 @@
-// Tuning cache: a tuning-dominated flow, cold and repeated (shared/spec/routing.md,
-// "Persistent cache", item 2; target >= 70 % less wall time on the repeat).
+// Tuning cache: a tuning-dominated flow, cold and repeated (docs/routing.md,
+// "Persistent caches", item 2; target >= 70 % less wall time on the repeat).
 //
 // The flow, as a user runs it: build a periodic L x L ferromagnet (L = 32), autotune with
 // the defaults (chains, exploration, schedule; beta from 0 to --beta-max = 0.5, across the

@@ -7,10 +7,12 @@ Writes:
   ladder.png         the final beta ladder (and the initial one, when adaptation moved it)
                      above the local communication barrier lambda(beta) = r_i / dbeta_i
   acceptance.png     swap acceptance of every neighbouring pair (i, i+1)
-  index_process.png  the temperature index of every machine over the measured rounds
-                     (index_process.npy); a round trip is a path from the bottom to the top
-                     and back. Without index_process.npy, the per-temperature energies are
-                     shown instead (and the title says so).
+  index_process.png  the temperature index of machines (index_process.npy) over the first
+                     rounds that span about four round trips of one machine: three machines'
+                     paths, round trips marked, above a heat map machine x round -> index of
+                     all of them (a red-blue-red cycle along a row is one round trip). Without
+                     index_process.npy, the per-temperature energies are shown instead (and
+                     the title says so).
   energies.png       energy traces of every temperature, coldest highlighted, and the
                      cold chain's running mean
   magnetization.png  |m| per node of the cold chain from samples.npy (when it holds samples
@@ -28,10 +30,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 import numpy as np  # noqa: E402
 import yaml  # noqa: E402
 
 MAX_POINTS = 4000  # per trace; longer runs are strided (every k-th round)
+ROUND_TRIPS_SHOWN = 3  # the index process is drawn over a window of this many round trips
+MACHINES_SHOWN = 2  # ... with this many machines' paths above the heat map of all of them
 
 
 def load_run(directory):
@@ -135,38 +140,98 @@ def plot_acceptance(summary, directory, written):
     save(fig, directory, "acceptance.png", written)
 
 
+def round_trip_ends(index):
+    """(round, machine) of every completed round trip in an index process (rounds x
+    machines): reaching the top index marks a machine, arriving at 0 marked counts one."""
+    top = index.max() if index.size else 0
+    marked = np.zeros(index.shape[1], dtype=bool)
+    ends = []
+    for r, row in enumerate(index):
+        marked |= row == top
+        done = marked & (row == 0)
+        ends.extend((r, m) for m in np.flatnonzero(done))
+        marked &= ~done
+    return ends
+
+
+def index_window(n_rounds, n_machines, n_trips):
+    """The first rounds of the run that span about ROUND_TRIPS_SHOWN round trips of one
+    machine (n_rounds x n_machines / n_trips rounds each), at least a few ladder crossings."""
+    per_trip = n_rounds * n_machines / n_trips if n_trips > 0 else n_rounds
+    return int(min(n_rounds, max(ROUND_TRIPS_SHOWN * per_trip, 4 * n_machines, 50)))
+
+
+def conveyor_machines(first_row):
+    """Up to MACHINES_SHOWN machines, spread over the ladder at the window's start (the
+    hottest and the coldest for two), so their paths run in opposite phases."""
+    wanted = np.linspace(0, len(first_row) - 1, min(MACHINES_SHOWN, len(first_row)))
+    order = np.argsort(first_row)
+    return sorted({int(order[int(round(w))]) for w in wanted}, key=lambda m: first_row[m])
+
+
 def plot_index_process(summary, arrays, directory, written):
     index = arrays["index_process"]
     energies = arrays["energies"]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
     if index is not None and index.size > 0:
         n_rounds, n_machines = index.shape
-        k = stride_of(n_rounds)
-        rounds = np.arange(0, n_rounds, k)
-        shown = min(n_machines, 6)
-        for m in range(n_machines):
-            if m < shown:
-                ax.step(rounds, index[::k, m], where="post", lw=1.0, label=f"machine {m}")
-            else:
-                ax.step(rounds, index[::k, m], where="post", lw=0.5, color="0.8", zorder=0)
-        ax.set_ylabel("temperature index (0 = hottest)")
-        ax.set_title(f"Index process: {n_machines} machines"
-                     + (f" (every {k}th round)" if k > 1 else ""))
-        ax.legend(fontsize=7, loc="upper right", ncol=2)
-        ax.set_ylim(-0.5, n_machines - 0.5)
-    elif energies is not None and energies.size > 0:
-        k = stride_of(energies.shape[0])
-        image = ax.imshow(energies[::k].T, aspect="auto", origin="lower", cmap="viridis",
-                          extent=[0, energies.shape[0], -0.5, energies.shape[1] - 0.5])
-        fig.colorbar(image, ax=ax, label="energy")
-        ax.set_ylabel("temperature index")
-        ax.set_title("Index process not recorded (index_process.npy missing): "
-                     "energies by temperature instead", fontsize=9)
+        ends = round_trip_ends(index)
+        window = index_window(n_rounds, n_machines, len(ends))
+        shown = index[:window]
+        rounds = np.arange(window)
+        total = summary.get("nrpt", {}).get("round_trips", len(ends))
+        # Rows of the heat map: machines in the order of their index at the window's start.
+        order = np.argsort(shown[0], kind="stable")
+        fig, ((paths, spare), (heat, bar)) = plt.subplots(
+            2, 2, figsize=(9, 7.5), gridspec_kw={"width_ratios": [40, 1]})
+        spare.axis("off")
+        paths.sharex(heat)
+        paths.tick_params(labelbottom=False)
+        for k, m in enumerate(conveyor_machines(shown[0])):
+            colour = f"C{k}"
+            paths.step(rounds, shown[:, m], where="post", lw=1.2, color=colour,
+                       label=f"machine {m}")
+            trips = [r for r, mm in ends if mm == m and r < window]
+            if trips:  # (an empty marker line would sit at the figure's origin, see below)
+                paths.plot(trips, np.zeros(len(trips)), "v", color=colour, ms=7, clip_on=False)
+        paths.set_ylim(-0.6, n_machines - 0.4)
+        paths.set_ylabel("temperature index\n(0 = hottest)")
+        # The marker's legend entry is a handle of its own: an empty plotted line would sit
+        # at the figure's origin and stretch tight_layout's bounding box.
+        handles, _ = paths.get_legend_handles_labels()
+        handles.append(Line2D([], [], ls="none", marker="v", color="0.3",
+                              label="round trip completed"))
+        paths.legend(handles=handles, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
+                     ncol=3, frameon=False)
+        paths.grid(alpha=0.3)
+        span = (f"rounds 0-{window} of {n_rounds}: about {ROUND_TRIPS_SHOWN} round trips "
+                f"of one machine" if window < n_rounds else f"all {n_rounds} rounds")
+        fig.suptitle(f"Index process, {span} ({total} round trips in the run, all machines)",
+                     fontsize=10)
+        image = heat.imshow(shown[:, order].T, aspect="auto", origin="lower", cmap="coolwarm_r",
+                            interpolation="nearest", vmin=0, vmax=n_machines - 1,
+                            extent=[-0.5, window - 0.5, -0.5, n_machines - 0.5])
+        fig.colorbar(image, cax=bar, label="index (0 = hottest)")
+        heat.set_yticks([])
+        heat.set_ylabel(f"{n_machines} machines\n(by index at round 0)")
+        heat.set_title("every machine: one red-blue-red cycle along a row is one round trip",
+                       fontsize=9)
+        heat.set_xlabel("measured round")
+        fig.tight_layout()
     else:
-        ax.text(0.5, 0.5, "neither index_process.npy nor energies.npy was recorded",
-                ha="center", transform=ax.transAxes)
-    ax.set_xlabel("measured round")
-    fig.tight_layout()
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        if energies is not None and energies.size > 0:
+            k = stride_of(energies.shape[0])
+            image = ax.imshow(energies[::k].T, aspect="auto", origin="lower", cmap="viridis",
+                              extent=[0, energies.shape[0], -0.5, energies.shape[1] - 0.5])
+            fig.colorbar(image, ax=ax, label="energy")
+            ax.set_ylabel("temperature index")
+            ax.set_title("Index process not recorded (index_process.npy missing): "
+                         "energies by temperature instead", fontsize=9)
+        else:
+            ax.text(0.5, 0.5, "neither index_process.npy nor energies.npy was recorded",
+                    ha="center", transform=ax.transAxes)
+        ax.set_xlabel("measured round")
+        fig.tight_layout()
     save(fig, directory, "index_process.png", written)
 
 
@@ -188,9 +253,16 @@ def plot_energies(summary, arrays, directory, written):
         running = np.cumsum(cold) / np.arange(1, n_rounds + 1)
         mean.plot(rounds, running[::k], color="k", label="running mean (cold chain)")
         obs = summary.get("observables", {}).get("energy_per_node")
+        band = []
         if obs:
-            mean.axhspan(obs["mean"] - 2 * obs["stderr"], obs["mean"] + 2 * obs["stderr"],
-                         color="C2", alpha=0.3, label="summary mean +- 2 stderr")
+            band = [obs["mean"] - 2 * obs["stderr"], obs["mean"] + 2 * obs["stderr"]]
+            mean.axhspan(*band, color="C2", alpha=0.3, label="summary mean +- 2 stderr")
+        # The first rounds' running mean swings widely; scale the axis to the rest (the
+        # last 95 %), so the approach to the summary's mean stays visible.
+        settled = np.concatenate([running[n_rounds // 20:], band])
+        lo, hi = float(settled.min()), float(settled.max())
+        pad = max(0.15 * (hi - lo), 1e-3 * max(abs(lo), abs(hi), 1.0))
+        mean.set_ylim(lo - pad, hi + pad)
         mean.legend(fontsize=8)
         traces.set_title(f"Energy per node, {n_chains} temperatures (hot = red, cold = blue)")
     else:

@@ -252,7 +252,7 @@ void write_calibration(const std::string& path, const CalibrationValues& values)
     }
   }
   std::ostringstream text;
-  text << "# hamon calibration (perf/device_crossover); read by hamon::device_threshold and\n"
+  text << "# hamon calibration (hamon calibrate); read by hamon::device_threshold and\n"
           "# hamon::host_threshold. Environment variables and arguments override it.\n";
   if (values.device_threshold) {
     text << "device_threshold: " << format_number(*values.device_threshold) << "\n";

@@ -42,6 +42,16 @@ def main():
                        f"{name} has shape {image.shape}")
         failures.check(float(np.std(image[..., :3])) > 0.01, f"{name} is one flat colour")
         failures.check(path in plot.stdout, f"plot_run.py did not list {name}")
+    # The round trips the index plot marks, on a scripted index process (2 machines, 3
+    # temperatures): machine 0 goes 0 -> 2 -> 0 (one trip, at round 4) and up again;
+    # machine 1 starts at the top, so its first arrival at 0 (round 2) is a trip too.
+    sys.path.insert(0, os.path.join(clitest.SOURCE_DIR, "tools"))
+    import plot_run
+    scripted = np.array([[0, 2], [1, 1], [2, 0], [1, 1], [0, 2], [1, 1], [2, 0]])
+    ends = plot_run.round_trip_ends(scripted)
+    failures.check(ends == [(2, 1), (4, 0), (6, 1)], f"round_trip_ends: {ends}")
+    window = plot_run.index_window(20000, 16, 600)
+    failures.check(1000 <= window <= 2000, f"index_window(20000, 16, 600) = {window}")
     # Not a run directory: a clear error, exit 2.
     bad = subprocess.run([sys.executable, script, args.work], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, timeout=60)

@@ -1,4 +1,4 @@
-// resolve_device: the whole decision table of shared/spec/routing.md, the host tier, the
+// resolve_device: the whole decision table of docs/routing.md, the host tier, the
 // error messages, the accelerator probe and its overrides, the decision record.
 #include <gtest/gtest.h>
 

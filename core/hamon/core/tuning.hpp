@@ -1,7 +1,7 @@
 #pragma once
 // Tuning NRPT (host-side algorithms): the temperature ladder (tune_schedule), the number
 // of chains (tune_chains) and the block-Gibbs sweeps per round (tune_exploration), with the
-// reference library's defaults (shared/spec/nrpt.md, "Tuning").
+// reference library's defaults (docs/nrpt.md, "Tuning defaults").
 //
 // Every algorithm runs the sampler through an NrptRunner: the caller binds the model and
 // the place (policies/ binds nrpt_with(decision, model, .), so a whole flow runs in one

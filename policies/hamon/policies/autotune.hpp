@@ -1,6 +1,6 @@
 #pragma once
 // autotune / autosample: the resolve-once orchestration of the tuning algorithms of
-// hamon/core/tuning.hpp (shared/spec/nrpt.md "Tuning", routing.md "Entry points").
+// hamon/core/tuning.hpp (docs/nrpt.md "Tuning defaults", docs/routing.md "Entry points").
 //
 // autotune(model, options, device):
 //   1. Resolves the device ONCE for the whole flow, with the largest work score the flow

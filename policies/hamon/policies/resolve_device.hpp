@@ -1,6 +1,6 @@
 #pragma once
 // resolve_device: a DeviceSpec (+ work score, threshold) -> a Placement and the reason.
-// The rules (shared/spec/routing.md, in order):
+// The rules (docs/routing.md, in order):
 //
 //   none                 -> leave placement alone (Kokkos::DefaultExecutionSpace).
 //   concrete instance    -> that instance's space.

@@ -1,6 +1,6 @@
 #pragma once
 // The work score and the thresholds it is compared with, and the calibration file that
-// perf/device_crossover writes so a machine is calibrated once.
+// `hamon calibrate` writes (hamon/policies/calibrate.hpp) so a machine is calibrated once.
 //
 // Precedence of every threshold: argument > environment variable > calibration file >
 // built-in default.
@@ -35,13 +35,13 @@ struct Threshold {
   std::string origin;  // "argument", the variable name, the file path, or "default"
 };
 
-/// The seed's steady-state crossover (RTX 5080); perf/device_crossover measures ours.
+/// The seed's steady-state crossover (RTX 5080); `hamon calibrate` measures ours.
 inline constexpr double kDefaultDeviceThreshold = 4096.0;
 
 /// Serial below, OpenMP at or above. A placeholder of the same order as the device one:
 /// a spin update costs a few ns, so 4096 of them (tens of microseconds per colour sweep)
 /// is where an OpenMP fork/join per kernel (microseconds, several kernels per round)
-/// stops dominating. perf/device_crossover calibrates the real value per machine.
+/// stops dominating. `hamon calibrate` measures the real value per machine.
 inline constexpr double kDefaultHostThreshold = 4096.0;
 
 inline constexpr const char* kDeviceThresholdEnv = "HAMON_DEVICE_THRESHOLD";

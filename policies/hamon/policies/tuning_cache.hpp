@@ -1,5 +1,5 @@
 #pragma once
-// The persistent tuning cache (shared/spec/routing.md, "Persistent cache", item 2): a tuned
+// The persistent tuning cache (docs/routing.md, "Persistent caches", item 2): a tuned
 // plan (n_chains, betas, n_expl and what the tuning measured) stored on disk under a key, so
 // a repeat run skips tuning. On for every backend.
 //

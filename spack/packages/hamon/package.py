@@ -1,4 +1,19 @@
 # Spack package for hamon: `spack repo add ./spack && spack install hamon+cuda cuda_arch=90`.
+#
+# Works with Spack 0.23 and 1.x (minimum: 0.23). What differs between them, and how this
+# recipe reads both:
+#   - the C++ compiler Kokkos wants (nvcc_wrapper for +cuda+wrapper, the Spack compiler
+#     otherwise): Spack 0.23's kokkos sets `spec["kokkos"].kokkos_cxx` in
+#     setup_dependent_package; the 1.x one (spack-packages) has a `kokkos_cxx` property on
+#     the package instead. `_kokkos_cxx` asks the spec first, then the package.
+#   - `self["kokkos"]` (dependency packages by subscript) exists only in 1.x; this recipe
+#     uses `self.spec[...]` throughout.
+# Under Spack 1.x the file is still read through the `spack.package` compatibility
+# imports (CMakePackage, CudaPackage), as other out-of-tree repositories are.
+# tests/spack/check_recipe.py (CTest `spack.recipe`) checks this file against a stub of
+# Spack's API: the variants' CMake options, the dependencies, the conflicts and the tests.
+import os
+import re
 
 from spack.package import *
 
@@ -16,62 +31,115 @@ class Hamon(CMakePackage, CudaPackage):
 
     version("main", branch="main")
 
-    variant("openmp", default=True, description="Enable the Kokkos OpenMP backend")
-    variant("serial", default=True, description="Enable the Kokkos Serial backend")
-    variant("shared", default=True, description="Build a shared library")
-    variant("tests", default=False, description="Build the test suite")
+    # The stand-alone tests build a CMake project against the installed package.
+    test_requires_compiler = True
+
+    # hamon compiles its kernels for exactly the backends its Kokkos has (CMake reads
+    # Kokkos_ENABLE_<BACKEND>), so each backend variant pins Kokkos's both ways.
+    variant("openmp", default=True, description="Kokkos OpenMP backend (required of Kokkos)")
+    variant("serial", default=True, description="Kokkos Serial backend (required of Kokkos)")
+    variant("shared", default=True, description="Build libhamon as a shared library")
+    variant("cli", default=True, description="Build and install the `hamon` program")
+    variant(
+        "native",
+        default=False,
+        description="Tune hamon's own code for the build host's CPU (-march=native)",
+    )
+    variant("tests", default=False, description="Build the test suite (CTest)")
+    # variant("mpi", ...): once hamon has MPI (an `mpi` CMake component), it goes here
+    # with depends_on("mpi", when="+mpi") and HAMON_ENABLE_MPI in cmake_args.
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.18:", type="build")
 
-    depends_on("kokkos@3.4:")
-    depends_on("kokkos-kernels@3.4:")
-    depends_on("yaml-cpp@0.6:")
+    # The library's public dependencies are Kokkos and Random123, zlib a private one.
+    depends_on("kokkos@3.4:5")
     depends_on("random123")
     depends_on("zlib-api")  # crc32 of checkpoint sections
-    depends_on("cli11@2:")
+    # The command-line program's own.
+    depends_on("yaml-cpp@0.6:", when="+cli")
+    depends_on("cli11@2:", when="+cli")
+
+    # Tests: GoogleTest, and for the CLI tests (tests/cli, Python scripts) python3 with
+    # numpy and PyYAML. `spack install --test=root` brings the `test` ones; +tests builds
+    # the suite for a later ctest, so it needs them at configure time.
     depends_on("googletest", type="test")
     depends_on("googletest", when="+tests")
+    for _python_dep in ("python@3:", "py-numpy", "py-pyyaml"):
+        depends_on(_python_dep, type="test", when="+cli")
+        depends_on(_python_dep, type=("build", "run"), when="+cli+tests")
 
-    # Host backends are forwarded to Kokkos and Kokkos Kernels.
-    for _backend in ("openmp", "serial"):
+    for _backend in ("openmp", "serial", "cuda"):
         depends_on(f"kokkos+{_backend}", when=f"+{_backend}")
-        depends_on(f"kokkos-kernels+{_backend}", when=f"+{_backend}")
+        depends_on(f"kokkos~{_backend}", when=f"~{_backend}")
+    requires("+serial", "+openmp", policy="any_of", msg="hamon needs a host backend")
 
-    # The GPU backend and its architecture likewise.
-    depends_on("kokkos+cuda", when="+cuda")
-    depends_on("kokkos-kernels+cuda", when="+cuda")
     for _arch in CudaPackage.cuda_arch_values:
         depends_on(f"kokkos cuda_arch={_arch}", when=f"+cuda cuda_arch={_arch}")
-        depends_on(f"kokkos-kernels cuda_arch={_arch}", when=f"+cuda cuda_arch={_arch}")
-
     conflicts("+cuda", when="cuda_arch=none", msg="hamon+cuda needs a cuda_arch")
     # Device kernels are KOKKOS_LAMBDAs: Kokkos < 5 needs CUDA lambdas switched on.
     requires("^kokkos+cuda_lambda", when="+cuda ^kokkos@:4")
 
+    # Combinations that cannot link.
+    conflicts(
+        "+shared",
+        when="^kokkos~shared~pic",
+        msg="a shared libhamon cannot link a static Kokkos built without -fPIC: "
+        "use hamon~shared, or kokkos+shared / kokkos+pic",
+    )
+    conflicts(
+        "+shared",
+        when="^kokkos+cuda_relocatable_device_code",
+        msg="CUDA relocatable device code is linked statically: use hamon~shared",
+    )
+
+    def _kokkos_cxx(self):
+        """The compiler Kokkos requires (see the top of this file)."""
+        kokkos = self.spec["kokkos"]
+        cxx = getattr(kokkos, "kokkos_cxx", None)  # Spack 0.23
+        if cxx is None:
+            cxx = kokkos.package.kokkos_cxx  # Spack 1.x
+        return cxx
+
     def cmake_args(self):
         spec = self.spec
+        tests = self.run_tests or spec.satisfies("+tests")
         args = [
-            self.define("CMAKE_CXX_COMPILER", self["kokkos"].kokkos_cxx),
+            self.define("CMAKE_CXX_COMPILER", self._kokkos_cxx()),
+            self.define("Kokkos_ROOT", spec["kokkos"].prefix),
             self.define_from_variant("BUILD_SHARED_LIBS", "shared"),
-            self.define("BUILD_TESTING", self.run_tests or spec.satisfies("+tests")),
+            self.define_from_variant("HAMON_ENABLE_APPS", "cli"),
+            self.define_from_variant("HAMON_ENABLE_NATIVE", "native"),
+            self.define("BUILD_TESTING", tests),
             self.define("HAMON_ENABLE_PERF", False),
             self.define("HAMON_WARNINGS_AS_ERRORS", False),
         ]
+        if tests and spec.satisfies("+cli"):
+            # The python3 that has numpy and PyYAML; tests/cli stops the configuration
+            # when it has none rather than dropping the CLI tests.
+            args.append(self.define("HAMON_TEST_PYTHON", spec["python"].command.path))
         return args
 
     @run_after("install")
     def copy_test_sources(self):
-        cache_extra_test_sources(self, ["tests/install/downstream"])
+        cache_extra_test_sources(self, [join_path("tests", "install", "downstream")])
+
+    def _prefix_path(self):
+        """hamon's prefix and those of every link and run dependency, as CMake wants them:
+        the installed hamonConfig.cmake finds Kokkos, Random123 and zlib through them."""
+        prefixes = [str(dep.prefix) for dep in self.spec.traverse(deptype=("link", "run"))]
+        return ";".join(prefixes)
 
     def test_downstream(self):
         """Build and run the embedding example against the installed package."""
-        source = join_path(self.test_suite.current_test_cache_dir, "tests", "install", "downstream")
-        build_dir = "downstream-build"
+        source = join_path(
+            self.test_suite.current_test_cache_dir, "tests", "install", "downstream"
+        )
+        build_dir = join_path(os.getcwd(), "downstream-build")
         cmake = which(self.spec["cmake"].prefix.bin.cmake)
         cmake(
-            f"-DCMAKE_PREFIX_PATH={self.prefix};{self.spec['kokkos'].prefix}",
-            f"-DCMAKE_CXX_COMPILER={self['kokkos'].kokkos_cxx}",
+            self.define("CMAKE_PREFIX_PATH", self._prefix_path()),
+            self.define("CMAKE_CXX_COMPILER", self._kokkos_cxx()),
             "-S",
             source,
             "-B",
@@ -79,5 +147,26 @@ class Hamon(CMakePackage, CudaPackage):
         )
         cmake("--build", build_dir)
         exe = which(join_path(build_dir, "hamon_downstream"))
-        out = exe(output=str.split, error=str.split)
-        assert "ok" in out
+        out = exe(output=str, error=str, fail_on_error=False)
+        assert exe.returncode == 0, f"hamon_downstream exited {exe.returncode}:\n{out}"
+        line = r"^hamon \S+ downstream: Lambda = [0-9.]+, round trips = [0-9]+ -> ok$"
+        assert re.search(line, out, re.MULTILINE), f"unexpected output:\n{out}"
+
+    def test_calibrate(self):
+        """`hamon calibrate --quick` writes a calibration file `hamon devices` reads."""
+        if not self.spec.satisfies("+cli"):
+            raise SkipTest("built without the command-line program (~cli)")
+        hamon = which(self.prefix.bin.hamon)
+        path = join_path(os.getcwd(), "calibration.yaml")
+        env = {"OMP_PROC_BIND": "false", "HAMON_CALIBRATION": path}
+        out = hamon("calibrate", "--quick", "--output", path, output=str, error=str,
+                    fail_on_error=False, extra_env=env)
+        assert hamon.returncode == 0, f"hamon calibrate exited {hamon.returncode}:\n{out}"
+        assert os.path.isfile(path), f"hamon calibrate wrote no {path}:\n{out}"
+        out = hamon("devices", output=str, error=str, fail_on_error=False, extra_env=env)
+        assert hamon.returncode == 0, f"hamon devices exited {hamon.returncode}:\n{out}"
+        assert re.search(r"^\s*present: true$", out, re.MULTILINE), out
+        if self.spec.satisfies("+serial+openmp"):
+            # Both host backends: calibrate measured the host threshold, devices reads it.
+            host = re.search(r"^\s*host:\s*\n(\s+\w+: .*\n)*?\s*source: (.*)$", out, re.M)
+            assert host and host.group(2) == "calibration file", out
