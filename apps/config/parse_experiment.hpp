@@ -7,11 +7,12 @@
 #include <string>
 
 #include "config/experiment_config.hpp"
+#include "hamon/core/spin_model.hpp"
 
 namespace hamon::cli {
 
 /// Limits on sizes ("absurd" values are rejected with the limit named).
-inline constexpr std::int64_t kMaxNodes = 2147483647;  // the engine's int32 node index
+using hamon::kMaxNodes;  // the engine's int32 node index
 inline constexpr std::int32_t kMaxChains = 4096;
 inline constexpr std::int32_t kMaxExploreSweeps = 100000;
 inline constexpr std::int64_t kMaxRecordedBytes = std::int64_t{16} << 30;  // per output array

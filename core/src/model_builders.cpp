@@ -1,5 +1,5 @@
-// Model builders: lattices, RBMs and graph files, all reduced to SpinModel::from_edges so
-// every model goes through the same validation.
+// Model builders: lattices and RBMs, reduced to SpinModel::from_edges so every model goes
+// through the same validation (graph files: graph_file.cpp).
 #include "hamon/core/model_builders.hpp"
 
 #include <algorithm>
@@ -16,39 +16,23 @@
 
 #include "hamon/core/colouring.hpp"
 #include "hamon/core/memory_limit.hpp"
+#include "hamon/core/seeds.hpp"
+#include "hamon/core/text.hpp"
 
 namespace hamon {
 
 namespace {
-
-constexpr std::int64_t kMaxNodes = std::numeric_limits<std::int32_t>::max();
-
-/// Shortest round-trip form of a value ("1", "0.1"), so two different values never print
-/// the same in a message.
-std::string format_value(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
-  std::array<char, 32> buffer{};
-  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-  return std::string(buffer.data(), result.ptr);
-}
 
 // ---------------------------------------------------------------------------------------
 // Deterministic random values. Written out here (SplitMix64 and Box-Muller) rather than
 // taken from <random>, whose distributions differ between standard libraries: a model
 // built from a seed must be the same everywhere.
 
-/// The SplitMix64 output function: a bijective 64-bit mix.
-std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
+/// The SplitMix64 generator (its mix and increment: hamon/core/seeds.hpp).
 class SplitMix64 {
  public:
   explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() { return mix64(state_ += 0x9e3779b97f4a7c15ULL); }
+  std::uint64_t next() { return mix64(state_ += kSplitMix64Increment); }
   /// Uniform in (0, 1]: never 0, so its logarithm is finite.
   double uniform_open_zero() { return static_cast<double>((next() >> 11) + 1) * 0x1p-53; }
   /// Uniform in [0, 1).
@@ -185,223 +169,6 @@ void check_rbm_size(std::int64_t n_visible, std::int64_t n_hidden) {
   }
 }
 
-// ---------------------------------------------------------------------------------------
-// Graph files
-
-/// Reads the text format of read_graph_file; every error names path:line.
-class GraphFileReader {
- public:
-  explicit GraphFileReader(std::string path) : path_(std::move(path)) {}
-
-  SpinModel read() {
-    std::ifstream in(path_);
-    if (!in) throw ModelError(path_ + ": cannot open graph file");
-    std::string text;
-    while (std::getline(in, text)) {
-      ++line_;
-      parse_line(text);
-    }
-    // A directory opens but cannot be read; no line is to blame then.
-    if (in.bad()) throw ModelError(path_ + ": cannot read graph file");
-    if (n_nodes_ == 0) throw ModelError(path_ + ": no 'nodes N' line");
-    check_duplicate_edges();
-    try {
-      return SpinModel::from_edges(n_nodes_, edges(), fields_, clamps());
-    } catch (const ModelError& e) {
-      // Everything from_edges rejects is caught per line above; this is a safety net.
-      throw ModelError(path_ + ": " + e.what());
-    }
-  }
-
- private:
-  struct EdgeLine {
-    Edge edge;
-    std::size_t line;
-  };
-  struct NodeValue {
-    double value = 0.0;
-    std::size_t line = 0;  // 0: not given
-  };
-
-  [[noreturn]] void fail(const std::string& what) const { fail_at(line_, what); }
-  [[noreturn]] void fail_at(std::size_t line, const std::string& what) const {
-    throw ModelError(path_ + ":" + std::to_string(line) + ": " + what);
-  }
-
-  void parse_line(std::string text) {
-    text = text.substr(0, text.find('#'));
-    std::istringstream tokens(text);
-    std::string directive;
-    if (!(tokens >> directive)) return;  // blank or comment only
-    if (n_nodes_ == 0 && directive != "nodes") {
-      fail("expected 'nodes N' before '" + directive + "'");
-    }
-    if (directive == "nodes") {
-      parse_nodes(tokens);
-    } else if (directive == "edge") {
-      parse_edge(tokens);
-    } else if (directive == "field") {
-      parse_field(tokens);
-    } else if (directive == "clamp") {
-      parse_clamp(tokens);
-    } else {
-      fail("unknown directive '" + directive + "' (expected nodes, edge, field or clamp)");
-    }
-  }
-
-  void parse_nodes(std::istringstream& tokens) {
-    if (n_nodes_ != 0) fail("'nodes' given again");
-    const auto args = arguments(tokens, 1, "nodes N");
-    const std::int64_t n = parse_integer(args[0], "node count");
-    if (n < 1 || n > kMaxNodes) {
-      fail("node count " + args[0] + " outside [1, " + std::to_string(kMaxNodes) + "]");
-    }
-    // What the model of n nodes holds per node (field, clamp, colour, block, CRS row and
-    // the reader's bookkeeping: about 64 B), refused before it is allocated.
-    try {
-      require_memory(64.0 * static_cast<double>(n), "a model of " + args[0] + " nodes",
-                     "about 64 B per node", "use fewer nodes");
-    } catch (const std::invalid_argument& e) {
-      fail(e.what());
-    }
-    n_nodes_ = n;
-    fields_.assign(static_cast<std::size_t>(n), 0.0);
-    field_lines_.assign(static_cast<std::size_t>(n), {});
-    clamp_lines_.assign(static_cast<std::size_t>(n), {});
-  }
-
-  void parse_edge(std::istringstream& tokens) {
-    const auto args = arguments(tokens, 3, "edge I J COUPLING");
-    const std::int64_t i = parse_node(args[0]);
-    const std::int64_t j = parse_node(args[1]);
-    if (i == j) fail("edge (" + args[0] + ", " + args[1] + "): self-loop");
-    const double coupling = parse_finite(args[2], "coupling");
-    edge_lines_.push_back({{std::min(i, j), std::max(i, j), coupling}, line_});
-  }
-
-  void parse_field(std::istringstream& tokens) {
-    const auto args = arguments(tokens, 2, "field I H");
-    const auto node = static_cast<std::size_t>(parse_node(args[0]));
-    const double value = parse_finite(args[1], "field");
-    set_once(field_lines_[node], value, "field of node " + args[0]);
-    fields_[node] = value;
-  }
-
-  void parse_clamp(std::istringstream& tokens) {
-    const auto args = arguments(tokens, 2, "clamp I VALUE");
-    const auto node = static_cast<std::size_t>(parse_node(args[0]));
-    const std::int64_t value = parse_integer(args[1], "clamp value");
-    if (value != 1 && value != -1) {
-      fail("clamp of node " + args[0] + ": value " + args[1] + " is not +1 or -1");
-    }
-    set_once(clamp_lines_[node], static_cast<double>(value), "clamp of node " + args[0]);
-  }
-
-  /// A node's field or clamp may be repeated with the same value, not with another one.
-  void set_once(NodeValue& slot, double value, const std::string& what) {
-    if (slot.line != 0 && slot.value != value) {
-      fail(what + " given again with a different value (first on line " +
-           std::to_string(slot.line) + ")");
-    }
-    if (slot.line == 0) slot = {value, line_};
-  }
-
-  std::vector<std::string> arguments(std::istringstream& tokens, std::size_t count,
-                                     const std::string& usage) const {
-    std::vector<std::string> args;
-    std::string token;
-    while (tokens >> token) args.push_back(token);
-    if (args.size() != count) {
-      fail("expected '" + usage + "', got " + std::to_string(args.size()) + " argument(s)");
-    }
-    return args;
-  }
-
-  /// from_chars rejects a leading '+', which the format allows ("clamp 3 +1").
-  static std::string_view without_plus(const std::string& token) {
-    std::string_view view(token);
-    if (view.size() > 1 && view[0] == '+' && view[1] != '-' && view[1] != '+') {
-      view.remove_prefix(1);
-    }
-    return view;
-  }
-
-  std::int64_t parse_integer(const std::string& token, const std::string& what) const {
-    const std::string_view view = without_plus(token);
-    std::int64_t value = 0;
-    const auto [end, error] = std::from_chars(view.data(), view.data() + view.size(), value);
-    if (error != std::errc() || end != view.data() + view.size()) {
-      fail(what + " '" + token + "' is not an integer");
-    }
-    return value;
-  }
-
-  // Numbers are parsed with from_chars, which ignores the locale (strtod does not).
-  double parse_finite(const std::string& token, const std::string& what) const {
-    const std::string_view view = without_plus(token);
-    double value = 0.0;
-    const auto [end, error] = std::from_chars(view.data(), view.data() + view.size(), value);
-    if (error != std::errc() || end != view.data() + view.size()) {
-      fail(what + " '" + token + "' is not a number");
-    }
-    if (!std::isfinite(value)) fail(what + " '" + token + "' is not finite");
-    return value;
-  }
-
-  std::int64_t parse_node(const std::string& token) const {
-    const std::int64_t node = parse_integer(token, "node");
-    if (node < 0 || node >= n_nodes_) {
-      fail("node " + token + " out of range [0, " + std::to_string(n_nodes_) + ")");
-    }
-    return node;
-  }
-
-  void check_duplicate_edges() {
-    std::vector<EdgeLine> sorted = edge_lines_;
-    std::sort(sorted.begin(), sorted.end(), [](const EdgeLine& a, const EdgeLine& b) {
-      return std::tie(a.edge.i, a.edge.j, a.line) < std::tie(b.edge.i, b.edge.j, b.line);
-    });
-    for (std::size_t k = 1; k < sorted.size(); ++k) {
-      const EdgeLine& first = sorted[k - 1];
-      const EdgeLine& again = sorted[k];
-      if (first.edge.i == again.edge.i && first.edge.j == again.edge.j &&
-          first.edge.coupling != again.edge.coupling) {
-        fail_at(again.line, "edge (" + std::to_string(again.edge.i) + ", " +
-                                std::to_string(again.edge.j) + ") given again with coupling " +
-                                format_value(again.edge.coupling) + " (line " +
-                                std::to_string(first.line) + " gave " +
-                                format_value(first.edge.coupling) + ")");
-      }
-    }
-  }
-
-  std::vector<Edge> edges() const {
-    std::vector<Edge> result;
-    result.reserve(edge_lines_.size());
-    for (const EdgeLine& e : edge_lines_) result.push_back(e.edge);
-    return result;
-  }
-
-  std::vector<Clamp> clamps() const {
-    std::vector<Clamp> result;
-    for (std::size_t node = 0; node < clamp_lines_.size(); ++node) {
-      if (clamp_lines_[node].line != 0) {
-        result.push_back(
-            {static_cast<std::int64_t>(node), static_cast<int>(clamp_lines_[node].value)});
-      }
-    }
-    return result;
-  }
-
-  std::string path_;
-  std::size_t line_ = 0;
-  std::int64_t n_nodes_ = 0;  // 0 until the 'nodes' line
-  std::vector<EdgeLine> edge_lines_;
-  std::vector<double> fields_;
-  std::vector<NodeValue> field_lines_;
-  std::vector<NodeValue> clamp_lines_;
-};
-
 }  // namespace
 
 SpinModel make_lattice(const std::vector<int>& extents, bool periodic,
@@ -479,10 +246,6 @@ SpinModel make_random_rbm(std::int64_t n_visible, std::int64_t n_hidden,
   const std::vector<double> hidden_bias(b.begin() + static_cast<std::ptrdiff_t>(n_v), b.end());
   b.resize(n_v);
   return make_rbm(n_visible, n_hidden, w, b, hidden_bias);
-}
-
-SpinModel read_graph_file(const std::string& path) {
-  return GraphFileReader(path).read();
 }
 
 }  // namespace hamon

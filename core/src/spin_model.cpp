@@ -12,22 +12,11 @@
 #include <tuple>
 
 #include "hamon/core/colouring.hpp"
+#include "hamon/core/text.hpp"
 
 namespace hamon {
 
 namespace {
-
-constexpr std::int64_t kMaxNodes = std::numeric_limits<std::int32_t>::max();
-
-/// Formats a value for a message in the shortest form that round-trips ("1", "-0.5",
-/// "0.1"), so two values that differ never print the same; "NaN", "Inf", "-Inf" otherwise.
-std::string format_value(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
-  std::array<char, 32> buffer{};
-  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-  return std::string(buffer.data(), result.ptr);
-}
 
 std::string range_text(std::int64_t n_nodes) {
   return "[0, " + std::to_string(n_nodes) + ")";

@@ -5,15 +5,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "hamon/core/text.hpp"
+
 namespace hamon {
 
 namespace {
 
 std::string trim_lower(const std::string& text) {
-  auto is_space = [](unsigned char c) { return std::isspace(c) != 0; };
-  auto first = std::find_if_not(text.begin(), text.end(), is_space);
-  auto last = std::find_if_not(text.rbegin(), text.rend(), is_space).base();
-  std::string out = first < last ? std::string(first, last) : std::string();
+  std::string out = trim(text);
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hamon/core/memory_limit.hpp"
+#include "hamon/core/text.hpp"
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/env.hpp"
 #include "hamon/policies/thresholds.hpp"
@@ -17,16 +18,6 @@
 namespace hamon {
 
 namespace {
-
-std::string trim(const std::string& text) {
-  const char* space = " \t\r\n\f\v";
-  const auto first = text.find_first_not_of(space);
-  if (first == std::string::npos) {
-    return {};
-  }
-  const auto last = text.find_last_not_of(space);
-  return text.substr(first, last - first + 1);
-}
 
 std::string without_prefix(const std::string& message) {
   const std::string prefix = "hamon: ";

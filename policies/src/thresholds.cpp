@@ -11,21 +11,12 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "hamon/core/text.hpp"
 #include "hamon/policies/env.hpp"
 
 namespace hamon {
 
 namespace {
-
-std::string trim(const std::string& text) {
-  const char* space = " \t\r\n\f\v";
-  const auto first = text.find_first_not_of(space);
-  if (first == std::string::npos) {
-    return {};
-  }
-  const auto last = text.find_last_not_of(space);
-  return text.substr(first, last - first + 1);
-}
 
 // A whole-string, locale-independent number ("4096", "4e3", "2048.5", "inf"); nullopt
 // for anything else.

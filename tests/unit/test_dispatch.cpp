@@ -524,6 +524,24 @@ std::set<const void*> pointers_of(const hamon::DeviceModel<MemSpace>& m) {
           m.clamped.data(),     m.block_nodes.data(), m.edge_i.data(),    m.edge_j.data()};
 }
 
+// The alias another space's Views get (nrpt_in_place on e.g. CudaUVMSpace data): the same
+// memory, every fact of the model carried over, the lattice fast path off. Compiled on the
+// host too, so a DeviceModel member that alias_model forgets fails every build.
+TEST_F(DispatchTest, alias_model_shares_the_memory_and_carries_every_fact) {
+  const SpinModel model = hamon::make_lattice({4, 6}, true);
+  const auto original = hamon::make_device_model(Kokkos::DefaultHostExecutionSpace(), model);
+  ASSERT_TRUE(original.lattice.enabled);
+  const auto alias = hamon::detail::alias_model<Kokkos::HostSpace>(original);
+  EXPECT_EQ(pointers_of(alias), pointers_of(original));
+  EXPECT_EQ(alias.couplings.extent(0), original.couplings.extent(0));
+  EXPECT_EQ(alias.block_offsets, original.block_offsets);
+  EXPECT_EQ(alias.n_nodes, original.n_nodes);
+  EXPECT_EQ(alias.n_free, original.n_free);
+  EXPECT_EQ(alias.energy_fraction_bits, original.energy_fraction_bits);
+  EXPECT_EQ(alias.integer_field_bound, original.integer_field_bound);
+  EXPECT_FALSE(alias.lattice.enabled);
+}
+
 TEST_F(DispatchTest, nrpt_in_place_runs_on_the_callers_host_views_without_copying) {
   const SpinModel model = glass(10);
   const NrptOptions options = rich_options();

@@ -53,6 +53,9 @@ Kokkos::View<T*, typename Space::memory_space> to_view(const Space& space,
   Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
       values.data(), values.size());
   Kokkos::deep_copy(space, out, host);
+  // The copy is asynchronous in `space` and reads `values`, which the caller may free as
+  // soon as this returns (often a local): wait for it here.
+  space.fence();
   return out;
 }
 

@@ -177,6 +177,7 @@ LatticeGeometry<typename ExecutionSpace::memory_space> make_lattice_geometry(
       space, g.field,
       Kokkos::View<const std::int8_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
           tables.field.data(), g.n_nodes));
+  space.fence();  // both copies read `tables`, which dies when this returns
   return g;
 }
 

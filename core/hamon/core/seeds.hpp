@@ -6,12 +6,19 @@
 
 namespace hamon {
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a bijective 64-bit mixer.
+/// The increment of the SplitMix64 generator (the golden ratio in 64 bits).
+inline constexpr std::uint64_t kSplitMix64Increment = 0x9e3779b97f4a7c15ULL;
+
+/// The SplitMix64 output function (Steele, Lea & Flood 2014): a bijective 64-bit mix.
+constexpr std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// SplitMix64's output for state x: a bijective 64-bit mixer.
 constexpr std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
+  return mix64(x + kSplitMix64Increment);
 }
 
 /// The stages of the tuning flow that run the sampler; each gets its own seed stream.

@@ -11,6 +11,7 @@
 // stage (colouring, device copies, kernels) can rely on its invariants.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,9 @@
 #include <vector>
 
 namespace hamon {
+
+/// The most nodes a model may have: the engine indexes nodes with int32.
+inline constexpr std::int64_t kMaxNodes = std::numeric_limits<std::int32_t>::max();
 
 /// Thrown for a model that cannot be sampled; the message names the offending entry.
 class ModelError : public std::invalid_argument {

@@ -153,32 +153,35 @@ DeviceDecision decide_in_place(const InPlaceCandidates& candidates, std::int64_t
 /// Throws std::logic_error unless Kokkos is initialised (and not finalised).
 void require_kokkos_initialized(const char* entry_point);
 
-/// The same model seen through Views of `Target` (unmanaged, same pointers; every other
-/// member copied — keep in step with DeviceModel): for memory
+/// The same model seen through Views of `Target` (unmanaged, same pointers): for memory
 /// that `Target`'s execution space can access without being its own memory space (e.g.
-/// CudaUVMSpace or CudaHostPinnedSpace data run by Cuda or a host space).
+/// CudaUVMSpace or CudaHostPinnedSpace data run by Cuda or a host space). The structured
+/// binding names every member of DeviceModel, so a new member is a compile error here
+/// until it is carried over, never silently dropped.
 template <class Target, class MemSpace>
 DeviceModel<Target> alias_model(const DeviceModel<MemSpace>& m) {
-  DeviceModel<Target> out;
+  const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
+               block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound, lattice] =
+      m;
+  (void)lattice;  // stays disabled: the general path gives the same bits
   auto alias = [](const auto& view) {
     using T = typename std::decay_t<decltype(view)>::value_type;
     return typename DeviceModel<Target>::template view<T>(view.data(), view.extent(0));
   };
-  out.row_offsets = alias(m.row_offsets);
-  out.columns = alias(m.columns);
-  out.couplings = alias(m.couplings);
-  out.fields = alias(m.fields);
-  out.clamped = alias(m.clamped);
-  out.block_nodes = alias(m.block_nodes);
-  out.edge_i = alias(m.edge_i);
-  out.edge_j = alias(m.edge_j);
-  out.block_offsets = m.block_offsets;
-  out.n_nodes = m.n_nodes;
-  out.n_free = m.n_free;
-  out.energy_fraction_bits = m.energy_fraction_bits;
-  out.integer_field_bound = m.integer_field_bound;
-  // out.lattice stays disabled: the general path gives the same bits.
-  return out;
+  return DeviceModel<Target>{alias(row_offsets),
+                             alias(columns),
+                             alias(couplings),
+                             alias(fields),
+                             alias(clamped),
+                             alias(block_nodes),
+                             alias(edge_i),
+                             alias(edge_j),
+                             block_offsets,
+                             n_nodes,
+                             n_free,
+                             energy_fraction_bits,
+                             integer_field_bound,
+                             LatticeGeometry<Target>{}};
 }
 
 template <class Space, class MemSpace>
