@@ -24,8 +24,8 @@ class Hamon(CMakePackage, CudaPackage):
     depends_on("cxx", type="build")
     depends_on("cmake@3.18:", type="build")
 
-    depends_on("kokkos@3.4:")
-    depends_on("kokkos-kernels@3.4:")
+    depends_on("kokkos@3.4:5")
+    depends_on("kokkos-kernels@3.4:5")
     depends_on("yaml-cpp@0.6:")
     depends_on("random123")
     depends_on("zlib-api")  # crc32 of checkpoint sections
