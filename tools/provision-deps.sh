@@ -211,7 +211,7 @@ unpack_headers() {
     END { print major "." minor }' "$config" 2>/dev/null || true)
   if [ "$found" != "$series" ]; then
     log "$listed in suite $newer_suite carry Kokkos '$found', not $series:" \
-      "update the expected series in tools/provision-deps.sh and tools/dev.sh"
+      "update the expected series in tools/provision-deps.sh (and the README)"
     rm -rf "$dir" "$download"
     exit 1
   fi
