@@ -9,6 +9,11 @@
 #   tools/dev.sh asan    build in build-asan/ under ASan + UBSan, then run the whole test
 #                        suite (cli.fuzz sets no address-space cap under ASan;
 #                        install.downstream builds with the build's sanitizer flags)
+#   tools/dev.sh compat  configure build/, then compile (syntax only) every translation unit
+#                        of the library, the CLI, the tests and the benchmarks against the
+#                        headers of Kokkos 4.5.1 + Kokkos Kernels 4.5.1 (C++17, Serial) and
+#                        of Kokkos 5.2.2 (C++20, OpenMP), unpacked by provision-deps.sh
+#                        kokkos-headers (tools/kokkos_compat.py); builds and runs nothing
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -65,6 +70,22 @@ case "$command" in
     stage "tests (asan)"
     ctest --preset asan
     ;;
+  compat)
+    prefix=$(provisioned_prefix host)
+    stage "dependencies (kokkos-headers)"
+    headers=$(tools/provision-deps.sh kokkos-headers) # Kokkos 4.5 and 5.2, one a line
+    stage "configure (host)"
+    cmake --preset host "$(dependency_args "$prefix")" >/dev/null
+    failed=0
+    while read -r kokkos; do
+      stage "compile check against $(basename "$kokkos")"
+      tools/kokkos_compat.py build "$kokkos" --jobs "$jobs" || failed=1
+    done <<<"$headers"
+    if [ "$failed" -ne 0 ]; then
+      stage "compile check failed"
+      exit 1
+    fi
+    ;;
   cuda)
     prefix=$(provisioned_prefix cuda)
     # -arch=sm_80 also for CMake's compiler check (nvcc_wrapper's default sm_35 is rejected
@@ -73,7 +94,7 @@ case "$command" in
       -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include"
     ;;
   *)
-    echo "usage: tools/dev.sh demo|test|cuda|asan" >&2
+    echo "usage: tools/dev.sh demo|test|cuda|asan|compat" >&2
     exit 2
     ;;
 esac

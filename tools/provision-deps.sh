@@ -15,11 +15,20 @@
 # The `fuzz` variant installs clang and its libFuzzer / sanitizer runtimes only.
 # The `cuda` variant adds Debian's nvidia-cuda-toolkit (11.8) with g++-11 as host
 # compiler and builds Kokkos with Cuda (AMPERE80, lambdas) through nvcc_wrapper.
+# The `kokkos-headers` variant unpacks newer Kokkos headers for a compile-only check
+# (tools/dev.sh compat), from the binary -dev packages of Debian's unstable suite (sid),
+# reached through a second private apt configuration derived the same way:
+#   <deps>/kokkos-4.5  libtrilinos-kokkos-dev + libtrilinos-kokkos-kernels-dev (Kokkos and
+#                      Kokkos Kernels 4.5.1, Serial only, C++17)
+#   <deps>/kokkos-5.2  libkokkos-dev (Kokkos 5.2.2, OpenMP only, C++20)
+# and prints both prefixes, one a line. Each package comes with the -dev packages it
+# depends on (their headers); the shared libraries are left out, as nothing links against
+# them (they need a newer glibc than Debian 12's).
 set -euo pipefail
 
 variant=${1:-host}
-case "$variant" in host | cuda | fuzz) ;; *)
-  echo "provision-deps: unknown variant '$variant' (expected host, cuda or fuzz)" >&2
+case "$variant" in host | cuda | fuzz | kokkos-headers) ;; *)
+  echo "provision-deps: unknown variant '$variant' (expected host, cuda, fuzz or kokkos-headers)" >&2
   exit 2
   ;;
 esac
@@ -39,47 +48,67 @@ flock 9 # one provisioning at a time per machine
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 
-# --- a private apt configuration: the machine's own sources + deb-src + non-free -----
+# --- private apt configurations derived from the machine's own sources ---------------
+# apt_opts: the machine's suites, with deb-src and the non-free component (CUDA toolkit).
+# newer_apt_opts: the unstable suite (sid) of the machine's main archive, binaries only,
+# with its own lists and cache (for `apt-get download`; nothing is installed from it).
 apt_state="$deps_root/apt"
 apt_opts=(-o "Dir::Etc::SourceList=/dev/null"
   -o "Dir::Etc::SourceParts=$apt_state/sources.list.d"
   -o "Dir::State::Lists=$apt_state/lists")
+newer_suite=sid
+newer_apt_state="$deps_root/apt-$newer_suite"
+newer_apt_opts=(-o "Dir::Etc::SourceList=/dev/null"
+  -o "Dir::Etc::SourceParts=$newer_apt_state/sources.list.d"
+  -o "Dir::State::Lists=$newer_apt_state/lists" -o "Dir::Cache=$newer_apt_state/cache")
+if [ "$(id -u)" -eq 0 ]; then newer_apt_opts+=(-o "APT::Sandbox::User=root"); fi
 
+# write_private_sources STATE_DIR TYPES [SUITE]: deb822 entries for every source of the
+# machine, with Types: TYPES and the non-free and contrib components; given SUITE, only the
+# main archive's entries (a suite without '-': not -updates, not -security), asking for
+# SUITE instead.
 write_private_sources() {
-  mkdir -p "$apt_state/sources.list.d" "$apt_state/lists/partial"
-  local out="$apt_state/sources.list.d/hamon.sources"
+  local state=$1 types=$2 suite=${3:-}
+  mkdir -p "$state/sources.list.d" "$state/lists/partial"
+  local out="$state/sources.list.d/hamon.sources"
   : >"$out.tmp"
   local f
   for f in /etc/apt/sources.list.d/*.sources; do
     [ -e "$f" ] || continue
-    # deb822 stanzas: ask for binaries and sources, and the non-free component.
-    awk '
-      /^Types:/      { print "Types: deb deb-src"; next }
+    # deb822 stanzas (blank-line separated), rewritten one stanza at a time.
+    awk -v types="$types" -v suite="$suite" '
+      function flush() { if (n > 0 && keep) { for (k = 1; k <= n; k++) print buf[k]; print "" } n = 0; keep = 1 }
+      BEGIN { n = 0; keep = 1 }
+      /^[ \t]*$/ { flush(); next }
+      /^Types:/      { buf[++n] = "Types: " types; next }
       /^Components:/ { line=$0; if (line !~ / non-free( |$)/) line=line " non-free";
-                       if (line !~ / contrib( |$)/) line=line " contrib"; print line; next }
-      { print }
-      END { print "" }' "$f" >>"$out.tmp"
+                       if (line !~ / contrib( |$)/) line=line " contrib"; buf[++n] = line; next }
+      /^Suites:/ && suite != "" { main = 0; for (k = 2; k <= NF; k++) if ($k !~ /-/) main = 1;
+                       if (!main) keep = 0; buf[++n] = "Suites: " suite; next }
+      { buf[++n] = $0 }
+      END { flush() }' "$f" >>"$out.tmp"
   done
   local list
   for list in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
     [ -e "$list" ] || continue
     # one-line format: "deb [opts] URI suite components..."
-    awk '
+    awk -v types="$types" -v newsuite="$suite" '
       $1 == "deb" {
         i = 2; opts = "";
         if ($2 ~ /^\[/) { while ($i !~ /\]$/) { opts = opts " " $i; i++ } opts = opts " " $i; i++ }
         uri = $i; suite = $(i+1); comps = "";
+        if (newsuite != "") { if (suite ~ /-/) next; suite = newsuite }
         for (k = i + 2; k <= NF; k++) comps = comps " " $k;
         if (comps !~ / non-free( |$)/) comps = comps " non-free";
         if (comps !~ / contrib( |$)/) comps = comps " contrib";
         signed = "";
         if (opts ~ /signed-by=/) { s = opts; sub(/.*signed-by=/, "", s); sub(/[ \]].*/, "", s); signed = s }
-        print "Types: deb deb-src"; print "URIs: " uri; print "Suites: " suite;
+        print "Types: " types; print "URIs: " uri; print "Suites: " suite;
         print "Components:" comps; if (signed != "") print "Signed-By: " signed; print "";
       }' "$list" >>"$out.tmp"
   done
   if ! grep -q '^URIs:' "$out.tmp"; then
-    log "found no apt sources in /etc/apt to derive deb-src entries from"
+    log "found no apt sources in /etc/apt to derive private apt entries from"
     exit 1
   fi
   mv "$out.tmp" "$out"
@@ -87,10 +116,20 @@ write_private_sources() {
 
 private_apt_update() {
   if [ ! -f "$apt_state/.updated" ] || [ -n "$(find "$apt_state/.updated" -mmin +1440 2>/dev/null)" ]; then
-    write_private_sources
+    write_private_sources "$apt_state" "deb deb-src"
     log "apt-get update (private configuration with deb-src and non-free)"
     "${sudo_cmd[@]}" apt-get "${apt_opts[@]}" update -qq >&2
     touch "$apt_state/.updated"
+  fi
+}
+
+newer_apt_update() {
+  if [ ! -f "$newer_apt_state/.updated" ] || [ -n "$(find "$newer_apt_state/.updated" -mmin +1440 2>/dev/null)" ]; then
+    write_private_sources "$newer_apt_state" "deb" "$newer_suite"
+    mkdir -p "$newer_apt_state/cache/archives/partial"
+    log "apt-get update (private configuration: suite $newer_suite, binaries only)"
+    apt-get "${newer_apt_opts[@]}" update -qq >&2
+    touch "$newer_apt_state/.updated"
   fi
 }
 
@@ -123,6 +162,69 @@ install_packages "${common_packages[@]}"
 if [ "$variant" = cuda ]; then install_packages "${cuda_packages[@]}"; fi
 if [ "$variant" = fuzz ]; then # the packages only: the harnesses build without Kokkos
   install_packages "${fuzz_packages[@]}"
+  exit 0
+fi
+
+# --- newer Kokkos headers: binary -dev packages of the newer suite, unpacked -------------
+# header_packages PKG...: PKG and, transitively, the -dev packages they depend on.
+header_packages() {
+  local todo=("$@") seen=" " p dep
+  while [ ${#todo[@]} -gt 0 ]; do
+    p=${todo[0]}
+    todo=("${todo[@]:1}")
+    case "$seen" in *" $p "*) continue ;; esac
+    seen="$seen$p "
+    echo "$p"
+    for dep in $(apt-cache "${newer_apt_opts[@]}" depends --no-recommends --no-suggests \
+      --no-conflicts --no-breaks --no-replaces --no-enhances "$p" |
+      awk '$1 == "Depends:" && $2 ~ /-dev$/ { print $2 }'); do
+      todo+=("$dep")
+    done
+  done
+}
+
+# unpack_headers DIR SERIES PKG...: DIR holds PKG and their -dev dependencies, unpacked,
+# and a Kokkos of SERIES (major.minor); reused once stamped.
+unpack_headers() {
+  local dir=$1 series=$2
+  shift 2
+  local stamp_file="$dir/.hamon-headers"
+  if [ -f "$stamp_file" ]; then
+    log "reusing $dir ($(paste -sd ' ' "$stamp_file"))"
+    return 0
+  fi
+  newer_apt_update
+  local download
+  download="$deps_root/download-$(basename "$dir")"
+  rm -rf "$dir" "$download"
+  mkdir -p "$dir" "$download"
+  local packages
+  packages=$(header_packages "$@")
+  local listed=${packages//$'\n'/ }
+  log "apt-get download $listed (suite $newer_suite)"
+  # shellcheck disable=SC2086
+  (cd "$download" && apt-get "${newer_apt_opts[@]}" download -qq $packages >&2)
+  local deb
+  for deb in "$download"/*.deb; do dpkg-deb -x "$deb" "$dir"; done
+  local config="$dir/usr/include/kokkos/KokkosCore_config.h" found
+  found=$(awk '/#define KOKKOS_VERSION_MAJOR/ { major = $3 } /#define KOKKOS_VERSION_MINOR/ { minor = $3 }
+    END { print major "." minor }' "$config" 2>/dev/null || true)
+  if [ "$found" != "$series" ]; then
+    log "$listed in suite $newer_suite carry Kokkos '$found', not $series:" \
+      "update the expected series in tools/provision-deps.sh (and the README)"
+    rm -rf "$dir" "$download"
+    exit 1
+  fi
+  for deb in "$download"/*.deb; do basename "$deb" .deb; done >"$stamp_file"
+  rm -rf "$download"
+  log "unpacked into $dir: $(paste -sd ' ' "$stamp_file")"
+}
+
+if [ "$variant" = kokkos-headers ]; then
+  unpack_headers "$deps_root/kokkos-4.5" 4.5 libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
+  unpack_headers "$deps_root/kokkos-5.2" 5.2 libkokkos-dev
+  echo "$deps_root/kokkos-4.5"
+  echo "$deps_root/kokkos-5.2"
   exit 0
 fi
 

@@ -68,11 +68,16 @@ Recorded& recorded() {
   return r;
 }
 
+// The DeviceType is the top 8 bits of a device id in every Kokkos version (3.4: type <<
+// instance_bits (24); 4.x and 5.x: type << (num_device_bits + num_instance_bits) = 7 + 17),
+// but each names its shift differently.
+constexpr unsigned kDeviceTypeShift = 32 - 8;
+
 void on_kernel(const char* name, const std::uint32_t device_id, std::uint64_t* kernel_id) {
   // hamon's own kernels only: Kokkos 3.4 reports its View initialisation kernels with
   // device id 0 (Serial) whatever space runs them.
   if (std::string(name).rfind("hamon::", 0) == 0) {
-    recorded().kernel_device_types.insert(device_id >> tools::instance_bits);
+    recorded().kernel_device_types.insert(device_id >> kDeviceTypeShift);
   }
   *kernel_id = recorded().next_kernel_id++;
 }

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Compile every translation unit of a configured hamon build against other Kokkos headers.
+
+    tools/kokkos_compat.py BUILD_DIR KOKKOS_PREFIX [--std c++NN] [--jobs N]
+
+BUILD_DIR is a configured host build (its compile_commands.json, Kokkos 3.4.01); KOKKOS_PREFIX
+is a header tree unpacked by `tools/provision-deps.sh kokkos-headers` (usr/include/kokkos, and
+usr/include/trilinos for Kokkos Kernels where the package has it). Each command is rewritten:
+the include directories of the build's own Kokkos / Kokkos Kernels are replaced by the
+prefix's, -std is the one that Kokkos was configured for (KOKKOS_ENABLE_CXX<NN>; --std
+overrides), -Werror is dropped (errors are the bar here; warnings are counted and shown),
+and the compiler only checks syntax (-fsyntax-only: templates are instantiated, nothing is
+written). tests/install/downstream/*.cpp, which CTest builds at test time, is checked with
+the flags of the library's own sources.
+
+The build's backend test sources (tests/<backend>/tst*_<backend>.cpp, one per Kokkos backend
+of the configured build) are checked only for the backends the other Kokkos enables
+(KOKKOS_ENABLE_<BACKEND> in its KokkosCore_config.h); every other source follows the
+KOKKOS_ENABLE_* macros itself. A source compiled into several targets is checked once.
+
+Why not configure CMake against the packages' own CMake files: they reference shared
+libraries that are not unpacked (and need a newer glibc than Debian 12's), and Trilinos's
+Kokkos Kernels exports TriBITS target names, not Kokkos::kokkoskernels.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+BACKENDS = ("serial", "openmp", "cuda")  # the per-backend test folders tests/CMakeLists.txt makes
+
+
+def header_dirs(prefix):
+    dirs = [os.path.join(prefix, "usr/include/kokkos")]
+    kernels = os.path.join(prefix, "usr/include/trilinos")
+    if os.path.isfile(os.path.join(kernels, "KokkosKernels_config.h")):
+        dirs.append(kernels)
+    return dirs
+
+
+def kokkos_config(kokkos_dir):
+    """Version (e.g. 4.5.1), enabled backends and C++ standard of a Kokkos header tree."""
+    with open(os.path.join(kokkos_dir, "KokkosCore_config.h"), encoding="utf-8") as f:
+        text = f.read()
+
+    def defined(name):
+        return re.search(rf"^#define {name}\b", text, re.M) is not None
+
+    v = int(re.search(r"#define KOKKOS_VERSION (\d+)", text).group(1))
+    version = f"{v // 10000}.{v // 100 % 100}.{v % 100}"
+    on = {b for b in BACKENDS if defined(f"KOKKOS_ENABLE_{b.upper()}")}
+    stds = [n for n in ("26", "23", "20", "17", "14") if defined(f"KOKKOS_ENABLE_CXX{n}")]
+    return version, on, f"c++{stds[0]}" if stds else "c++17"
+
+
+def is_kokkos_include(path):
+    return any(os.path.isfile(os.path.join(path, name))
+               for name in ("KokkosCore_config.h", "KokkosKernels_config.h"))
+
+
+def rewrite(args, new_dirs, std):
+    """The compile command `args` with the other headers, `std`, syntax only."""
+    out = [args[0]]
+    i, inserted = 1, False
+    while i < len(args):
+        a = args[i]
+        if a in ("-I", "-isystem") and i + 1 < len(args):
+            flag, path = a, args[i + 1]
+            i += 2
+        elif (a.startswith("-I") or a.startswith("-isystem")) and a not in ("-I", "-isystem"):
+            flag = "-isystem" if a.startswith("-isystem") else "-I"
+            path = a[len(flag):]
+            i += 1
+        else:
+            i += 1
+            if a == "-o" and i < len(args):
+                i += 1  # and its operand
+            elif a in ("-c", "-Werror"):
+                pass
+            elif a.startswith("-std="):
+                out.append(f"-std={std}")
+            else:
+                out.append(a)
+            continue
+        if is_kokkos_include(path):
+            if not inserted:
+                for d in new_dirs:
+                    out += ["-isystem", d]
+                inserted = True
+        else:
+            out += [flag, path]
+    if not inserted:
+        raise SystemExit(f"kokkos_compat: no Kokkos include directory in: {shlex.join(args)}")
+    out.insert(1, "-fsyntax-only")
+    return out
+
+
+def source_dir_of(build_dir):
+    with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("CMAKE_HOME_DIRECTORY:"):
+                return line.split("=", 1)[1].strip()
+    raise SystemExit(f"kokkos_compat: {build_dir} is not a configured CMake build")
+
+
+def backend_of(path, build_dir):
+    rel = os.path.relpath(path, build_dir).split(os.sep)
+    if len(rel) == 3 and rel[0] == "tests" and rel[1] in BACKENDS:
+        return rel[1]
+    return None
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("build_dir")
+    p.add_argument("prefix")
+    p.add_argument("--std", help="the -std value (default: the one Kokkos was configured for)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    o = p.parse_args()
+
+    build_dir = os.path.abspath(o.build_dir)
+    new_dirs = header_dirs(os.path.abspath(o.prefix))
+    version, on, std = kokkos_config(new_dirs[0])
+    std = o.std or std
+    with open(os.path.join(build_dir, "compile_commands.json"), encoding="utf-8") as f:
+        entries = json.load(f)
+
+    source_dir = source_dir_of(build_dir)
+    jobs, seen, skipped, library = [], set(), 0, None
+    for e in entries:
+        path = os.path.normpath(os.path.join(e["directory"], e["file"]))
+        if path in seen:
+            continue
+        seen.add(path)
+        backend = backend_of(path, build_dir)
+        if backend is not None and backend not in on:
+            skipped += 1
+            continue
+        args = e["arguments"] if "arguments" in e else shlex.split(e["command"])
+        jobs.append((path, e["directory"], rewrite(args, new_dirs, std)))
+        if library is None and os.path.relpath(path, source_dir).startswith("core" + os.sep):
+            library = (e["file"], e["directory"], jobs[-1][2])
+
+    # The downstream test's sources: not in compile_commands.json (CTest builds them).
+    downstream = os.path.join(source_dir, "tests", "install", "downstream")
+    for name in sorted(os.listdir(downstream)) if os.path.isdir(downstream) else []:
+        if name.endswith(".cpp") and library is not None:
+            lib_file, cwd, cmd = library
+            tu = os.path.join(downstream, name)
+            jobs.append((tu, cwd, [tu if a == lib_file else a for a in cmd]))
+
+    label = f"Kokkos {version} ({', '.join(sorted(on)) or 'no host backend'}; -std={std})"
+    print(f"kokkos_compat: {label}: {len(jobs)} translation units, {o.jobs} at a time"
+          f" ({skipped} backend test sources of other backends left out)", flush=True)
+
+    def check(job):
+        path, cwd, cmd = job
+        r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, check=False)
+        return path, r.returncode, r.stdout
+
+    start = time.monotonic()
+    failed, warned = [], []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
+        for path, rc, text in pool.map(check, jobs):
+            rel = os.path.relpath(path, source_dir)
+            if rc != 0:
+                failed.append(rel)
+                print(f"--- FAILED: {rel}\n{text}", flush=True)
+            elif "warning:" in text:
+                warned.append(rel)
+                print(f"--- warnings: {rel}\n{text}", flush=True)
+    took = time.monotonic() - start
+    print(f"kokkos_compat: {label}: {len(jobs) - len(failed)}/{len(jobs)} compile,"
+          f" {len(warned)} with warnings, {took:.0f} s", flush=True)
+    for rel in failed:
+        print(f"kokkos_compat:   failed: {rel}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
