@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `hamon` command: YAML-configured experiments in, a complete run directory out.
 // Data flows config -> policies -> core -> outputs: apps/config parses and checks the
 // experiment, apps/run builds the model and options, resolves the device once and runs,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Random123 is header-only (Debian: librandom123-dev, Spack: random123).
 # Defines Random123::Random123.
 find_path(Random123_INCLUDE_DIR NAMES Random123/philox.h

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The one list of backends: every Kokkos execution space hamon knows, in one place.
 #
 #   <name>|<Kokkos class>|<Kokkos_ENABLE_ option>|<tier>

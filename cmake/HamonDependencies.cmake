@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Finds hamon's dependencies. Everything is found with find_package first, so an
 # existing install (Spack, a site Kokkos via Kokkos_ROOT / CMAKE_PREFIX_PATH, or a parent
 # project that already defines Kokkos::kokkos) is always used as it is. The prefix that

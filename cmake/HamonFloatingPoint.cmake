@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # hamon_floating_point(<target>): the floating-point flags hamon's kernels are compiled with.
 #
 # Bit-identical results on every execution space need the same floating-point operations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `cmake --install` produces a relocatable package:
 #   find_package(hamon 0.1 [COMPONENTS cli])
 #   hamon::hamon      the library (public: Kokkos, Random123; zlib stays private)
@@ -34,3 +35,4 @@ install(FILES "${PROJECT_BINARY_DIR}/hamonConfig.cmake"
               cmake/HamonFloatingPoint.cmake
         DESTINATION ${HAMON_INSTALL_CMAKEDIR})
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hamon/examples)
+install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})

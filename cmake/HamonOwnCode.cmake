@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # hamon_own_code(<target>): what every target of hamon's own code is compiled with —
 # warnings (errors with HAMON_WARNINGS_AS_ERRORS; dependencies come in as system headers),
 # the floating-point flags of cmake/HamonFloatingPoint.cmake, and -march=native when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end NRPT throughput through the dispatcher, as a user calls it:
 //
 //   hamon::nrpt(model, options, hamon::parse_device_spec(DEVICE))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Microbenchmarks of the kernels of one NRPT round, per enabled execution space:
 //
 //   sweep_csr      one block-Gibbs sweep of every machine (hamon::gibbs_sweep) forced onto

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Throughput of the full NRPT round loop (sweeps + energies + swaps + index process) on a
 // 2D +-J Edwards-Anderson lattice, per enabled execution space.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device crossover: where each execution space starts to pay off, and what `auto` costs.
 // The C++ counterpart of the Python hamon's benchmarks/device_crossover.py; the steady-state
 // measurement and the recommendation are the library's (hamon/policies/calibrate.hpp), which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // main() for hamon's Google Benchmark binaries: Kokkos lives for the whole run.
 #include <benchmark/benchmark.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The yardstick: a deliberately plain scalar heat-bath sweep, the loop a newcomer writes.
 //

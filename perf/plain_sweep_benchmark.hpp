@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The yardstick (plain_sweep.hpp) as a Google Benchmark body, shared by the benchmark
 // binaries so each runs it in the same process as what it measures.

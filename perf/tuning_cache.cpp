@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tuning cache: a tuning-dominated flow, cold and repeated (docs/routing.md,
 // "Persistent caches", item 2; target >= 70 % less wall time on the repeat).
 //

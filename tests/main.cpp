@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test main: Kokkos is initialised before GoogleTest and finalised after it. Listing the
 // tests (CTest's discovery) initialises nothing: Kokkos's start-up warnings on stdout
 // would otherwise be read as test names.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README's commands. Each is idempotent: dependencies are provisioned once per machine
 # (tools/provision-deps.sh, skipped when Kokkos_ROOT is given), the build directory is
 # reused, and only what changed is rebuilt.

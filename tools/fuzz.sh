@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer harnesses (tests/fuzz, clang) in build-fuzz/ and runs each one.
 #
 #   tools/fuzz.sh smoke          every harness for HAMON_FUZZ_SECONDS (default 20) seconds

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Compile every translation unit of a configured hamon build against other Kokkos headers.
 
     tools/kokkos_compat.py BUILD_DIR KOKKOS_PREFIX [--std c++NN] [--jobs N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Plots of a hamon run directory (what `hamon run` writes), as PNGs in that directory.
 
     python3 tools/plot_run.py runs/ising2d

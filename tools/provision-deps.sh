@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Provision hamon's dependencies on a Debian-like machine.
 #
 #   tools/provision-deps.sh [host|cuda]      prints the install prefix on stdout

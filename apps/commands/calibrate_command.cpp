@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `hamon calibrate`: measures where OpenMP beats Serial (and Cuda the host) on this machine
 // and writes the thresholds into the calibration file every later call reads
 // (hamon/policies/calibrate.hpp; docs/routing.md, "Calibration").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The subcommands of `hamon`. Each add_* registers its options on the CLI11 app and
 // returns what to run when it was chosen. Exit codes: 0 success, 1 a run that failed,

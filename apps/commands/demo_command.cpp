@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `hamon demo`: examples/ising2d.yaml (compiled in, see apps/CMakeLists.txt) through the
 // same path as `hamon run`, replacing the demo's earlier run so it can be repeated.
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `hamon devices`: what this build and this machine offer, and the thresholds routing
 // uses, each with where it came from.
 #include <yaml-cpp/yaml.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Kokkos for the commands that sample or list devices (run, demo, devices); validate and
 // resolve never start it. The persistent CUDA JIT cache is configured first (it must

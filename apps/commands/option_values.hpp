@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Command-line numbers, parsed strictly (CLI11 would wrap "-1" into a uint64): every bad
 // value is a UsageError naming the option.

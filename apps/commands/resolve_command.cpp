@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `hamon resolve`: the routing decision for a problem size, as YAML — the same record a
 // run writes into its summary's `device` section.
 #include <yaml-cpp/yaml.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `hamon resume DIR` and `hamon extend DIR --rounds N`: continue a run from its checkpoint.
 #include <chrono>
 #include <filesystem>

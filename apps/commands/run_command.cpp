@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `hamon run CONFIG.yaml` and `hamon validate CONFIG.yaml`.
 #include <chrono>
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The options `run`, `validate` and `demo` share: the overrides of the experiment file.
 

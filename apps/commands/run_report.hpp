@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What `run` and `demo` print on stdout when a run is complete: where the results are and
 // the headline numbers (the summary has everything).

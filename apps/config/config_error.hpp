@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // An error in an experiment file, with where it is: file:line:column and the key path
 // (e.g. `nrpt.chains`). Every check of the configuration reports through this type, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // ExperimentConfig -> YAML in the input's own shape, every default filled in and every
 // override applied, model files as absolute paths: the "resolved config" a run records.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The experiment a YAML file describes, as plain data: parsed and checked by
 // parse_experiment (parse_experiment.hpp), turned into a model and NRPT options by

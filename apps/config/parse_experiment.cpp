@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The top level of an experiment file, the overrides, and the checks between keys.
 #include "config/parse_experiment.hpp"
 

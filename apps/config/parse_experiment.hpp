@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // YAML experiment file -> ExperimentConfig, with every check that needs only the file:
 // types, ranges, unknown keys, the ladder, the device word, sizes. Checks that need the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `model` section: lattice, graph or rbm.
 #include <cstdio>
 #include <filesystem>

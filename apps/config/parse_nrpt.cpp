@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `nrpt` section: the ladder, rounds, exploration, adaptation, automatic tuning.
 #include <cstdint>
 #include <limits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `output` section: the run directory and what is recorded.
 #include <cstdint>
 #include <limits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The sections of an experiment file, each read by its own function (parse_*.cpp).
 // Internal to apps/config.

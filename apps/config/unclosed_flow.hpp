@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where an unclosed YAML flow collection ('[' or '{') opened. yaml-cpp reports a missing
 // ']' or '}' at the end of the file, far from the mistake; this scan finds the opener that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Typed, located reading of a yaml-cpp document. Every value is read through here, so
 // every error says file:line:column and the key path, and every key read leaves its

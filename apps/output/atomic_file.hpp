@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Writing a file so that no reader ever sees half of it: the content goes to a temporary
 // name in the same directory ("NAME.partial-XXXXXX"), is flushed to disk, and is renamed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A routing decision as YAML mapping entries (spec, placement, reason, score, threshold,
 // threshold_source, and host_tier when the host tier chose): shared by `hamon resolve`

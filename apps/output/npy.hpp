@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A minimal writer of NumPy .npy files (format version 1.0): the magic string, the
 // version, a little-endian uint16 header length, and a header dict

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A 2-D .npy file that grows by rows while a run goes (memory O(rows handed in), not
 // O(file)): a fixed 128-byte header, rewritten in place with the row count at every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "output/progress_display.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A one-line progress display on stderr, redrawn in place: rounds done, rate, the current
 // Lambda and minimum pair acceptance, ETA (or a note, such as what is being tuned). Enabled

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The run directory appears complete or not at all. While a run is in progress its files
 // live in "DIR.partial/": config.yaml (the resolved experiment), the streamed .npy traces

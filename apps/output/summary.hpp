@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // summary.yaml: what ran (hamon version and build, the resolved config, the device
 // decision, the model's size, the tuning when it ran) and what came out (ladder statistics,

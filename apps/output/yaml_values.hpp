@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Writing numbers and lists into YAML so that every reader (yaml-cpp, PyYAML's YAML 1.1
 // rules, ruamel) reads them back as the same floats: the shortest decimal that round-trips,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // ModelSpec -> hamon::SpinModel through the core builders (make_lattice,
 // SpinModel::from_edges, read_graph_file, make_rbm, make_random_rbm). Every builder error

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "run/execute_run.hpp"
 
 #include <yaml-cpp/yaml.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The run itself, after prepare_run has checked everything (Kokkos must be initialised).
 //

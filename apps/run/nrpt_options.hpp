@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // ExperimentConfig -> hamon::NrptOptions: the ladder (explicit, linear or geometric),
 // rounds, exploration, adaptation, seed, and the observers the run directory needs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Text files of numbers (RBM weights and biases): whitespace-separated numbers, any
 // number per line, '#' starts a comment. Weights are visible-major (one line per visible

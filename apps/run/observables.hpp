@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The observables a summary reports, from a result: cold chain, measured rounds only,
 // standard errors from batch means (the engine's moments when output.moments is on; the

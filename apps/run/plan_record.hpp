@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A tuned plan as text, kept in the checkpoint (attachment "plan") so that `hamon resume`
 // and `hamon extend` continue with the same ladder and sweeps, and write the same tuning

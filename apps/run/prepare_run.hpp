@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Everything `hamon run` does before it creates anything, and all that `hamon validate`
 // does: parse and check the file, apply the command-line overrides, build the model,

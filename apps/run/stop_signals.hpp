@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // SIGTERM, SIGINT and SIGUSR1 (which batch schedulers send before a time limit) ask a
 // running `hamon run` / `resume` / `extend` to stop: the current round finishes, a

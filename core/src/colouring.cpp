@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deterministic host colourings (see colouring.hpp for why they are not computed in
 // parallel on the device).
 #include "hamon/core/colouring.hpp"

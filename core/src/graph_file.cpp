@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // read_graph_file (hamon/core/model_builders.hpp): the graph text format (documented in
 // examples/README.md), reduced to SpinModel::from_edges like every other builder.
 #include <algorithm>

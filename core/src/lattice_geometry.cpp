@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "hamon/core/lattice_geometry.hpp"
 
 #include "hamon/core/colouring.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Model builders: lattices and RBMs, reduced to SpinModel::from_edges so every model goes
 // through the same validation (graph files: graph_file.cpp).
 #include "hamon/core/model_builders.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Validation and host-side layout of a SpinModel: sorted unique edges, symmetric CRS,
 // clamps and the colour blocks every sweep walks through.
 #include "hamon/core/spin_model.hpp"

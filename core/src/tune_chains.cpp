@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tune_chains, recommended_chains and resample_ladder (hamon/core/tuning.hpp).
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tune_exploration (hamon/core/tuning.hpp).
 #include <chrono>
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tune_schedule and measure_ladder (hamon/core/tuning.hpp).
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """What checkpoints cost, through `hamon run` (issue: resumable sampling, "Cost"):
 
 1. Wall time: the 128 x 128 +-J glass, 32 chains, 4 sweeps/round, moments and energies on,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Side by side: this C++/Kokkos hamon against the Python/JAX hamon (PyPI `hamon`).
 
 One invocation, from the repository root:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Driver for the Python/JAX hamon (PyPI `hamon`), run inside the comparison venv.
 
 Invoked by compare_with_jax.py; not meant to be run by hand (but it can be):

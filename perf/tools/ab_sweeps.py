@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Interleaved A/B of bench_kernels binaries on Serial (one thread each): min cpu_time of
 REPS runs per benchmark, as updates/ns and as a ratio to the plain sweep (HEAD binary's
 yardstick) measured in the same loop. On a shared machine the minimum of interleaved runs is what

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Run a Google Benchmark binary of perf/ and record its results in perf/results/.
 
     python3 perf/tools/record_benchmark.py BINARY NAME [--filter REGEX] [-- extra args]

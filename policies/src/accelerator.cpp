@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "hamon/policies/accelerator.hpp"
 
 #include <Kokkos_Macros.hpp>  // KOKKOS_ENABLE_*

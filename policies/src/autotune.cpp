@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // autotune / autosample and Plan (hamon/policies/autotune.hpp).
 #include "hamon/policies/autotune.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tuning-cache key of autotune (hamon/policies/autotune.hpp): every input that decides
 // the plan, one line per group, doubles as exact hex floats.
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "hamon/policies/compile_cache.hpp"
 
 #include <Kokkos_Core.hpp>  // Kokkos::is_initialized

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runtime dispatcher (see hamon/policies/dispatch.hpp): a decision -> a concrete
 // Kokkos execution space -> the round loop explicitly instantiated for that space in
 // nrpt_<space>.cpp. Nothing is instantiated here: nrpt.hpp only declares the templates,

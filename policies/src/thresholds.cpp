@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "hamon/policies/thresholds.hpp"
 
 #include <unistd.h>  // getpid

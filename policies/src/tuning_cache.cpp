@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "hamon/policies/tuning_cache.hpp"
 
 #include <unistd.h>

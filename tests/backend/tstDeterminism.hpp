@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bit-identity: the same run in TEST_EXECSPACE and in the Serial reference gives the same
 // samples, energies, swap decisions and statistics, bit for bit. CTest runs the OpenMP
 // binary with 1 and 2 threads, so thread count is covered too.

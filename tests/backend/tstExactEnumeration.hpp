@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cold-chain statistics of NRPT against exact enumeration on small models.
 //
 // Tolerance: every estimate must lie within 5 standard errors of the exact value, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host sweep's implementations give the same bits: the AVX-512 register path (where
 // compiled in) and the device kernel's style (run on this host space) against the portable
 // loops, for lattice and general graphs, integer and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The NRPT round loop end to end: options, counters, observers, adaptation, sample().
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The counter-based generator: Random123's known answers, identical numbers on the host
 // and in TEST_EXECSPACE, and uniforms that are uniform.
 #include <gtest/gtest.h>

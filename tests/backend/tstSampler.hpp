@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The resumable sampler (hamon/core/sampler.hpp): its contracts, on every space and (CTest
 // runs OpenMP with 1 and 2 threads) thread count:
 //   run(a); run(b) == run(a + b), for splits inside burn-in, adaptation and measurement;

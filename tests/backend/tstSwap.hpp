@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deterministic even-odd swaps and the index process in TEST_EXECSPACE.
 #include <gtest/gtest.h>
 

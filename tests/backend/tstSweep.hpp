@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The block-Gibbs sweep and the energy kernel in TEST_EXECSPACE.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Automatic tuning through `hamon run` (examples/autotune_ising2d.yaml, shortened):
 
   - a first run into an empty tuning cache tunes (cache_hit false) and writes a summary

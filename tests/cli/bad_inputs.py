@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Bad input, one class per case: `hamon run` and `hamon validate` must both exit 2 with one
 line on stderr that names file:line:column and the key (or the command-line option), say
 what is wrong, and create no run directory (nor a staging one).

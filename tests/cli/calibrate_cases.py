@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`hamon calibrate --quick`: writes a calibration file that `hamon devices` (the threshold
 loader) reads back, keeps what it cannot measure, and refuses an output it cannot write
 (or a malformed existing file) with exit 2, one clear line and nothing written. No timing

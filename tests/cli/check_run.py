@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks a run directory against the documented schema (examples/README.md, "The run
 directory"): summary.yaml's keys, types and internal consistency (the tuning, health and
 log_z sections included), and the .npy files' dtypes and shapes. Usable alone:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checkpoints, resume and extend, end to end (`hamon run` / `resume` / `extend`):
   - kill -9 at >= 10 random moments (several inside checkpoint writes), resume until done:
     every output file is bit-identical to an uninterrupted run's (summary.yaml except its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared helpers of the tests/cli scripts: where hamon is, a clean environment, runs.
 
 Every script takes --hamon PATH (CMake passes $<TARGET_FILE:hamon_cli>) and --work DIR (a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Fuzz-style robustness of the experiment parser: mutates the examples many ways (delete
 keys, swap types, odd and random numbers, typos, truncation, garbage bytes, deep nesting,
 extra keys — the tuning keys and `auto` among them) with a fixed seed and feeds every

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tools/plot_run.py on a small run: it writes the documented PNGs into the run directory,
 each non-trivial (more than a few KB, a real image of sensible size that matplotlib reads
 back and that is not one flat colour)."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The progress display: on a terminal (stderr is a pty) `hamon run` draws rounds done,
 rate, Lambda, minimum acceptance and ETA (a tuned run first says what it tunes, then the
 plan); with --quiet, or when stderr is not a terminal, stderr stays empty."""

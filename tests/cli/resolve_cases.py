@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`hamon resolve` prints the routing decision as YAML (placement, reason, score, threshold)
 for a few cases; expectations follow this build's backends and accelerator (read from
 `hamon devices`), so the test holds on CPU-only and Cuda builds alike."""

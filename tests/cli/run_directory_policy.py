@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The run directory appears whole or not at all, and is never clobbered by accident:
   - a run into a new directory creates it (parents too), with no staging left behind;
   - running again into it is refused (exit 2, the directory untouched);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs one example (shortened with --rounds / --burn-in), checks the run directory against
 the schema (check_run.py), that stderr stayed empty (no terminal: nothing but errors), and
 that the summary's resolved config is itself a valid experiment file."""

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the calibration file reader (device_crossover's output). Any input
 // must read or throw std::runtime_error / std::invalid_argument.
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the checkpoint reader (hamon/core/checkpoint.hpp), the one reader of
 // binary input. Any input must either read or throw CheckpointError; what reads must write
 // back to the same bytes' meaning (written again, it reads to an equal encoding). Anything

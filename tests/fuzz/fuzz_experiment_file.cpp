@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the experiment parser (YAML -> checked experiment). Any input must
 // parse or throw ConfigError (file:line:col and the key); any other exception, a crash or
 // a sanitizer report is a finding. Files the experiment names are looked up in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the graph text reader. Any input must build a model or throw
 // hamon::ModelError / std::runtime_error naming the problem.
 #include <cstdlib>

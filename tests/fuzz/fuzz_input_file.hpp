@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The readers under fuzz take paths: each input is written to one scratch file per
 // process (in HAMON_FUZZ_TMPDIR, else /dev/shm when there is one, else /tmp: a disk file

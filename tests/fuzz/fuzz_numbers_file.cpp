@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the numbers file reader (RBM weights and biases). Any input must
 // either read or throw std::runtime_error; anything else (a crash, a sanitizer report,
 // another exception) is a finding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: tuning-cache entries. The input is the file of the entry for a fixed
 // key; load() must return a record or nullopt (with a warning) and never throw. An input
 // whose first byte is even gets a valid checksum line appended (the entry's last line

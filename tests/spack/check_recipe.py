@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A static check of spack/packages/hamon/package.py without Spack (not installable here).
 
 The recipe is imported with a stub `spack.package` that records its directives and plays

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Brute-force reference values for small spin models (<= 20 free spins): enumerate every
 // configuration of the free nodes with Boltzmann weight exp(-beta E).

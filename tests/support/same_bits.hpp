@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Bit-identity helpers of the backend tests: the host reference space, and a bitwise
 // comparison of result vectors (doubles by bit pattern: -0.0 != 0.0, NaN == same NaN).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Exact reference values for strip-like spin models too large to enumerate, by a transfer
 // matrix that adds one node at a time (Baxter's "corner" or row-by-row transfer).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Test fixture for policies/: saves and clears every environment variable the routing
 // policy reads, points HAMON_CALIBRATION, XDG_CONFIG_HOME and XDG_CACHE_HOME into a fresh

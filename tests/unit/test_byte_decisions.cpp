@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One byte per update (impl/heat_bath.hpp, random stream version 2): the decision from the
 // top byte of a word, refined by its 24 low bits only on a tie, is exactly the decision of
 // the whole 32-bit word, for the threshold test and for the floating-point test; bytes are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checkpoint files (hamon/core/checkpoint.hpp): exact round trip, every corruption caught
 // and named, identity checks, atomic replacement that keeps the previous checkpoint, and
 // the fall-back to it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deterministic colourings: greedy (any graph) and checkerboard (lattices).
 #include <gtest/gtest.h>
 

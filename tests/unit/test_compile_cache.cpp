@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // enable_persistent_compile_cache: CUDA_CACHE_PATH set / empty / unset, explicit path, no
 // accelerator, idempotence, "too late".
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DeviceSpec parsing and printing, Placement / DecisionReason names, DeviceUnavailable.
 #include <gtest/gtest.h>
 

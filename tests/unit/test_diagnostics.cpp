@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Diagnostics (hamon/core/diagnostics.hpp and its parts): ESS against the closed form of an
 // AR(1) series, split R-hat on identical and shifted chains, log Z by thermodynamic
 // integration and stepping stone against brute-force enumeration, and the health report

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runtime dispatcher (hamon/policies/dispatch.hpp): the same run routed to every
 // space gives bit-identical results and a decision record that says what ran and why;
 // explicit and env-forced requests; the score each call passes; nrpt_with honouring a

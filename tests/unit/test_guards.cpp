@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Guards against models the fast paths would get wrong: a periodic lattice extent below 3
 // (the lattice fast path would count its bonds twice), and energies far from the unit
 // scale (the fixed-point accumulation must keep a resolution relative to the model's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The integer form of the heat-bath decision (impl/heat_bath.hpp): the threshold T is
 // exactly where the floating-point decision u(w) * factor < 1 changes, and with beta >= 0
 // the field values that can never turn a spin up form a prefix of each table row (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builders: lattices (couplings and fields from a seed), RBMs, and graph files.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolve_device: the whole decision table of docs/routing.md, the host tier, the
 // error messages, the accelerator probe and its overrides, the decision record.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The phases of a run (hamon/core/run_phases.hpp): adaptation segments of at least
 // kMinAdaptationRounds rounds, then a settling segment before measurement.
 #include <gtest/gtest.h>

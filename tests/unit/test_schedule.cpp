@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ladders and the PCHIP schedule update.
 #include <gtest/gtest.h>
 

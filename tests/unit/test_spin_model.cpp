@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SpinModel: validation, edge normalisation, CRS layout, clamps, blocks and energy.
 #include <gtest/gtest.h>
 

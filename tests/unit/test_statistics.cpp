@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Swap statistics and batch means.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work score, device / host thresholds and their precedence, the calibration file.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transfer-matrix oracle (tests/support/transfer_matrix.hpp) against enumeration, and
 // with it the calibration of every error bar a run reports: on a 300-node glass strip with
 // fields and clamps, over K independent seeds, z = (estimate - exact) / error must have

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tuning (hamon/core/tuning.hpp, hamon/policies/autotune.hpp): seeds, the chain-count
 // formula, ladder resampling, swap counters recovered per batch, tune_schedule equalising
 // a 2D Ising ladder with its endpoints kept, the round-trip rate of a tuned ladder near

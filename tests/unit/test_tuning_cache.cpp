@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tuning cache (hamon/policies/tuning_cache.hpp) and autotune's use of it: directory
 // rules, exact round trip of an entry, a hit on repeat that skips tuning, a miss whenever a
 // fingerprinted input changes, corrupt / truncated / mismatched entries ignored with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The state of all machines (state slots) of an NRPT run, in one execution space.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Checkpoint files: a SamplerState with what it belongs to, portable across execution
 // spaces and machines.

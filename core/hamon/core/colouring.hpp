@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Deterministic distance-1 colouring: the colour classes are the blocks of block Gibbs.
 // Computed once on the host, so every execution space sweeps the same blocks (parallel

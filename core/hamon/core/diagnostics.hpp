@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Diagnostics of an NRPT run in one call (what a run summary reports): the health
 // report (plus the error_bars check, which needs both moments and energies), log Z by thermodynamic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Energies of every machine, E(s) = -(sum_i h_i s_i + sum_{i<j} J_ij s_i s_j).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A 64-bit fingerprint of exact inputs (FNV-1a over the bytes, finished with SplitMix64),
 // used as a cache key. Doubles enter by bit pattern, so any change of any input bit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Block-Gibbs (heat-bath) sweep over every machine at once.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A health report of an NRPT run: the checks of the reference library's
 // report_nrpt_diagnostics, each with a status, the value it measured and a message, and

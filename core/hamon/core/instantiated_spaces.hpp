@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The execution spaces this library is compiled for: the round loop (Sampler, nrpt, sample)
 // is explicitly instantiated once per backend of cmake/HamonBackends.cmake's list that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The lattice fast path's view of a model: a periodic 2D/3D lattice with checkerboard
 // blocks, no clamps and integer local fields. Neighbours are implicit (coordinates, no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The log partition function log Z(beta) = log sum_x exp(-beta E(x)) (sum over the free
 // configurations) at the coldest beta of a ladder, from the per-chain energies an NRPT run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How much memory a model or a run may take, checked before anything is allocated: the
 // machine's physical memory, or HAMON_MEMORY_LIMIT when set (bytes, or a number with a

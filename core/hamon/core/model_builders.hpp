@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Builders for the models users ask for most: lattices (ferromagnet, +-J and Gaussian
 // Edwards-Anderson spin glasses, uniform or random fields), edge lists from a text file,

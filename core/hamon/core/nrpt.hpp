@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Non-reversible parallel tempering (NRPT) with deterministic even-odd swaps, and plain
 // block-Gibbs sampling as its one-chain case.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Device-side observers of the cold chain and the ladder, with memory that does not grow
 // with the run:

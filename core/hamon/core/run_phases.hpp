@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The phases of an NRPT run, as round numbers (host side, from the options alone):
 //   [0, burn_in)   burn-in. With adapt_schedule it holds P adaptation segments, each

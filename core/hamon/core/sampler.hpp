@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A resumable NRPT run: hamon::Sampler owns the model in its execution space, the state of
 // every machine (spins, both permutations, trip phases, swap and round-trip counters, the

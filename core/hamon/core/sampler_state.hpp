@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Everything a Sampler needs to continue exactly where it stopped, on the host, in a form
 // that does not depend on the execution space, thread count or memory layout that produced

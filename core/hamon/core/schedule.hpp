@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Temperature ladders: construction and the NRPT schedule update.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Seeds derived from the user's one seed, so every run of a multi-run flow (tuning phases,
 // probes, production segments) draws its own random numbers, deterministically.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A spin (Ising-type) model on a sparse undirected graph, held on the host.
 //

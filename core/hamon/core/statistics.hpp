@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Statistics of an NRPT run computed from its counters (host side, cheap).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Deterministic even-odd (DEO) swaps and the index process (Syed et al. 2022).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Swap counters per batch of rounds, recovered exactly from a run's index process
 // (ObserverOptions::index_process = true), so that one run can be read as consecutive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Small text helpers for messages and line-oriented readers, shared by every layer.
 

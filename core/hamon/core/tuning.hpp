@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Tuning NRPT (host-side algorithms): the temperature ladder (tune_schedule), the number
 // of chains (tune_chains) and the block-Gibbs sweeps per round (tune_exploration), with the

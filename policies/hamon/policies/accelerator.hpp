@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Which execution spaces hamon can route to: the accelerator (the accelerator backend of
 // cmake/HamonBackends.cmake's list, compiled in and a device visible at run time) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // autotune / autosample: the resolve-once orchestration of the tuning algorithms of
 // hamon/core/tuning.hpp (docs/nrpt.md "Tuning defaults", docs/routing.md "Entry points").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The backends as routing sees them: a placement per backend of cmake/HamonBackends.cmake's
 // list (compiled in or not, so a decision can name a backend this build lacks and say so),

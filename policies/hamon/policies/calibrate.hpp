@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Calibration of the routing thresholds (docs/routing.md, "Calibration"): NRPT timed on
 // periodic 2D ferromagnets L x L (beta linear from 0 to 0.44, n_expl = 2, no observers) in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The persistent cache for CUDA's JIT of PTX: a Cuda build carries sm_80 code plus PTX, so
 // a newer GPU (Hopper) JIT-compiles every kernel on first use in each process unless the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // DeviceSpec: what the caller asked for — where a call should run, before any decision.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The runtime dispatcher: the public, space-agnostic entry points. Each call computes its
 // work score (n_chains x free nodes), resolves the device once, copies the model to the

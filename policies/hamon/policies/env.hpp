@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one place where policies/ reads or writes the process environment. Tests change the
 // environment with the same calls (POSIX setenv/unsetenv) and see the change at once:

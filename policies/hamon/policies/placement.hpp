@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The outcome of resolve_device: where a call runs, and why (the record every entry point
 // returns and the CLI writes into its run summary).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // resolve_device: a DeviceSpec (+ work score, threshold) -> a Placement and the reason.
 // The rules (docs/routing.md, in order):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The work score and the thresholds it is compared with, and the calibration file that
 // `hamon calibrate` writes (hamon/policies/calibrate.hpp) so a machine is calibrated once.

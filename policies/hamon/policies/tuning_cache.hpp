@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The persistent tuning cache (docs/routing.md, "Persistent caches", item 2): a tuned
 // plan (n_chains, betas, n_expl and what the tuning measured) stored on disk under a key, so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Spack package for hamon: `spack repo add ./spack && spack install hamon+cuda cuda_arch=90`.
 #
 # Works with Spack 0.23 and 1.x (minimum: 0.23). What differs between them, and how this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A downstream Kokkos program embedding hamon: it owns Kokkos::initialize, builds a model
 // through the installed headers, runs NRPT in the default host space and checks the
 // result's invariants. Exit code 0 = the package works.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A new ChainState for a ladder: uniformly random spins from the seed (clamped nodes hold
 // their value), identity permutations, zero counters, trip phases of the initial

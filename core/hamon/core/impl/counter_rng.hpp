@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Counter-based random numbers: Philox4x32-10 keyed by the run seed, with the counter
 // naming exactly which decision a number is for. No generator state lives in memory and

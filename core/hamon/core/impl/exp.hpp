@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // exp(x) in plain double arithmetic, so it gives the same bits on every execution space
 // (host libm and CUDA's exp may differ in the last place) and vectorises in host loops.

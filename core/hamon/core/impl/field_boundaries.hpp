@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Real local fields without exp on the common path: per chain, the field values where the
 // byte decision (impl/heat_bath.hpp) changes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // AVX-512 building blocks of the host sweep: 16 Philox4x32-10 generators in registers, the
 // reordering of their bytes into machine lanes, and the byte decisions. Never in device

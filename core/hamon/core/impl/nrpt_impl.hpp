@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Definitions of hamon::nrpt and hamon::sample (declared in hamon/core/nrpt.hpp): thin
 // wrappers over hamon::Sampler (sampler.hpp). Included by the explicit instantiations

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Explicit instantiation of the round loop (Sampler, nrpt, sample) for one execution space (used
 // once per enabled space by policies/src/nrpt_<space>.cpp, so the heavy templates compile once).

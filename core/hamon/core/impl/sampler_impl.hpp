@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Definitions of hamon::Sampler (declared in hamon/core/sampler.hpp). Include this only to
 // instantiate the sampler for an execution space the library does not already provide.
