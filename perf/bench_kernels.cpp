@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "hamon/backend_list.hpp"
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/energy.hpp"
@@ -200,23 +201,13 @@ void lattice_args(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(plain_sweep)->Apply(lattice_args);
-#ifdef KOKKOS_ENABLE_SERIAL
-BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Serial)->Apply(sweep_args);
-BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Serial)->Apply(lattice_sweep_args);
-BENCHMARK_TEMPLATE(energy, Kokkos::Serial)->Apply(lattice_args);
-BENCHMARK_TEMPLATE(swap, Kokkos::Serial)->Apply(lattice_args);
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-BENCHMARK_TEMPLATE(sweep_csr, Kokkos::OpenMP)->Apply(sweep_args);
-BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::OpenMP)->Apply(lattice_sweep_args);
-BENCHMARK_TEMPLATE(energy, Kokkos::OpenMP)->Apply(lattice_args);
-BENCHMARK_TEMPLATE(swap, Kokkos::OpenMP)->Apply(lattice_args);
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Cuda)->Apply(sweep_args);
-BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Cuda)->Apply(lattice_sweep_args);
-BENCHMARK_TEMPLATE(energy, Kokkos::Cuda)->Apply(lattice_args);
-BENCHMARK_TEMPLATE(swap, Kokkos::Cuda)->Apply(lattice_args);
-#endif
+// One set per backend of cmake/HamonBackends.cmake's list that this build has.
+#define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier)                     \
+  BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Class)->Apply(sweep_args);             \
+  BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Class)->Apply(lattice_sweep_args); \
+  BENCHMARK_TEMPLATE(energy, Kokkos::Class)->Apply(lattice_args);              \
+  BENCHMARK_TEMPLATE(swap, Kokkos::Class)->Apply(lattice_args);
+HAMON_FOR_EACH_ENABLED_BACKEND(HAMON_BENCHMARK_BACKEND)
+#undef HAMON_BENCHMARK_BACKEND
 
 }  // namespace

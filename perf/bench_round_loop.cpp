@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 
+#include "hamon/backend_list.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "plain_sweep_benchmark.hpp"
@@ -81,14 +82,10 @@ BENCHMARK(plain_sweep)
     ->Arg(128)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
-#ifdef KOKKOS_ENABLE_SERIAL
-BENCHMARK_TEMPLATE(round_loop, Kokkos::Serial)->Apply(lattice_sizes);
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-BENCHMARK_TEMPLATE(round_loop, Kokkos::OpenMP)->Apply(lattice_sizes);
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-BENCHMARK_TEMPLATE(round_loop, Kokkos::Cuda)->Apply(lattice_sizes);
-#endif
+// One per backend of cmake/HamonBackends.cmake's list that this build has.
+#define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier) \
+  BENCHMARK_TEMPLATE(round_loop, Kokkos::Class)->Apply(lattice_sizes);
+HAMON_FOR_EACH_ENABLED_BACKEND(HAMON_BENCHMARK_BACKEND)
+#undef HAMON_BENCHMARK_BACKEND
 
 }  // namespace
