@@ -31,8 +31,6 @@ struct SweepArgs {
   typename state_type::template view<std::int32_t> chain_of_machine;
   Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space> up_limit;
   typename state_type::template view<std::int32_t> up_floor;
-  Kokkos::View<double**, Kokkos::LayoutRight, memory_space>
-      field_boundary;         // real fields: empty, or (chain, 257) boundaries
   std::int32_t bound = -1;    // integer_field_bound, -1 without thresholds
   std::int64_t n_block = 0;   // nodes in the block
   std::int64_t n_groups = 0;  // groups of 16 machines
@@ -43,6 +41,8 @@ struct SweepArgs {
   std::uint32_t round = 0;
   bool simd = false;                // host: registers (impl/host_simd.hpp) instead of loops
   std::int32_t nodes_per_item = 0;  // host: block nodes per work item
+  Kokkos::View<double**, Kokkos::LayoutRight, memory_space>
+      field_boundary;  // real fields: empty, or (chain, 257) boundaries
 
   /// The 24 low bits of the word of a tie of machine m at `node`.
   KOKKOS_INLINE_FUNCTION std::uint32_t tie(std::int64_t node, std::int32_t m) const {
