@@ -43,7 +43,7 @@
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/energy.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
-#include "hamon/core/impl/nrpt_impl.hpp"  // detail::make_chain_state
+#include "hamon/core/make_chain_state.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/swap.hpp"
 #include "plain_sweep_benchmark.hpp"
@@ -83,7 +83,7 @@ struct Setup {
   /// `csr_only`: switch the lattice fast path off (gibbs_sweep then takes the CSR path).
   Setup(int side, int couplings, int chains, bool csr_only = false)
       : model(hamon::make_device_model(space, ea_lattice(side, couplings))),
-        state(hamon::detail::make_chain_state(space, model, linear_ladder(chains), 7)) {
+        state(hamon::make_chain_state(space, model, linear_ladder(chains), 7)) {
     if (csr_only) model.lattice.enabled = false;
     space.fence();
   }

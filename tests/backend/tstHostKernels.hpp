@@ -16,7 +16,7 @@
 
 #include "hamon/core/energy.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
-#include "hamon/core/impl/nrpt_impl.hpp"
+#include "hamon/core/make_chain_state.hpp"
 #include "hamon/core/model_builders.hpp"
 
 namespace {
@@ -46,11 +46,11 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
   ASSERT_EQ(dm.lattice.enabled, expect_lattice);
   for (std::int32_t machines : {1, 3, 4, 5, 8, 12, 16, 17, 31, 32, 33, 40, 70}) {
     const auto betas = steep_ladder(machines);
-    auto best = hamon::detail::make_chain_state(space, dm, betas, 11);
-    auto portable = hamon::detail::make_chain_state(space, dm, betas, 11);
-    auto device = hamon::detail::make_chain_state(space, dm, betas, 11);
+    auto best = hamon::make_chain_state(space, dm, betas, 11);
+    auto portable = hamon::make_chain_state(space, dm, betas, 11);
+    auto device = hamon::make_chain_state(space, dm, betas, 11);
     // Real fields without the boundary table: exp per update.
-    auto exp_path = hamon::detail::make_chain_state(space, dm, betas, 11);
+    auto exp_path = hamon::make_chain_state(space, dm, betas, 11);
     exp_path.field_boundary = decltype(exp_path.field_boundary)();
     for (std::uint32_t sweep = 0; sweep < 3; ++sweep) {
       hamon::gibbs_sweep(space, dm, best, 11, 4, sweep, hamon::detail::HostKernel::best);

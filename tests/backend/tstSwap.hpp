@@ -5,7 +5,7 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 
-#include "hamon/core/impl/nrpt_impl.hpp"
+#include "hamon/core/make_chain_state.hpp"
 #include "hamon/core/swap.hpp"
 
 namespace {
@@ -28,7 +28,7 @@ hamon::ChainState<Space> scripted_state(const std::vector<double>& betas) {
   const auto model = hamon::SpinModel::from_edges(1, {});
   Space space;
   const auto dm = hamon::make_device_model(space, model);
-  return hamon::detail::make_chain_state(space, dm, betas, 0);
+  return hamon::make_chain_state(space, dm, betas, 0);
 }
 
 TEST(TEST_CATEGORY, swap_log_ratio_favours_lower_energy_at_the_hot_end) {

@@ -8,7 +8,7 @@
 
 #include "hamon/core/energy.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
-#include "hamon/core/impl/nrpt_impl.hpp"
+#include "hamon/core/make_chain_state.hpp"
 #include "hamon/core/model_builders.hpp"
 
 namespace {
@@ -31,7 +31,7 @@ TEST(TEST_CATEGORY, sweep_energy_kernel_matches_host_energy) {
                                          hamon::ValueDistribution::gaussian(4, 0.5));
   Space space;
   const auto dm = hamon::make_device_model(space, model);
-  auto state = hamon::detail::make_chain_state(space, dm, {0.1, 0.5, 0.9}, 17);
+  auto state = hamon::make_chain_state(space, dm, {0.1, 0.5, 0.9}, 17);
   for (std::uint32_t sweep = 0; sweep < 3; ++sweep) {
     hamon::gibbs_sweep(space, dm, state, 17, 0, sweep);
     hamon::compute_energies(space, dm, state);
@@ -48,11 +48,10 @@ TEST(TEST_CATEGORY, sweep_energy_kernel_matches_host_energy) {
 
 TEST(TEST_CATEGORY, sweep_never_changes_clamped_nodes) {
   const auto model = hamon::SpinModel::from_edges(
-      5, {{0, 1, 1.0}, {1, 2, -1.0}, {2, 3, 0.5}, {3, 4, 2.0}, {4, 0, 1.5}}, {},
-      {{1, -1}, {3, 1}});
+      5, {{0, 1, 1.0}, {1, 2, -1.0}, {2, 3, 0.5}, {3, 4, 2.0}, {4, 0, 1.5}}, {}, {{1, -1}, {3, 1}});
   Space space;
   const auto dm = hamon::make_device_model(space, model);
-  auto state = hamon::detail::make_chain_state(space, dm, {0.3, 1.0, 3.0, 10.0, 20.0}, 5);
+  auto state = hamon::make_chain_state(space, dm, {0.3, 1.0, 3.0, 10.0, 20.0}, 5);
   for (std::uint32_t round = 0; round < 50; ++round) {
     hamon::gibbs_sweep(space, dm, state, 5, round, 0);
     for (std::int32_t m = 0; m < 5; ++m) {
@@ -74,14 +73,14 @@ TEST(TEST_CATEGORY, sweep_follows_strong_fields_and_is_uniform_at_beta_zero) {
   const auto model = hamon::SpinModel::from_edges(n, {}, fields);
   Space space;
   const auto dm = hamon::make_device_model(space, model);
-  auto cold = hamon::detail::make_chain_state(space, dm, {10.0}, 9);
+  auto cold = hamon::make_chain_state(space, dm, {10.0}, 9);
   hamon::gibbs_sweep(space, dm, cold, 9, 0, 0);
   const auto s = machine_spins(cold, 0);
   for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(s[i], fields[i] > 0 ? 1 : -1) << "node " << i;
 
   std::vector<double> ladder(8);
   for (int k = 0; k < 8; ++k) ladder[k] = 0.0 + 1e-12 * k;  // ascending, all ~ 0
-  auto hot = hamon::detail::make_chain_state(space, dm, ladder, 10);
+  auto hot = hamon::make_chain_state(space, dm, ladder, 10);
   hamon::gibbs_sweep(space, dm, hot, 10, 1, 0);
   double up = 0;
   for (std::int32_t m = 0; m < 8; ++m) {

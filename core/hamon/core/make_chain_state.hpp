@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A new ChainState for a ladder: uniformly random spins from the seed (clamped nodes hold
-// their value), identity permutations, zero counters, trip phases of the initial
-// permutation, and the acceptance thresholds of the ladder.
+// A new ChainState (chain_state.hpp) for a ladder of inverse temperatures.
 
 #include <Kokkos_Core.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,23 +14,14 @@
 #include "hamon/core/impl/counter_rng.hpp"
 #include "hamon/core/swap.hpp"
 
-namespace hamon::detail {
+namespace hamon {
 
-template <class T, class View>
-std::vector<T> to_host_vector(const View& view) {
-  auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  return std::vector<T>(mirror.data(), mirror.data() + mirror.size());
-}
-
-/// Copies `values` into the 1-D view `view` (same length), through a host mirror that
-/// outlives the copy.
-template <class View, class T>
-void copy_from_host(const View& view, const std::vector<T>& values) {
-  auto mirror = Kokkos::create_mirror_view(view);
-  for (std::size_t k = 0; k < values.size(); ++k) mirror(k) = values[k];
-  Kokkos::deep_copy(view, mirror);
-}
-
+/// The state of betas.size() machines of `model` in `space`, machine m at chain m
+/// (`betas`: inverse temperatures per chain, ascending): uniformly random spins from `seed`
+/// (clamped nodes hold their value; the same spins on every backend), identity
+/// permutations, zero counters, the trip phases of the initial permutation, and the
+/// acceptance thresholds of the ladder (refresh_acceptance_thresholds). Kernels are
+/// enqueued on `space`; fence it before reading the views on the host.
 template <class ExecutionSpace>
 ChainState<ExecutionSpace> make_chain_state(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
@@ -42,7 +32,7 @@ ChainState<ExecutionSpace> make_chain_state(
   s.spins = typename state_type::spin_view(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")), n,
       model.n_nodes);
-  s.betas = to_view(space, betas, "hamon::betas");
+  s.betas = detail::to_view(space, betas, "hamon::betas");
   if (model.integer_field_bound >= 0) {
     s.up_limit =
         Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
@@ -53,8 +43,8 @@ ChainState<ExecutionSpace> make_chain_state(
   }
   std::vector<std::int32_t> identity(static_cast<std::size_t>(n));
   for (std::int32_t k = 0; k < n; ++k) identity[static_cast<std::size_t>(k)] = k;
-  s.chain_of_machine = to_view(space, identity, "hamon::chain_of_machine");
-  s.machine_of_chain = to_view(space, identity, "hamon::machine_of_chain");
+  s.chain_of_machine = detail::to_view(space, identity, "hamon::chain_of_machine");
+  s.machine_of_chain = detail::to_view(space, identity, "hamon::machine_of_chain");
   auto zeros = [&](const char* label, std::int64_t size) {
     return typename state_type::template view<std::int64_t>(
         Kokkos::view_alloc(space, std::string(label)), size);
@@ -80,9 +70,9 @@ ChainState<ExecutionSpace> make_chain_state(
       KOKKOS_LAMBDA(const std::int64_t idx) {
         const std::int64_t i = idx % n_nodes;
         const auto group = static_cast<std::int32_t>(idx / n_nodes);
-        const Philox4 draw =
-            philox4(seed, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(group),
-                    static_cast<std::uint32_t>(Stream::initial_state), 0u);
+        const detail::Philox4 draw =
+            detail::philox4(seed, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(group),
+                            static_cast<std::uint32_t>(detail::Stream::initial_state), 0u);
         for (std::int32_t k = 0; k < 4 && 4 * group + k < n; ++k) {
           const std::int32_t m = 4 * group + k;
           spins(m, i) =
@@ -94,4 +84,4 @@ ChainState<ExecutionSpace> make_chain_state(
   return s;
 }
 
-}  // namespace hamon::detail
+}  // namespace hamon
