@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The heat-bath updates of one colour block (impl/sweep_blocks.hpp) as a Kokkos functor, in
 // the host style (a work item: a run of block nodes in every machine, 32 machines at a time)

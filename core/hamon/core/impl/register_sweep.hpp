@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The AVX-512 register paths of the host sweep (impl/host_simd.hpp): a work item is a run
 // of block nodes in machines [first, first + 32), with three batches of 16 Philox

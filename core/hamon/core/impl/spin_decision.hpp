@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The heat-bath decision of one update of the sweep, shared by the device and the portable
 // paths (the register paths evaluate the same tests in AVX-512 registers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every path of a colour block's sweep reads (impl/block_update.hpp,
 // impl/register_sweep.hpp): the block, the state's views, the counters of the random draws

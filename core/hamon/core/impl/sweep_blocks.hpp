@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The colour blocks a sweep updates, and the work items of the host paths: CsrBlock (a
 // colour class of the general CSR graph) and LatticeBlock (a checkerboard colour of the
