@@ -33,7 +33,20 @@ import subprocess
 import sys
 import time
 
-BACKENDS = ("serial", "openmp", "cuda")  # the per-backend test folders tests/CMakeLists.txt makes
+
+
+def known_backends():
+    """{name: Kokkos option} of every backend in cmake/HamonBackends.cmake's list (the one
+    list of backends; tests/CMakeLists.txt makes a test folder per name)."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(repo, "cmake", "HamonBackends.cmake"), encoding="utf-8") as f:
+        entries = re.findall(r'"(\w+)\|(\w+)\|(\w+)\|(\w+)"', f.read())
+    if not entries:
+        sys.exit("kokkos_compat: no backends listed in cmake/HamonBackends.cmake")
+    return {name: option for name, _, option, _ in entries}
+
+
+BACKENDS = known_backends()
 
 
 def header_dirs(prefix):
@@ -54,7 +67,7 @@ def kokkos_config(kokkos_dir):
 
     v = int(re.search(r"#define KOKKOS_VERSION (\d+)", text).group(1))
     version = f"{v // 10000}.{v // 100 % 100}.{v % 100}"
-    on = {b for b in BACKENDS if defined(f"KOKKOS_ENABLE_{b.upper()}")}
+    on = {name for name, option in BACKENDS.items() if defined(f"KOKKOS_ENABLE_{option}")}
     stds = [n for n in ("26", "23", "20", "17", "14") if defined(f"KOKKOS_ENABLE_CXX{n}")]
     return version, on, f"c++{stds[0]}" if stds else "c++17"
 
