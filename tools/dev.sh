@@ -6,10 +6,12 @@
 #
 #   tools/dev.sh demo    build, then run the demo experiment (build/bin/hamon)
 #   tools/dev.sh test    build, then run the whole test suite with CTest
-#   tools/dev.sh cuda    build the Cuda variant in build-cuda/ (compiles; runs nothing)
+#   tools/dev.sh cuda    build the Cuda variant in build-cuda/ (compiles; runs nothing;
+#                        kernel tests for Cuda only, the host build tests the host ones)
 #   tools/dev.sh asan    build in build-asan/ under ASan + UBSan, then run the whole test
 #                        suite (cli.fuzz sets no address-space cap under ASan;
-#                        install.downstream builds with the build's sanitizer flags)
+#                        install.downstream builds with the build's sanitizer flags;
+#                        no benchmarks: their speed under ASan means nothing)
 #   tools/dev.sh compat  configure build/, then compile (syntax only) every translation unit
 #                        of the library, the CLI, the tests and the benchmarks against the
 #                        headers of Kokkos 4.5.1 + Kokkos Kernels 4.5.1 (C++17, Serial) and
