@@ -30,13 +30,16 @@ endif()
 message(STATUS "hamon: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}")
 
 set(_hamon_imported_here "")
-foreach(_target IN ITEMS Random123::Random123 ZLIB::ZLIB)
+foreach(_target IN ITEMS Random123::Random123 ZLIB::ZLIB MPI::MPI_CXX)
   if(NOT TARGET ${_target})
     list(APPEND _hamon_imported_here ${_target})
   endif()
 endforeach()
 find_package(Random123 REQUIRED) # cmake/FindRandom123.cmake: header-only, in public headers
 find_package(ZLIB REQUIRED)      # crc32 of checkpoint sections (Debian: zlib1g-dev), private
+if(HAMON_ENABLE_MPI)             # public: hamon/policies/mpi_exchange.hpp includes mpi.h
+  find_package(MPI 3.0 REQUIRED COMPONENTS CXX) # Debian: libopenmpi-dev
+endif()
 if(NOT HAMON_TOP_LEVEL)
   # In a parent project (add_subdirectory), targets linking hamon::hamon live in the
   # parent's directories: the imported targets hamon's link interface names must be

@@ -166,14 +166,15 @@ NrptResult sample_with(const DeviceDecision& decision, const SpinModel& model, d
 
 std::unique_ptr<SamplerBase> make_sampler(const DeviceDecision& decision, const SpinModel& model,
                                           const NrptOptions& options, TraceSink* sink,
-                                          const SamplerState* resume_from) {
+                                          const SamplerState* resume_from,
+                                          MachineExchange* exchange) {
   detail::require_kokkos_initialized("make_sampler");
   return with_space(decision, [&](const auto& space) -> std::unique_ptr<SamplerBase> {
     using Space = std::decay_t<decltype(space)>;
     if (resume_from != nullptr) {
-      return std::make_unique<Sampler<Space>>(space, model, options, *resume_from, sink);
+      return std::make_unique<Sampler<Space>>(space, model, options, *resume_from, sink, exchange);
     }
-    return std::make_unique<Sampler<Space>>(space, model, options, sink);
+    return std::make_unique<Sampler<Space>>(space, model, options, sink, exchange);
   });
 }
 

@@ -7,9 +7,15 @@
 // sweep runs over the machines of a node in vectorised loops (measured: a machine-major
 // layout with one machine per work item was 3x slower, bound by scalar exp and Philox).
 // Swaps exchange temperature labels (chain_of_machine / machine_of_chain), never spins.
+//
+// One process may hold the spins of a block of the machines only (a run over several
+// ranks: machine_exchange.hpp): `spins` then has the rows of machines
+// [first_machine, first_machine + n_local_machines()), while the ladder, the permutations,
+// the energies, the counters and the trip phases cover every machine (replicated).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <utility>
 
 namespace hamon {
 
@@ -21,8 +27,9 @@ struct ChainState {
   template <class T>
   using view = Kokkos::View<T*, memory_space>;
 
-  spin_view spins;     // (n_machines, n_nodes), clamped nodes hold their value
-  view<double> betas;  // per chain (temperature index), ascending
+  spin_view spins;                 // (n_local_machines, n_nodes), clamped nodes hold their value
+  std::int32_t first_machine = 0;  // the machine of spins' row 0 (a multiple of 16)
+  view<double> betas;              // per chain (temperature index), ascending
   /// With integer local fields |phi| <= R, the heat-bath thresholds (impl/heat_bath.hpp):
   /// a word w decides +1 iff phi + R >= up_floor(chain) and w <= up_limit(chain, phi + R).
   /// Empty otherwise. They depend on the ladder only: refresh_acceptance_thresholds after
@@ -42,7 +49,20 @@ struct ChainState {
   /// refresh_acceptance_thresholds. Empty: the sweep evaluates exp per update instead.
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> field_boundary;
 
-  std::int32_t n_machines() const { return static_cast<std::int32_t>(spins.extent(0)); }
+  /// Every machine of the run.
+  std::int32_t n_machines() const { return static_cast<std::int32_t>(chain_of_machine.extent(0)); }
+  /// The machines whose spins this state holds.
+  std::int32_t n_local_machines() const { return static_cast<std::int32_t>(spins.extent(0)); }
+  std::pair<std::int64_t, std::int64_t> local_range() const {
+    return {first_machine, first_machine + n_local_machines()};
+  }
+  /// chain_of_machine and energy_fixed of the local machines (indexed by spins' rows).
+  view<std::int32_t> local_chain_of_machine() const {
+    return Kokkos::subview(chain_of_machine, local_range());
+  }
+  view<std::int64_t> local_energy_fixed() const {
+    return Kokkos::subview(energy_fixed, local_range());
+  }
   std::int64_t n_nodes() const { return static_cast<std::int64_t>(spins.extent(1)); }
 };
 

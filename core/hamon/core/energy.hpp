@@ -166,29 +166,30 @@ void launch_energies(const ExecutionSpace& space,
   const std::int64_t n_chunks = (model.n_nodes + kEnergyNodeChunk - 1) / kEnergyNodeChunk;
   const ChunkEnergy<ExecutionSpace, HostStyle> kernel{model,
                                                       state.spins,
-                                                      state.energy_fixed,
+                                                      state.local_energy_fixed(),
                                                       std::ldexp(1.0, model.energy_fraction_bits),
-                                                      state.n_machines(),
+                                                      state.n_local_machines(),
                                                       n_chunks,
                                                       registers};
-  const std::int64_t items = HostStyle ? n_chunks : n_chunks * state.n_machines();
+  const std::int64_t items = HostStyle ? n_chunks : n_chunks * state.n_local_machines();
   // An energy term costs about half a sweep update (measured, perf/results/kernels_host.md).
-  launch(space, "hamon::energies", items, model.n_nodes * host_lane_slots(state.n_machines()) / 2,
-         kernel);
+  launch(space, "hamon::energies", items,
+         model.n_nodes * host_lane_slots(state.n_local_machines()) / 2, kernel);
 }
 
 }  // namespace detail
 
-/// Fills state.energy_fixed with every machine's energy (at beta = 1). `kernel` chooses
+/// Fills state.energy_fixed with the energy (at beta = 1) of every machine whose spins the
+/// state holds (all of them in one process; see ChainState). `kernel` chooses
 /// the implementation on host spaces (same bits either way; see detail::HostKernel).
 template <class ExecutionSpace>
 void compute_energies(const ExecutionSpace& space,
                       const DeviceModel<typename ExecutionSpace::memory_space>& model,
                       const ChainState<ExecutionSpace>& state,
                       detail::HostKernel kernel = detail::HostKernel::best) {
-  const auto energy_fixed = state.energy_fixed;
+  const auto energy_fixed = state.local_energy_fixed();
   detail::small_for(
-      space, "hamon::clear_energies", state.n_machines(),
+      space, "hamon::clear_energies", state.n_local_machines(),
       KOKKOS_LAMBDA(const std::int64_t m) { energy_fixed(m) = 0; });
   if constexpr (detail::host_style<ExecutionSpace>) {
     if (kernel == detail::HostKernel::device) {

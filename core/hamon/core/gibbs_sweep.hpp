@@ -77,7 +77,7 @@ void update_block_in_style(const ExecutionSpace& space, const ChainState<Executi
                            std::int32_t bound, const Block& block, std::int64_t n_block,
                            std::uint64_t seed, std::uint32_t round, std::uint32_t sweep,
                            bool simd) {
-  const std::int32_t n_machines = state.n_machines();
+  const std::int32_t n_machines = state.n_local_machines();
   const std::int64_t n_groups = (n_machines + kMachinesPerDraw - 1) / kMachinesPerDraw;
   // Register runs: at most kRegisterRun nodes (three generator batches in flight), and a
   // whole number of runs per thread so no thread waits for another's extra run.
@@ -91,7 +91,8 @@ void update_block_in_style(const ExecutionSpace& space, const ChainState<Executi
   args.block = block;
   args.spins = state.spins;
   args.betas = state.betas;
-  args.chain_of_machine = state.chain_of_machine;
+  args.chain_of_machine = state.local_chain_of_machine();
+  args.first_group = static_cast<std::uint32_t>(state.first_machine / kMachinesPerDraw);
   args.up_limit = state.up_limit;
   args.up_floor = state.up_floor;
   args.field_boundary = state.field_boundary;

@@ -5,6 +5,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/machine_exchange.hpp"
 #include "hamon/core/swap.hpp"
 
 namespace hamon {
@@ -22,16 +25,28 @@ namespace hamon {
 /// permutations, zero counters, the trip phases of the initial permutation, and the
 /// acceptance thresholds of the ladder (refresh_acceptance_thresholds). Kernels are
 /// enqueued on `space`; fence it before reading the views on the host.
+/// With `local` (a block of machine_blocks(betas.size(), ranks)), the state holds the spins
+/// of those machines only, the same spins they have in the whole run.
 template <class ExecutionSpace>
 ChainState<ExecutionSpace> make_chain_state(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
-    const std::vector<double>& betas, std::uint64_t seed) {
+    const std::vector<double>& betas, std::uint64_t seed,
+    std::optional<MachineBlock> local = std::nullopt) {
   using state_type = ChainState<ExecutionSpace>;
   const auto n = static_cast<std::int32_t>(betas.size());
+  const MachineBlock block = local.value_or(MachineBlock{0, n});
+  if (block.first < 0 || block.count < 0 || block.first + block.count > n ||
+      block.first % kMachinesPerRankUnit != 0) {
+    throw std::invalid_argument("make_chain_state: machines [" + std::to_string(block.first) +
+                                ", " + std::to_string(block.first + block.count) +
+                                ") are not a block of whole draw groups of " + std::to_string(n) +
+                                " machines");
+  }
   state_type s;
+  s.first_machine = block.first;
   s.spins = typename state_type::spin_view(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")), n,
-      model.n_nodes);
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")),
+      block.count, model.n_nodes);
   s.betas = detail::to_view(space, betas, "hamon::betas");
   if (model.integer_field_bound >= 0) {
     s.up_limit =
@@ -62,20 +77,22 @@ ChainState<ExecutionSpace> make_chain_state(
   const auto spins = s.spins;
   const auto clamped = model.clamped;
   const std::int64_t n_nodes = model.n_nodes;
-  const std::int64_t n_groups = (n + 3) / 4;
+  const std::int32_t first = block.first;
+  const std::int32_t end = block.first + block.count;
+  const std::int64_t n_groups = (block.count + 3) / 4;
   Kokkos::parallel_for(
       "hamon::initial_state",
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
                                                                            n_nodes * n_groups),
       KOKKOS_LAMBDA(const std::int64_t idx) {
         const std::int64_t i = idx % n_nodes;
-        const auto group = static_cast<std::int32_t>(idx / n_nodes);
+        const auto group = static_cast<std::int32_t>(first / 4 + idx / n_nodes);
         const detail::Philox4 draw =
             detail::philox4(seed, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(group),
                             static_cast<std::uint32_t>(detail::Stream::initial_state), 0u);
-        for (std::int32_t k = 0; k < 4 && 4 * group + k < n; ++k) {
+        for (std::int32_t k = 0; k < 4 && 4 * group + k < end; ++k) {
           const std::int32_t m = 4 * group + k;
-          spins(m, i) =
+          spins(m - first, i) =
               clamped(i) != 0 ? clamped(i) : ((draw.w[k] >> 31) ? std::int8_t(1) : std::int8_t(-1));
         }
       });

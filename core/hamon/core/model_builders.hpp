@@ -40,8 +40,8 @@ SpinModel make_lattice(const std::vector<int>& extents, bool periodic,
 /// V..V+H-1 hidden; weights[v * H + h] couples visible v with hidden h. Biases may be
 /// empty (zero). `clamped_visible`, when non-empty (V values of +-1), clamps the visible
 /// layer to that data vector.
-SpinModel make_rbm(std::int64_t n_visible, std::int64_t n_hidden, const std::vector<double>& weights,
-                   const std::vector<double>& visible_bias = {},
+SpinModel make_rbm(std::int64_t n_visible, std::int64_t n_hidden,
+                   const std::vector<double>& weights, const std::vector<double>& visible_bias = {},
                    const std::vector<double>& hidden_bias = {},
                    const std::vector<int>& clamped_visible = {});
 

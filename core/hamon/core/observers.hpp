@@ -12,6 +12,11 @@
 // Sums of spins are integers (exact in any order); the energy sum is accumulated by one
 // thread in round order and merged pairwise in a fixed order, so all of it is
 // bit-identical across spaces.
+// A state that holds a block of the machines only (a run over ranks, ChainState) adds the
+// cold chain's spins (samples, node/edge sums, |magnetisation|) only in rounds when it holds
+// that machine, zero otherwise, so the ranks' buffers sum to the one-process buffers; the
+// energies, the index process and the energy sums come from the replicated views and are
+// the same on every rank.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -108,6 +113,13 @@ ObserverBuffers<ExecutionSpace> make_observer_buffers(
   return b;
 }
 
+/// The row of `machine` in a state's spins, or -1 when the state does not hold it.
+KOKKOS_INLINE_FUNCTION std::int32_t local_row(std::int32_t machine, std::int32_t first,
+                                              std::int32_t n_local) {
+  const std::int32_t row = machine - first;
+  return row >= 0 && row < n_local ? row : -1;
+}
+
 /// Adds the cold chain's moments of this round to batch `batch`.
 template <class ExecutionSpace>
 void accumulate_moments(const ExecutionSpace& space,
@@ -121,16 +133,19 @@ void accumulate_moments(const ExecutionSpace& space,
   const auto edge_sums = b.edge_sums;
   const auto edge_i = model.edge_i;
   const auto edge_j = model.edge_j;
+  const std::int32_t first = state.first_machine;
+  const std::int32_t n_local = state.n_local_machines();
   launch(
       space, "hamon::observe_node_moments", model.n_nodes, model.n_nodes,
       KOKKOS_LAMBDA(const std::int64_t i) {
-        node_sums(batch, i) += spins(machine_of_chain(top), i);
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m >= 0) node_sums(batch, i) += spins(m, i);
       });
   const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
   launch(
       space, "hamon::observe_edge_moments", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int32_t m = machine_of_chain(top);
-        edge_sums(batch, e) += spins(m, edge_i(e)) * spins(m, edge_j(e));
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m >= 0) edge_sums(batch, e) += spins(m, edge_i(e)) * spins(m, edge_j(e));
       });
   const auto energy_sums = b.energy_sums;
   const auto abs_m = b.abs_magnetization_sums;
@@ -142,10 +157,13 @@ void accumulate_moments(const ExecutionSpace& space,
     if (n_nodes < kInlineHostWork) {
       // Small model: on the calling thread (launch.hpp), same sums.
       Kokkos::Profiling::pushRegion("hamon::observe_scalar_moments");
-      const std::int32_t m = machine_of_chain(top);
+      const std::int32_t cold = machine_of_chain(top);
+      const std::int32_t m = local_row(cold, first, n_local);
       std::int64_t magnetization = 0;
-      for (std::int64_t i = 0; i < n_nodes; ++i) magnetization += spins(m, i);
-      energy_sums(batch) += fixed_point_energy(energy_fixed(m), bits);
+      if (m >= 0) {
+        for (std::int64_t i = 0; i < n_nodes; ++i) magnetization += spins(m, i);
+      }
+      energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
       abs_m(batch) += magnetization < 0 ? -magnetization : magnetization;
       counts(batch) += 1;
       Kokkos::Profiling::popRegion();
@@ -156,13 +174,14 @@ void accumulate_moments(const ExecutionSpace& space,
   Kokkos::parallel_for(
       "hamon::observe_scalar_moments", team_policy(space, 1, Kokkos::AUTO),
       KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
-        const std::int32_t m = machine_of_chain(top);
+        const std::int32_t cold = machine_of_chain(top);
+        const std::int32_t m = local_row(cold, first, n_local);
         std::int64_t magnetization = 0;
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, n_nodes),
+            Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0),
             [&](const std::int64_t i, std::int64_t& sum) { sum += spins(m, i); }, magnetization);
         Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          energy_sums(batch) += fixed_point_energy(energy_fixed(m), bits);
+          energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
           abs_m(batch) += magnetization < 0 ? -magnetization : magnetization;
           counts(batch) += 1;
         });
@@ -222,9 +241,12 @@ bool observe_round(const ExecutionSpace& space,
     const auto samples = b.samples;
     const auto nodes = b.sample_nodes;
     const auto n_samples = static_cast<std::int64_t>(nodes.extent(0));
+    const std::int32_t first = state.first_machine;
+    const std::int32_t n_local = state.n_local_machines();
     launch(
         space, "hamon::observe_samples", n_samples, n_samples, KOKKOS_LAMBDA(const std::int64_t k) {
-          samples(row, k) = spins(machine_of_chain(top), nodes(k));
+          const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+          samples(row, k) = m >= 0 ? spins(m, nodes(k)) : std::int8_t(0);
         });
     chunk_full = chunk_full || b.samples_in_chunk == kTraceChunkRows;
   }

@@ -19,6 +19,13 @@
 // Traces (samples, energies, index process) leave the execution space in chunks of
 // detail::kTraceChunkRows rows: to a TraceSink when one is given (memory O(chunk)), else
 // into host vectors that result() returns and state() carries.
+//
+// One run over several processes: give every rank's Sampler the same model, options and
+// (when resuming) state, and a MachineExchange (machine_exchange.hpp). Each rank then holds
+// and sweeps its block of the machines only; the outputs are the bits of one process.
+// run(), result() and state() are collective (every rank calls them, with the same
+// arguments); result() and state() are complete on rank 0, which alone hands traces to its
+// sink (the other ranks' sinks receive nothing and may be null).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -27,6 +34,7 @@
 #include <string>
 
 #include "hamon/core/device_model.hpp"
+#include "hamon/core/machine_exchange.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/sampler_state.hpp"
 #include "hamon/core/spin_model.hpp"
@@ -86,17 +94,21 @@ class Sampler final : public SamplerBase {
   using memory_space = typename ExecutionSpace::memory_space;
 
   /// A new run from uniformly random spins (options.seed). Throws std::invalid_argument
-  /// for invalid options. `sink` (optional) must outlive the sampler.
+  /// for invalid options. `sink` and `exchange` (optional) must outlive the sampler.
   Sampler(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options,
-          TraceSink* sink = nullptr);
+          TraceSink* sink = nullptr, MachineExchange* exchange = nullptr);
   Sampler(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
-          const NrptOptions& options, TraceSink* sink = nullptr);
-  /// Continues from `state` (made by a Sampler of the same model and options, on any space).
-  /// Throws std::invalid_argument when the state's shape does not fit.
+          const NrptOptions& options, TraceSink* sink = nullptr,
+          MachineExchange* exchange = nullptr);
+  /// Continues from `state` (made by a Sampler of the same model and options, on any space
+  /// and any number of ranks). Throws std::invalid_argument when the state's shape does
+  /// not fit.
   Sampler(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options,
-          const SamplerState& state, TraceSink* sink = nullptr);
+          const SamplerState& state, TraceSink* sink = nullptr,
+          MachineExchange* exchange = nullptr);
   Sampler(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
-          const NrptOptions& options, const SamplerState& state, TraceSink* sink = nullptr);
+          const NrptOptions& options, const SamplerState& state, TraceSink* sink = nullptr,
+          MachineExchange* exchange = nullptr);
   ~Sampler() override;
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;

@@ -84,10 +84,12 @@ NrptResult sample_with(const DeviceDecision& decision, const SpinModel& model, d
 /// or (with `resume_from`) the continuation of a saved state, which any space may continue
 /// with the same bits. `sink` (optional) receives the traces and must outlive the sampler.
 /// Throws DeviceUnavailable as nrpt_with does, std::invalid_argument for bad options or a
-/// state that does not fit.
+/// state that does not fit. With `exchange`, this rank's part of a run over several ranks
+/// (hamon/core/sampler.hpp): each rank resolves its own decision from its local work.
 std::unique_ptr<SamplerBase> make_sampler(const DeviceDecision& decision, const SpinModel& model,
                                           const NrptOptions& options, TraceSink* sink = nullptr,
-                                          const SamplerState* resume_from = nullptr);
+                                          const SamplerState* resume_from = nullptr,
+                                          MachineExchange* exchange = nullptr);
 
 /// The name of the execution space a decision runs in ("Serial", "OpenMP", "Cuda").
 /// Throws DeviceUnavailable as nrpt_with does.

@@ -30,6 +30,7 @@ struct BlockUpdate : RegisterSweep<ExecutionSpace, Block> {
   using Args::bound;
   using Args::chain_of_machine;
   using Args::field_boundary;
+  using Args::group_counter;
   using Args::n_block;
   using Args::n_groups;
   using Args::n_machines;
@@ -88,8 +89,8 @@ struct BlockUpdate : RegisterSweep<ExecutionSpace, Block> {
 
   /// Device path: one node in the machines of one group of 16, 4 per 32-bit word.
   KOKKOS_INLINE_FUNCTION void update_group(std::int64_t node, std::int32_t group) const {
-    const Philox4 draw = philox4(seed, static_cast<std::uint32_t>(node),
-                                 static_cast<std::uint32_t>(group), sweep, round);
+    const Philox4 draw =
+        philox4(seed, static_cast<std::uint32_t>(node), group_counter(group), sweep, round);
     const std::int32_t first = group * kMachinesPerDraw;
     const std::int32_t lanes =
         n_machines - first < kMachinesPerDraw ? n_machines - first : kMachinesPerDraw;
@@ -114,13 +115,13 @@ struct BlockUpdate : RegisterSweep<ExecutionSpace, Block> {
       node_index[n] = block.node(begin + (n < nodes ? n : 0));
     constexpr std::int32_t kDraws = kHostNodes * kHostDraws;
     constexpr std::int32_t kWordsPerNode = kHostLanes / 4;  // of `words`, 4 bytes each
-    std::uint32_t node_counter[kDraws], group_counter[kDraws];
+    std::uint32_t node_counter[kDraws], group_words[kDraws];
     for (std::int32_t g = 0; g < kDraws; ++g) {
       node_counter[g] = static_cast<std::uint32_t>(node_index[g / kHostDraws]);
-      group_counter[g] = static_cast<std::uint32_t>(first / kMachinesPerDraw + g % kHostDraws);
+      group_words[g] = group_counter(first / kMachinesPerDraw + g % kHostDraws);
     }
     std::uint32_t words[4 * kDraws];
-    philox4_lanes<kDraws>(seed, node_counter, group_counter, sweep, round, words);
+    philox4_lanes<kDraws>(seed, node_counter, group_words, sweep, round, words);
 
     double beta[kHostLanes];
     std::int64_t row[kHostLanes];     // offset of the machine's up_limit row at phi = 0, or

@@ -29,6 +29,8 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
   using Args::bound;
   using Args::chain_of_machine;
   using Args::field_boundary;
+  using Args::group_counter;
+  using Args::machine_counter;
   using Args::n_machines;
   using Args::round;
   using Args::seed;
@@ -93,7 +95,7 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
     for (; ties != 0; ties &= ties - 1) {
       const int l = __builtin_ctz(ties);
       list.node[list.count] = static_cast<std::uint32_t>(node);
-      list.machine[list.count] = static_cast<std::uint32_t>(first + l);
+      list.machine[list.count] = machine_counter(first + l);
       list.limit[list.count] = limit[l];
       ++list.count;
     }
@@ -218,11 +220,11 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
     for (std::int32_t g = 0, n = 0; g < 16; ++n) {
       for (std::int32_t k = 0; k < per_node && g < 16; ++k, ++g) {
         slot_of[g] = static_cast<std::uint32_t>(n);
-        group_of[g] = static_cast<std::uint32_t>(first / kMachinesPerDraw + k);
+        group_of[g] = group_counter(first / kMachinesPerDraw + k);
       }
     }
     const __m512i slot = _mm512_load_si512(slot_of);
-    const __m512i group_counter = _mm512_load_si512(group_of);
+    const __m512i group_words = _mm512_load_si512(group_of);
 
     typename Block::Cursor walk = block.cursor(begin);
     for (std::int32_t done = 0; done < nodes; done += per_step) {
@@ -245,7 +247,7 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
         node_counter[b] = _mm512_permutexvar_epi32(slot, _mm512_load_si512(batch_nodes + 16 * b));
       }
       simd::PhiloxWords16 draws[kBatches];
-      simd::philox16<kBatches>(seed, node_counter, group_counter, sweep, round, draws);
+      simd::philox16<kBatches>(seed, node_counter, group_words, sweep, round, draws);
       alignas(64) std::uint32_t by_generator[kBatches][64];
       for (int b = 0; b < kBatches; ++b) simd::store_by_generator(draws[b], by_generator[b]);
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hamon/core/chain_state.hpp"
@@ -16,6 +17,7 @@
 #include "hamon/core/energy.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
 #include "hamon/core/impl/host_copies.hpp"
+#include "hamon/core/machine_exchange.hpp"
 #include "hamon/core/make_chain_state.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/observers.hpp"
@@ -61,19 +63,48 @@ struct SamplerCore {
   TraceSink* sink = nullptr;
   TraceState traces;  // row counts, and the rows themselves without a sink
   std::int64_t rounds_done = 0;
+  // A run over ranks (machine_exchange.hpp): every rank's block of machines, this rank's,
+  // and the buffer of every machine's energy. Without an exchange: one block, all of them.
+  MachineExchange* exchange = nullptr;
+  std::vector<MachineBlock> blocks;
+  std::vector<std::int64_t> all_energies;
 
   SamplerCore(const ExecutionSpace& space_, const DeviceModel<memory_space>& model_,
-              const NrptOptions& options_, TraceSink* sink_)
-      : space(space_), model(model_), options(options_), sink(sink_) {
+              const NrptOptions& options_, TraceSink* sink_, MachineExchange* exchange_)
+      : space(space_), model(model_), options(options_), sink(sink_), exchange(exchange_) {
     validate_options(options, model.n_nodes);
     phases = run_phases(options);
     betas = ladder_of(options);
-    state = make_chain_state(space, model, betas, options.seed);
+    blocks = machine_blocks(n_chains(), exchange != nullptr ? exchange->n_ranks() : 1);
+    all_energies.resize(betas.size());
+    state = make_chain_state(space, model, betas, options.seed, my_block());
     observers = make_observer_buffers(space, model, options.observers,
                                       static_cast<std::int32_t>(betas.size()));
   }
 
   std::int32_t n_chains() const { return static_cast<std::int32_t>(betas.size()); }
+  MachineBlock my_block() const {
+    return blocks[static_cast<std::size_t>(exchange != nullptr ? exchange->rank() : 0)];
+  }
+  /// Rank 0 (or the only process) keeps and hands over the traces.
+  bool is_root() const { return exchange == nullptr || exchange->is_root(); }
+
+  /// After compute_energies: every rank's machines' energies into every rank's state.
+  void share_energies() {
+    if (exchange == nullptr) return;
+    const auto mine = to_host_vector<std::int64_t>(state.local_energy_fixed());
+    exchange->all_gather_machines(mine.data(), all_energies.data(), blocks, 1);
+    copy_from_host(state.energy_fixed, all_energies);
+  }
+
+  /// An integer buffer summed over the ranks (complete on rank 0).
+  template <class T>
+  std::vector<T> summed_over_ranks(std::vector<T> values) const {
+    if (exchange != nullptr) {
+      exchange->sum_to_root(values.data(), static_cast<std::int64_t>(values.size()));
+    }
+    return values;
+  }
   bool measuring() const { return rounds_done >= phases.burn_in; }
   std::int64_t measured() const { return std::max<std::int64_t>(0, rounds_done - phases.burn_in); }
 
@@ -131,7 +162,10 @@ struct SamplerCore {
       gibbs_sweep(space, model, state, options.seed, round, static_cast<std::uint32_t>(sweep));
     }
     const bool observing = measuring() && observers.any();
-    if (has_pairs || observing) compute_energies(space, model, state);
+    if (has_pairs || observing) {
+      compute_energies(space, model, state);
+      share_energies();
+    }
     if (has_pairs) {
       deo_swap_pass(space, state, options.seed, round, model.energy_fraction_bits);
       update_index_process(space, state);
@@ -161,11 +195,14 @@ struct SamplerCore {
     return done;
   }
 
+  /// Rows [0, rows) of a trace chunk to the sink or `kept`. Over ranks, only rank 0 hands
+  /// over; the samples (bytes, zero on the ranks without the cold machine) are summed first.
   template <class T, class Matrix>
   void hand_over(const Matrix& chunk, std::int64_t rows, std::int64_t& counter,
                  std::vector<T>& kept,
                  void (TraceSink::*append)(const T*, std::int64_t, std::int64_t)) {
     if (rows == 0) return;
+    counter += rows;
     const auto columns = static_cast<std::int64_t>(chunk.extent(1));
     const auto filled = Kokkos::subview(chunk, std::make_pair(std::int64_t(0), rows), Kokkos::ALL);
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), filled);
@@ -175,12 +212,13 @@ struct SamplerCore {
         block[static_cast<std::size_t>(r * columns + c)] = host(r, c);
       }
     }
+    if constexpr (std::is_same_v<T, std::int8_t>) block = summed_over_ranks(std::move(block));
+    if (!is_root()) return;
     if (sink != nullptr) {
       (sink->*append)(block.data(), rows, columns);
     } else {
       append_rows(kept, block.data(), static_cast<std::int64_t>(block.size()));
     }
-    counter += rows;
   }
 
   void flush_traces() {
@@ -204,22 +242,23 @@ struct SamplerCore {
     const std::vector<std::int64_t> counts(counts_all.begin(), counts_all.begin() + rows);
     const auto complete = static_cast<std::size_t>(at.n_batches);
     for (auto c : counts) out.n_samples += c;
-    const auto node_sums =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), observers.node_sums);
-    const auto edge_sums =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), observers.edge_sums);
-    auto column_stats = [&](const auto& sums, std::int64_t col) {
+    const std::size_t n_nodes = observers.node_sums.extent(1);
+    const std::size_t n_edges = observers.edge_sums.extent(1);
+    const auto node_sums = summed_over_ranks(to_host_vector<std::int64_t>(observers.node_sums));
+    const auto edge_sums = summed_over_ranks(to_host_vector<std::int64_t>(observers.edge_sums));
+    auto column_stats = [&](const std::vector<std::int64_t>& sums, std::size_t width,
+                            std::size_t col) {
       std::vector<double> s(rows);
-      for (std::size_t k = 0; k < rows; ++k) s[k] = static_cast<double>(sums(k, col));
+      for (std::size_t k = 0; k < rows; ++k) s[k] = static_cast<double>(sums[k * width + col]);
       return mean_of_batches(s, counts, complete);
     };
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(node_sums.extent(1)); ++i) {
-      const MeanWithError m = column_stats(node_sums, i);
+    for (std::size_t i = 0; i < n_nodes; ++i) {
+      const MeanWithError m = column_stats(node_sums, n_nodes, i);
       out.node_means.push_back(m.mean);
       out.node_means_stderr.push_back(m.standard_error);
     }
-    for (std::int64_t e = 0; e < static_cast<std::int64_t>(edge_sums.extent(1)); ++e) {
-      const MeanWithError m = column_stats(edge_sums, e);
+    for (std::size_t e = 0; e < n_edges; ++e) {
+      const MeanWithError m = column_stats(edge_sums, n_edges, e);
       out.edge_means.push_back(m.mean);
       out.edge_means_stderr.push_back(m.standard_error);
     }
@@ -228,7 +267,8 @@ struct SamplerCore {
     energy.resize(rows);
     for (auto& v : energy) v *= per_node;
     std::vector<double> magnetization;
-    const auto abs_m = to_host_vector<std::int64_t>(observers.abs_magnetization_sums);
+    const auto abs_m =
+        summed_over_ranks(to_host_vector<std::int64_t>(observers.abs_magnetization_sums));
     for (std::size_t k = 0; k < rows; ++k) {
       magnetization.push_back(static_cast<double>(abs_m[k]) * per_node);
     }
@@ -237,9 +277,11 @@ struct SamplerCore {
     return out;
   }
 
+  /// Over ranks: collective, and complete on rank 0 only.
   NrptResult result() {
     flush_traces();
     compute_energies(space, model, state);
+    share_energies();
     space.fence();
     NrptResult r;
     r.betas = betas;
@@ -275,6 +317,7 @@ struct SamplerCore {
     return r;
   }
 
+  /// Over ranks: collective, and complete on rank 0 only.
   SamplerState snapshot() {
     flush_traces();
     if (sink != nullptr) sink->sync();
@@ -285,11 +328,18 @@ struct SamplerCore {
     s.n_nodes = model.n_nodes;
     s.betas = betas;
     const auto spins = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state.spins);
-    s.spins.resize(static_cast<std::size_t>(s.n_machines * s.n_nodes));
-    for (std::int32_t m = 0; m < s.n_machines; ++m) {
+    const std::int32_t n_local = state.n_local_machines();
+    std::vector<std::int8_t> mine(static_cast<std::size_t>(n_local * s.n_nodes));
+    for (std::int32_t m = 0; m < n_local; ++m) {
       for (std::int64_t i = 0; i < s.n_nodes; ++i) {
-        s.spins[static_cast<std::size_t>(m * s.n_nodes + i)] = spins(m, i);
+        mine[static_cast<std::size_t>(m * s.n_nodes + i)] = spins(m, i);
       }
+    }
+    if (exchange == nullptr) {
+      s.spins = std::move(mine);
+    } else {
+      s.spins.resize(static_cast<std::size_t>(s.n_machines * s.n_nodes));
+      exchange->gather_machines_to_root(mine.data(), s.spins.data(), blocks, s.n_nodes);
     }
     s.chain_of_machine = to_host_vector<std::int32_t>(state.chain_of_machine);
     s.machine_of_chain = to_host_vector<std::int32_t>(state.machine_of_chain);
@@ -309,10 +359,10 @@ struct SamplerCore {
         all.resize(std::min(all.size(), rows * width));
         return all;
       };
-      mb.node_sums = rows_of(observers.node_sums);
-      mb.edge_sums = rows_of(observers.edge_sums);
+      mb.node_sums = summed_over_ranks(rows_of(observers.node_sums));
+      mb.edge_sums = summed_over_ranks(rows_of(observers.edge_sums));
       mb.energy_sums = rows_of(observers.energy_sums);
-      mb.abs_magnetization_sums = rows_of(observers.abs_magnetization_sums);
+      mb.abs_magnetization_sums = summed_over_ranks(rows_of(observers.abs_magnetization_sums));
       mb.counts = rows_of(observers.counts);
     }
     s.traces = traces;
@@ -374,14 +424,22 @@ struct SamplerCore {
     space.fence();
   }
 
+  /// The spins of this state's machines (all of them in one process) from a whole state.
   void restore_spins(const SamplerState& s) {
     auto spins = Kokkos::create_mirror_view(state.spins);
-    for (std::int32_t m = 0; m < s.n_machines; ++m) {
+    const std::int32_t first = state.first_machine;
+    for (std::int32_t m = 0; m < state.n_local_machines(); ++m) {
       for (std::int64_t i = 0; i < s.n_nodes; ++i) {
-        spins(m, i) = s.spins[static_cast<std::size_t>(m * s.n_nodes + i)];
+        spins(m, i) = s.spins[static_cast<std::size_t>((first + m) * s.n_nodes + i)];
       }
     }
     Kokkos::deep_copy(state.spins, spins);
+  }
+
+  /// Sums over ranks live on rank 0 (the others start from zero, so they add up again).
+  template <class T>
+  std::vector<T> own_share(const std::vector<T>& sums) const {
+    return is_root() ? sums : std::vector<T>(sums.size(), T(0));
   }
 
   void restore(const SamplerState& s) {
@@ -418,10 +476,11 @@ struct SamplerCore {
         misfit("the moment batches are inconsistent");
       }
       const auto rows = static_cast<std::size_t>(mb.n_batches) + 1;
-      restore_rows(observers.node_sums, mb.node_sums, rows, "nodes");
-      restore_rows(observers.edge_sums, mb.edge_sums, rows, "edges");
+      restore_rows(observers.node_sums, own_share(mb.node_sums), rows, "nodes");
+      restore_rows(observers.edge_sums, own_share(mb.edge_sums), rows, "edges");
       restore_batches(observers.energy_sums, mb.energy_sums, "energy");
-      restore_batches(observers.abs_magnetization_sums, mb.abs_magnetization_sums, "magnetization");
+      restore_batches(observers.abs_magnetization_sums, own_share(mb.abs_magnetization_sums),
+                      "magnetization");
       restore_batches(observers.counts, mb.counts, "counts");
       observers.layout.length = mb.length;
       observers.layout.n_batches = mb.n_batches;
@@ -442,7 +501,7 @@ struct SamplerCore {
       misfit("the kept traces do not match their row counts");
     }
     traces = t;
-    if (sink != nullptr) {
+    if (sink != nullptr || !is_root()) {
       traces.samples.clear();
       traces.energies.clear();
       traces.index_process.clear();
@@ -457,29 +516,32 @@ namespace hamon {
 
 template <class ExecutionSpace>
 Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space, const SpinModel& model,
-                                 const NrptOptions& options, TraceSink* sink)
+                                 const NrptOptions& options, TraceSink* sink,
+                                 MachineExchange* exchange)
     : Sampler(space, (validate_options(options, model.n_nodes()), make_device_model(space, model)),
-              options, sink) {}
+              options, sink, exchange) {}
 
 template <class ExecutionSpace>
 Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space,
                                  const DeviceModel<memory_space>& model, const NrptOptions& options,
-                                 TraceSink* sink)
-    : core_(std::make_unique<detail::SamplerCore<ExecutionSpace>>(space, model, options, sink)) {}
+                                 TraceSink* sink, MachineExchange* exchange)
+    : core_(std::make_unique<detail::SamplerCore<ExecutionSpace>>(space, model, options, sink,
+                                                                  exchange)) {}
 
 template <class ExecutionSpace>
 Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space, const SpinModel& model,
                                  const NrptOptions& options, const SamplerState& state,
-                                 TraceSink* sink)
-    : Sampler(space, model, options, sink) {
+                                 TraceSink* sink, MachineExchange* exchange)
+    : Sampler(space, model, options, sink, exchange) {
   core_->restore(state);
 }
 
 template <class ExecutionSpace>
 Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space,
                                  const DeviceModel<memory_space>& model, const NrptOptions& options,
-                                 const SamplerState& state, TraceSink* sink)
-    : Sampler(space, model, options, sink) {
+                                 const SamplerState& state, TraceSink* sink,
+                                 MachineExchange* exchange)
+    : Sampler(space, model, options, sink, exchange) {
   core_->restore(state);
 }
 

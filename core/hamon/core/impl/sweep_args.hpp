@@ -17,6 +17,7 @@
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/impl/heat_bath.hpp"
+#include "hamon/core/impl/sweep_blocks.hpp"
 
 namespace hamon::detail {
 
@@ -32,11 +33,13 @@ struct SweepArgs {
   typename state_type::template view<std::int32_t> chain_of_machine;
   Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space> up_limit;
   typename state_type::template view<std::int32_t> up_floor;
-  std::int32_t bound = -1;    // integer_field_bound, -1 without thresholds
-  std::int64_t n_block = 0;   // nodes in the block
-  std::int64_t n_groups = 0;  // groups of 16 machines
-  std::int32_t n_machines = 0;
-  // The counter of the draws: Philox (node, machine group, sweep, round) under `seed`.
+  std::int32_t bound = -1;      // integer_field_bound, -1 without thresholds
+  std::int64_t n_block = 0;     // nodes in the block
+  std::int64_t n_groups = 0;    // groups of 16 machines
+  std::int32_t n_machines = 0;  // the state's local machines (spins' rows)
+  // The counter of the draws: Philox (node, machine group, sweep, round) under `seed`;
+  // the group of row 0 is first_group (ChainState::first_machine / 16).
+  std::uint32_t first_group = 0;
   std::uint64_t seed = 0;
   std::uint32_t sweep = 0;
   std::uint32_t round = 0;
@@ -45,10 +48,18 @@ struct SweepArgs {
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space>
       field_boundary;  // real fields: empty, or (chain, 257) boundaries
 
-  /// The 24 low bits of the word of a tie of machine m at `node`.
+  /// The counter word of the draw group of local group `g`.
+  KOKKOS_INLINE_FUNCTION std::uint32_t group_counter(std::int64_t g) const {
+    return first_group + static_cast<std::uint32_t>(g);
+  }
+  /// The counter word of local machine (spins' row) m.
+  KOKKOS_INLINE_FUNCTION std::uint32_t machine_counter(std::int32_t m) const {
+    return first_group * static_cast<std::uint32_t>(kMachinesPerDraw) +
+           static_cast<std::uint32_t>(m);
+  }
+  /// The 24 low bits of the word of a tie of local machine m at `node`.
   KOKKOS_INLINE_FUNCTION std::uint32_t tie(std::int64_t node, std::int32_t m) const {
-    return tie_bits(seed, static_cast<std::uint32_t>(node), static_cast<std::uint32_t>(m), sweep,
-                    round);
+    return tie_bits(seed, static_cast<std::uint32_t>(node), machine_counter(m), sweep, round);
   }
 };
 

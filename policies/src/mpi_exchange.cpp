@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "hamon/policies/mpi_exchange.hpp"
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hamon {
+
+namespace {
+
+void check(int code, const char* what) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw std::runtime_error(std::string("hamon: ") + what +
+                           " failed: " + std::string(text, static_cast<std::size_t>(length)));
+}
+
+int as_count(std::int64_t n, const char* what) {
+  if (n < 0 || n > INT_MAX) {
+    throw std::length_error(std::string("hamon: ") + what + " of " + std::to_string(n) +
+                            " elements exceeds one MPI message (2^31 - 1)");
+  }
+  return static_cast<int>(n);
+}
+
+/// Counts and displacements of every rank's block, in elements.
+struct Layout {
+  std::vector<int> counts, offsets;
+};
+
+Layout layout_of(const std::vector<MachineBlock>& blocks, int n_ranks, std::int64_t per_machine,
+                 const char* what) {
+  if (static_cast<int>(blocks.size()) != n_ranks) {
+    throw std::invalid_argument(std::string("hamon: ") + what + ": " +
+                                std::to_string(blocks.size()) + " blocks for " +
+                                std::to_string(n_ranks) + " ranks");
+  }
+  Layout l;
+  for (const MachineBlock& b : blocks) {
+    l.counts.push_back(as_count(b.count * per_machine, what));
+    l.offsets.push_back(as_count(b.first * per_machine, what));
+  }
+  return l;
+}
+
+}  // namespace
+
+MpiExchange::MpiExchange(MPI_Comm communicator) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) throw std::runtime_error("hamon::MpiExchange: MPI is not initialised");
+  check(MPI_Comm_dup(communicator, &communicator_), "MPI_Comm_dup");
+  check(MPI_Comm_rank(communicator_, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(communicator_, &n_ranks_), "MPI_Comm_size");
+}
+
+MpiExchange::~MpiExchange() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized && communicator_ != MPI_COMM_NULL) MPI_Comm_free(&communicator_);
+}
+
+void MpiExchange::all_gather_machines(const std::int64_t* mine, std::int64_t* all,
+                                      const std::vector<MachineBlock>& blocks,
+                                      std::int64_t per_machine) {
+  const Layout l = layout_of(blocks, n_ranks_, per_machine, "all_gather_machines");
+  const auto r = static_cast<std::size_t>(rank_);
+  check(MPI_Allgatherv(mine, l.counts[r], MPI_INT64_T, all, l.counts.data(), l.offsets.data(),
+                       MPI_INT64_T, communicator_),
+        "MPI_Allgatherv");
+}
+
+void MpiExchange::gather_machines_to_root(const std::int8_t* mine, std::int8_t* all,
+                                          const std::vector<MachineBlock>& blocks,
+                                          std::int64_t per_machine) {
+  const Layout l = layout_of(blocks, n_ranks_, per_machine, "gather_machines_to_root");
+  const auto r = static_cast<std::size_t>(rank_);
+  check(MPI_Gatherv(mine, l.counts[r], MPI_INT8_T, all, l.counts.data(), l.offsets.data(),
+                    MPI_INT8_T, 0, communicator_),
+        "MPI_Gatherv");
+}
+
+namespace {
+template <class T>
+void reduce_sum_to_root(T* values, std::int64_t n, MPI_Datatype type, int rank, MPI_Comm comm) {
+  // In pieces of at most 2^30 elements, so any length fits one message count.
+  constexpr std::int64_t kPiece = std::int64_t(1) << 30;
+  for (std::int64_t at = 0; at < n; at += kPiece) {
+    const int count = static_cast<int>(n - at < kPiece ? n - at : kPiece);
+    if (rank == 0) {
+      check(MPI_Reduce(MPI_IN_PLACE, values + at, count, type, MPI_SUM, 0, comm), "MPI_Reduce");
+    } else {
+      check(MPI_Reduce(values + at, nullptr, count, type, MPI_SUM, 0, comm), "MPI_Reduce");
+    }
+  }
+}
+}  // namespace
+
+void MpiExchange::sum_to_root(std::int64_t* values, std::int64_t n) {
+  reduce_sum_to_root(values, n, MPI_INT64_T, rank_, communicator_);
+}
+
+void MpiExchange::sum_to_root(std::int8_t* values, std::int64_t n) {
+  reduce_sum_to_root(values, n, MPI_INT8_T, rank_, communicator_);
+}
+
+NodeLocalRank node_local_rank(MPI_Comm communicator) {
+  MPI_Comm node = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(communicator, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+        "MPI_Comm_split_type");
+  NodeLocalRank out;
+  MPI_Comm_rank(node, &out.local);
+  MPI_Comm_size(node, &out.on_node);
+  MPI_Comm_free(&node);
+  return out;
+}
+
+void abort_all_ranks(const std::string& message, int status) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::abort();  // MPI_Abort does not return; for the compiler
+}
+
+}  // namespace hamon
