@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "commands/commands.hpp"
@@ -13,28 +14,58 @@
 #include "hamon/core/checkpoint.hpp"
 #include "hamon/version.hpp"
 #include "run/execute_run.hpp"
+#include "run/mpi_job.hpp"
 
 namespace {
 
-int run_guarded(const std::function<int()>& command) {
+using hamon::cli::MpiJob;
+
+/// The exit status and message of a command's failure.
+struct Failure {
+  int status;
+  std::string message;      // empty: nothing to print
+  bool every_rank = false;  // every rank of a job fails the same way at the same point
+};
+
+Failure failure_of(const std::exception_ptr& error) {
   using namespace hamon::cli;
   try {
-    return command();
+    std::rethrow_exception(error);
+  } catch (const FailedOnAnotherRank& e) {
+    return {e.status(), "", true};
   } catch (const ConfigError& e) {
-    std::cerr << e.what() << "\n";
-    return kExitBadInput;
+    return {kExitBadInput, e.what()};
   } catch (const UsageError& e) {
-    std::cerr << "hamon: error: " << e.what() << "\n";
-    return kExitBadInput;
+    return {kExitBadInput, std::string("hamon: error: ") + e.what()};
   } catch (const hamon::CheckpointError& e) {
-    std::cerr << "hamon: error: " << e.what() << "\n";
-    return kExitBadInput;
+    return {kExitBadInput, std::string("hamon: error: ") + e.what()};
   } catch (const RunStopped& e) {
-    std::cerr << "hamon: " << e.what() << "\n";
-    return kExitStopped;
+    // Every rank stops at the same round; rank 0 says where the run is saved.
+    return {e.status(), MpiJob::current().is_root() ? std::string("hamon: ") + e.what() : "", true};
   } catch (const std::exception& e) {
-    std::cerr << "hamon: error: " << e.what() << "\n";
-    return kExitRunFailed;
+    return {kExitRunFailed, std::string("hamon: error: ") + e.what()};
+  } catch (...) {
+    return {kExitRunFailed, "hamon: error: an unknown exception"};
+  }
+}
+
+int exit_status_of(const std::exception_ptr& error) {
+  return failure_of(error).status;
+}
+
+int run_guarded(const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (...) {
+    const std::exception_ptr error = std::current_exception();
+    const Failure f = failure_of(error);
+    const MpiJob& job = MpiJob::current();
+    if (job.distributed() && !job.failure_agreed() && !f.every_rank) {
+      // One rank failed while the others may wait for it in a collective.
+      job.abort_job(f.message, f.status);
+    }
+    if (!f.message.empty()) std::cerr << f.message << "\n";
+    return f.status;
   }
 }
 
@@ -42,6 +73,8 @@ int run_guarded(const std::function<int()>& command) {
 
 int main(int argc, char* argv[]) {
   using namespace hamon::cli;
+  MpiJob job(argc, argv);
+  job.set_status_of(exit_status_of);
   CLI::App app{"hamon: non-reversible parallel tempering and block Gibbs sampling on Kokkos"};
   app.set_version_flag("--version", std::string("hamon ") + hamon::version);
   app.require_subcommand(1);

@@ -9,6 +9,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "run/exit_status.hpp"
+
 namespace hamon::cli {
 
 struct Command {
@@ -30,9 +32,5 @@ class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-inline constexpr int kExitRunFailed = 1;
-inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitStopped = 3;  // stopped on a signal; `hamon resume` continues
 
 }  // namespace hamon::cli

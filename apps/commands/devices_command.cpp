@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `hamon devices`: what this build and this machine offer, and the thresholds routing
 // uses, each with where it came from.
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <Kokkos_Core.hpp>
@@ -17,6 +18,7 @@
 #include "hamon/version.hpp"
 #include "output/summary.hpp"
 #include "output/yaml_values.hpp"
+#include "run/mpi_job.hpp"
 
 namespace hamon::cli {
 
@@ -94,6 +96,36 @@ int list_devices() {
   out << YAML::Key << "present" << YAML::Value
       << (calibration && std::filesystem::is_regular_file(*calibration, ec));
   out << YAML::EndMap;
+
+  // In a job over ranks: where each rank runs (rank 0 prints for all).
+  MpiJob& job = MpiJob::current();
+  if (job.distributed()) {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    const auto device = job.device_of_rank(accelerator.visible_devices);
+    YAML::Emitter line;
+    line << YAML::Flow << YAML::BeginMap;
+    line << YAML::Key << "rank" << YAML::Value << job.rank();
+    line << YAML::Key << "host" << YAML::Value << host;
+    line << YAML::Key << "node_local_rank" << YAML::Value << job.node_local_rank();
+    line << YAML::Key << "default_space" << YAML::Value << Kokkos::DefaultExecutionSpace::name();
+    line << YAML::Key << "host_concurrency" << YAML::Value
+         << Kokkos::DefaultHostExecutionSpace().concurrency();
+    line << YAML::Key << "gpu" << YAML::Value;
+    if (device) {
+      line << *device;
+    } else {
+      emit_null(line);
+    }
+    line << YAML::EndMap;
+    const std::vector<std::string> ranks = job.gather_to_root(line.c_str());
+    if (!job.is_root()) return ok ? 0 : kExitBadInput;
+    out << YAML::Key << "mpi" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "ranks" << YAML::Value << job.size();
+    out << YAML::Key << "per_rank" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& r : ranks) out << YAML::Load(r);
+    out << YAML::EndSeq << YAML::EndMap;
+  }
 
   const auto env_device = std::getenv(kDeviceEnv);
   out << YAML::Key << "env" << YAML::Value << YAML::BeginMap;

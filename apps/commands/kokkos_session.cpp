@@ -2,9 +2,12 @@
 #include "commands/kokkos_session.hpp"
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
+#include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/compile_cache.hpp"
+#include "run/mpi_job.hpp"
 
 namespace hamon::cli {
 
@@ -17,6 +20,16 @@ KokkosSession::KokkosSession() {
   char quiet[] = "--kokkos-disable-warnings";
   std::vector<char*> argv = {name};
   if (std::getenv("KOKKOS_DISABLE_WARNINGS") == nullptr) argv.push_back(quiet);
+  // In a job over ranks with GPUs, one GPU per rank: rank k of a node takes device k mod
+  // the node's devices (the node-local rank from MPI_Comm_split_type, run/mpi_job.hpp).
+  std::string device_id;
+  const MpiJob& job = MpiJob::current();
+  if (job.distributed() && accelerator_compiled_in()) {
+    if (const auto device = job.device_of_rank(probe_accelerator().visible_devices)) {
+      device_id = "--kokkos-device-id=" + std::to_string(*device);
+      argv.push_back(device_id.data());
+    }
+  }
   int argc = static_cast<int>(argv.size());
   argv.push_back(nullptr);
   guard_.emplace(argc, argv.data());

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "commands/commands.hpp"
 #include "commands/kokkos_session.hpp"
@@ -14,6 +15,7 @@
 #include "output/progress_display.hpp"
 #include "output/run_directory.hpp"
 #include "run/execute_run.hpp"
+#include "run/mpi_job.hpp"
 #include "run/prepare_run.hpp"
 
 namespace hamon::cli {
@@ -67,28 +69,34 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
   const auto started = std::chrono::steady_clock::now();
   const fs::path dir = normalised_run_dir(f.dir);
   const fs::path partial = partial_dir_of(dir);
-  std::error_code ec;
-  if (how == ContinueHow::resume && !fs::is_directory(partial, ec)) {
-    if (fs::is_regular_file(dir / "summary.yaml", ec)) {
-      throw UsageError(dir.string() + " is a complete run, nothing to resume; `hamon extend " +
-                       dir.string() + " --rounds N` continues it");
+  MpiJob& job = MpiJob::current();
+  std::optional<PreparedRun> prepared;
+  job.agree([&] {
+    std::error_code ec;
+    if (how == ContinueHow::resume && !fs::is_directory(partial, ec)) {
+      if (fs::is_regular_file(dir / "summary.yaml", ec)) {
+        throw UsageError(dir.string() + " is a complete run, nothing to resume; `hamon extend " +
+                         dir.string() + " --rounds N` continues it");
+      }
+      throw UsageError("no interrupted run at " + dir.string() + " (no " + partial.string() + ")");
     }
-    throw UsageError("no interrupted run at " + dir.string() + " (no " + partial.string() + ")");
-  }
-  if (how == ContinueHow::extend) {
-    if (fs::is_directory(partial, ec)) {
-      throw UsageError("an interrupted run is in " + partial.string() + "; `hamon resume " +
-                       dir.string() + "` finishes it first");
+    if (how == ContinueHow::extend) {
+      if (fs::is_directory(partial, ec)) {
+        throw UsageError("an interrupted run is in " + partial.string() + "; `hamon resume " +
+                         dir.string() + "` finishes it first");
+      }
+      if (!fs::is_regular_file(dir / "summary.yaml", ec)) {
+        throw UsageError(dir.string() + " is not a complete hamon run (no summary.yaml)");
+      }
     }
-    if (!fs::is_regular_file(dir / "summary.yaml", ec)) {
-      throw UsageError(dir.string() + " is not a complete hamon run (no summary.yaml)");
-    }
-  }
-  const PreparedRun run =
-      prepare_continuation(f, how == ContinueHow::resume ? partial : dir, extra_rounds);
+    prepared.emplace(
+        prepare_continuation(f, how == ContinueHow::resume ? partial : dir, extra_rounds));
+  });
+  const PreparedRun& run = *prepared;
   const KokkosSession kokkos;
-  const RunOutcome outcome = continue_run(run, how, !f.quiet && stderr_is_terminal(), started);
-  if (!f.quiet) {
+  const bool speaks = !f.quiet && job.is_root();
+  const RunOutcome outcome = continue_run(run, how, speaks && stderr_is_terminal(), started);
+  if (speaks) {
     std::cout << "hamon: continued from " << outcome.resumed_from << "\n";
     print_run_report(std::cout, run, outcome, false);
   }

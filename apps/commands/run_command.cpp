@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "commands/commands.hpp"
 #include "commands/kokkos_session.hpp"
@@ -10,6 +11,7 @@
 #include "commands/run_report.hpp"
 #include "output/progress_display.hpp"
 #include "run/execute_run.hpp"
+#include "run/mpi_job.hpp"
 #include "run/prepare_run.hpp"
 
 namespace hamon::cli {
@@ -42,12 +44,18 @@ Command add_run_command(CLI::App& app) {
   return {sub, [state]() {
             const auto started = std::chrono::steady_clock::now();
             const RunFlags& f = state->flags;
-            const PreparedRun run = prepare_run(
-                state->config, overrides_of(f),
-                f.overwrite ? OutputPolicy::replace_run : OutputPolicy::refuse_non_empty);
+            MpiJob& job = MpiJob::current();
+            std::optional<PreparedRun> prepared;  // checked on every rank before any sampling
+            job.agree([&] {
+              prepared.emplace(prepare_run(
+                  state->config, overrides_of(f),
+                  f.overwrite ? OutputPolicy::replace_run : OutputPolicy::refuse_non_empty));
+            });
+            const PreparedRun& run = *prepared;
             const KokkosSession kokkos;
-            const RunOutcome outcome = start_run(run, !f.quiet && stderr_is_terminal(), started);
-            if (!f.quiet) print_run_report(std::cout, run, outcome, false);
+            const bool speaks = !f.quiet && job.is_root();
+            const RunOutcome outcome = start_run(run, speaks && stderr_is_terminal(), started);
+            if (speaks) print_run_report(std::cout, run, outcome, false);
             return 0;
           }};
 }

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 #include "config/emit_experiment.hpp"
 #include "hamon/core/checkpoint.hpp"
@@ -17,6 +19,7 @@
 #include "output/progress_display.hpp"
 #include "output/run_directory.hpp"
 #include "output/summary.hpp"
+#include "run/mpi_job.hpp"
 #include "run/plan_record.hpp"
 #include "run/stop_signals.hpp"
 
@@ -70,11 +73,16 @@ struct Production {
   std::map<std::string, std::string> attachments;
 };
 
-/// Everything between "the sampler exists" and "the run directory is committed".
+/// Everything between "the sampler exists" and "the run directory is committed". In a job
+/// over ranks every rank drives its sampler (the sampler's calls are collective); only
+/// rank 0 has the run directory (`dir`, null elsewhere) and shows progress.
 class Driver {
  public:
-  Driver(const PreparedRun& run, RunDirectory& dir, Production production, bool progress)
-      : run_(run), dir_(dir), production_(std::move(production)), display_(progress) {
+  Driver(const PreparedRun& run, RunDirectory* dir, Production production, bool progress)
+      : run_(run),
+        dir_(dir),
+        production_(std::move(production)),
+        display_(progress && dir != nullptr) {
     if (display_.enabled()) {
       NrptOptions& o = production_.options;
       o.progress_every = ProgressDisplay::report_every(o.burn_in + o.n_rounds);
@@ -88,19 +96,20 @@ class Driver {
   /// The production options (with the progress display attached).
   const NrptOptions& options() const { return production_.options; }
 
-  RunOutcome drive(SamplerBase& sampler, RunTraceFiles& traces, clock::time_point started,
+  RunOutcome drive(SamplerBase& sampler, RunTraceFiles* traces, clock::time_point started,
                    RunOutcome outcome) {
     const CheckpointSpec& cadence = run_.config.output.checkpoint;
     const std::int64_t target = production_.options.burn_in + production_.options.n_rounds;
     auto last_save = clock::now();
-    bool due = false;
+    bool due = false;  // sticky until handled: over ranks the stop comes a round later
     const auto should_stop = [&]() {
       if (StopSignals::requested()) return true;
       if (!cadence.enabled) return false;
-      due = (cadence.every > 0 && sampler.rounds_done() % cadence.every == 0) ||
+      due = due || (cadence.every > 0 && sampler.rounds_done() % cadence.every == 0) ||
             (cadence.seconds > 0.0 && seconds_since(last_save) >= cadence.seconds);
       return due;
     };
+    MpiJob& job = MpiJob::current();
     const auto sampling_start = clock::now();
     checkpoint_s_ = 0.0;  // the round-0 checkpoint is set-up, not sampling
     {
@@ -108,9 +117,17 @@ class Driver {
       while (sampler.rounds_done() < target) {
         due = false;
         sampler.run(target - sampler.rounds_done(), should_stop);
-        if (StopSignals::requested()) {
+        std::string signal = StopSignals::requested() ? StopSignals::which() : "";
+        if (job.distributed()) {
+          // Why the ranks stopped (they stopped at the same round): 2 a signal, 1 a save.
+          MachineExchange& ranks = *job.exchange();
+          const std::int64_t why = ranks.max_over_ranks(!signal.empty() ? 2 : due ? 1 : 0);
+          if (why == 2 && signal.empty()) signal = "a signal to another rank";
+          due = why >= 1;
+        }
+        if (!signal.empty()) {
           display_.finish();
-          stop(sampler, StopSignals::which());
+          stop(sampler, signal);
         }
         if (due) {
           save(sampler);
@@ -124,34 +141,40 @@ class Driver {
     return finish(sampler, traces, started, std::move(outcome));
   }
 
+  /// Collective over ranks (the state gathers to rank 0, which writes it).
   void save(SamplerBase& sampler) {
     const auto start = clock::now();
     Checkpoint c;
     c.identity = identity_;
     c.state = sampler.state();
     c.attachments = production_.attachments;
-    save_checkpoint(dir_.file(kCheckpointFile), c);
+    if (dir_ != nullptr) save_checkpoint(dir_->file(kCheckpointFile), c);
     checkpoint_s_ += seconds_since(start);
   }
 
  private:
   [[noreturn]] void stop(SamplerBase& sampler, const std::string& signal) {
-    const std::string dir = dir_.final_dir().string();
+    const fs::path final_dir = normalised_run_dir(run_.config.output.dir);
+    const std::string partial = partial_dir_of(final_dir).string();
     if (!run_.config.output.checkpoint.enabled) {
-      throw std::runtime_error("stopped by " + signal +
-                               "; checkpoints are off (output.checkpoint: false), so the run in " +
-                               dir_.partial_dir().string() + " cannot be resumed");
+      // Every rank knows (the config is the same), so the job ends with one status.
+      throw RunStopped("stopped by " + signal +
+                           "; checkpoints are off (output.checkpoint: false), so the run in " +
+                           partial + " cannot be resumed",
+                       kExitRunFailed);
     }
     save(sampler);
     throw RunStopped("stopped by " + signal + " after round " +
-                     std::to_string(sampler.rounds_done()) + "; the run is saved in " +
-                     dir_.partial_dir().string() + ". Continue it with: hamon resume " + dir);
+                     std::to_string(sampler.rounds_done()) + "; the run is saved in " + partial +
+                     ". Continue it with: hamon resume " + final_dir.string());
   }
 
-  RunOutcome finish(SamplerBase& sampler, RunTraceFiles& traces, clock::time_point started,
+  RunOutcome finish(SamplerBase& sampler, RunTraceFiles* traces, clock::time_point started,
                     RunOutcome outcome) {
-    outcome.result = sampler.result();
-    traces.sync();
+    outcome.result = sampler.result();    // collective over ranks
+    if (dir_ == nullptr) return outcome;  // not rank 0: rank 0 writes the run directory
+    traces->sync();
+    RunDirectory& dir = *dir_;
     NrptResult& r = outcome.result;
     // The traces streamed to the files; the diagnostics read back what they use: the
     // energies (log Z, ESS, the energy without moments) and, without moments, the samples
@@ -159,13 +182,13 @@ class Driver {
     const auto chains = static_cast<std::int64_t>(r.betas.size());
     const ObserverOptions& recorded = production_.options.observers;
     if (!run_.config.output.moments) {
-      r.samples = read_streamed_rows<std::int8_t>(dir_.file("samples.npy"), r.n_samples,
+      r.samples = read_streamed_rows<std::int8_t>(dir.file("samples.npy"), r.n_samples,
                                                   static_cast<std::int64_t>(r.sample_nodes.size()));
     }
     // One energy row per measured round, when they are recorded.
-    r.energies = read_streamed_rows<double>(dir_.file("energies.npy"),
+    r.energies = read_streamed_rows<double>(dir.file("energies.npy"),
                                             recorded.energies ? r.n_rounds : 0, chains);
-    dir_.write("betas.npy", [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
+    dir.write("betas.npy", [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
     outcome.observables = observables_of(r, run_.model->n_nodes(), run_.config.output.moments);
     outcome.diagnostics = diagnose(*run_.model, r);
     outcome.total_s = seconds_since(started);
@@ -174,16 +197,16 @@ class Driver {
                       outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
                       outcome.plan ? &*outcome.plan : nullptr,
                       Timing{outcome.total_s, outcome.sampling_s, outcome.checkpoint_s}});
-    dir_.write("summary.yaml", [&](std::ostream& out) { out << summary; });
+    dir.write("summary.yaml", [&](std::ostream& out) { out << summary; });
     std::error_code ignored;  // the final checkpoint stays (for extend), not its predecessor
-    fs::remove(dir_.file(std::string(kCheckpointFile) + ".prev"), ignored);
-    dir_.commit(run_.output_policy == OutputPolicy::replace_run);
-    outcome.directory = dir_.final_dir().string();
+    fs::remove(dir.file(std::string(kCheckpointFile) + ".prev"), ignored);
+    dir.commit(run_.output_policy == OutputPolicy::replace_run);
+    outcome.directory = dir.final_dir().string();
     return outcome;
   }
 
   const PreparedRun& run_;
-  RunDirectory& dir_;
+  RunDirectory* dir_;
   Production production_;
   ProgressDisplay display_;
   StopSignals signals_;  // from the first checkpoint on
@@ -202,38 +225,87 @@ RunTraceFiles::Shape trace_shape(const NrptOptions& options, std::int64_t n_node
   return shape;
 }
 
+/// The tuned plan on every rank: rank 0 tunes (its pilot runs are one-process runs, so the
+/// plan is the one-process plan, measured exploration cost included) and sends the plan
+/// and its warm start to the others.
+Plan tuned_plan(const PreparedRun& run, MpiJob& job) {
+  std::optional<Plan> plan;
+  job.agree([&] {
+    if (job.is_root()) plan = autotune(*run.model, *run.tuning, run.decision);
+  });
+  if (!job.distributed()) return *plan;
+  std::string record = job.is_root() ? plan_record(*plan) : "";
+  std::string warm;
+  if (job.is_root() && plan->warm_start) {
+    Checkpoint c;
+    c.state = *plan->warm_start;
+    std::ostringstream bytes;
+    write_checkpoint(bytes, c);
+    warm = bytes.str();
+  }
+  record = job.broadcast_from_root(record);
+  warm = job.broadcast_from_root(warm);
+  if (job.is_root()) return *plan;
+  Plan received = plan_from_record(record);
+  received.decision = run.decision;
+  received.model = std::make_shared<const SpinModel>(*run.model);
+  if (!warm.empty()) {
+    std::istringstream bytes(warm);
+    received.warm_start =
+        std::make_shared<const SamplerState>(read_checkpoint(bytes, "the tuned warm start").state);
+  }
+  return received;
+}
+
 }  // namespace
 
 RunOutcome start_run(const PreparedRun& run, bool progress, clock::time_point started) {
   const ExperimentConfig& config = run.config;
-  RunDirectory dir =
-      RunDirectory::create(config.output.dir, run.output_policy == OutputPolicy::replace_run);
-  dir.write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
+  MpiJob& job = MpiJob::current();
+  std::optional<RunDirectory> dir;  // rank 0's
+  job.agree([&] {
+    if (!job.is_root()) return;
+    dir.emplace(
+        RunDirectory::create(config.output.dir, run.output_policy == OutputPolicy::replace_run));
+    dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
+  });
   RunOutcome outcome;
-  outcome.decision = run.decision;
+  outcome.decision =
+      job.local_decision(run.device, static_cast<std::int32_t>(ladder_of(run.options).size()),
+                         run.model->n_free(), run.decision);
   outcome.explore_sweeps = run.options.n_expl;
   Production production;
   production.options = run.options;
   if (run.tuning) {
-    ProgressDisplay display(progress);
+    ProgressDisplay display(progress && job.is_root());
     FinishOnExit finish{display};
     display.note("tuning " + tuned_parts(config.nrpt.tune) + " ...");
-    outcome.plan = autotune(*run.model, *run.tuning, run.decision);
+    outcome.plan = tuned_plan(run, job);
     display.note(tuned_line(*outcome.plan));
     outcome.explore_sweeps = outcome.plan->n_expl;
     production.options = outcome.plan->options_for(config.nrpt.rounds, run.options);
     production.plan = outcome.plan;
     production.attachments[kPlanAttachment] = plan_record(*outcome.plan);
+    // Each rank runs its machines where its own share of the production run routes.
+    outcome.plan->decision = job.local_decision(run.device, outcome.plan->n_chains,
+                                                run.model->n_free(), outcome.plan->decision);
+    outcome.decision = outcome.plan->decision;
   }
   outcome.execution_space = execution_space_of(outcome.decision);
-  RunTraceFiles traces(dir.partial_dir(), trace_shape(production.options, run.model->n_nodes()));
-  Driver driver(run, dir, std::move(production), progress);
+  std::optional<RunTraceFiles> traces;
+  job.agree([&] {
+    if (dir)
+      traces.emplace(dir->partial_dir(), trace_shape(production.options, run.model->n_nodes()));
+  });
+  RunTraceFiles* sink = traces ? &*traces : nullptr;
+  Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
   // A tuned run starts where tuning left the plan's ladder (Plan::warm_start).
-  const auto sampler = outcome.plan
-                           ? outcome.plan->production_sampler(driver.options(), &traces)
-                           : make_sampler(outcome.decision, *run.model, driver.options(), &traces);
+  const auto sampler =
+      outcome.plan ? outcome.plan->production_sampler(driver.options(), sink, job.exchange())
+                   : make_sampler(outcome.decision, *run.model, driver.options(), sink, nullptr,
+                                  job.exchange());
   if (config.output.checkpoint.enabled) driver.save(*sampler);  // round 0: resumable at once
-  return driver.drive(*sampler, traces, started, std::move(outcome));
+  return driver.drive(*sampler, sink, started, std::move(outcome));
 }
 
 RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
@@ -241,67 +313,84 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
   const ExperimentConfig& config = run.config;
   const fs::path final_dir = normalised_run_dir(config.output.dir);
   const fs::path source = how == ContinueHow::resume ? partial_dir_of(final_dir) : final_dir;
-  LoadedCheckpoint loaded = load_checkpoint(source / kCheckpointFile);
+  MpiJob& job = MpiJob::current();
+  // Every rank reads the checkpoint (one file, whatever the rank count that wrote it).
+  std::optional<LoadedCheckpoint> loaded_here;
+  job.agree([&] { loaded_here.emplace(load_checkpoint(source / kCheckpointFile)); });
+  LoadedCheckpoint& loaded = *loaded_here;
   for (const std::string& why : loaded.skipped) {
-    std::cerr << "hamon: warning: skipped " << why << "\n";
+    if (job.is_root()) std::cerr << "hamon: warning: skipped " << why << "\n";
   }
-  if (!loaded.skipped.empty()) {
+  if (!loaded.skipped.empty() && job.is_root()) {
     std::cerr << "hamon: warning: continuing from the previous good checkpoint "
               << loaded.file.string() << " (round " << loaded.checkpoint.state.rounds_done << ")\n";
   }
   Checkpoint& checkpoint = loaded.checkpoint;
 
   RunOutcome outcome;
-  outcome.decision = run.decision;
   outcome.explore_sweeps = run.options.n_expl;
   outcome.resumed_from = loaded.file.string();
   Production production;
   production.options = run.options;
   production.attachments = checkpoint.attachments;
-  if (run.tuning) {
-    const auto it = checkpoint.attachments.find(kPlanAttachment);
-    if (it == checkpoint.attachments.end()) {
-      throw CheckpointError(loaded.file.string() +
-                            ": the experiment tunes, but the checkpoint holds no tuned plan");
+  job.agree([&] {
+    if (run.tuning) {
+      const auto it = checkpoint.attachments.find(kPlanAttachment);
+      if (it == checkpoint.attachments.end()) {
+        throw CheckpointError(loaded.file.string() +
+                              ": the experiment tunes, but the checkpoint holds no tuned plan");
+      }
+      Plan plan;
+      try {
+        plan = plan_from_record(it->second);
+      } catch (const std::exception& e) {
+        throw CheckpointError(loaded.file.string() + ": " + e.what());
+      }
+      plan.decision = run.decision;
+      plan.model = std::make_shared<const SpinModel>(*run.model);
+      outcome.explore_sweeps = plan.n_expl;
+      production.options = plan.options_for(config.nrpt.rounds, run.options);
+      outcome.plan = plan;
+      production.plan = plan;
     }
-    Plan plan;
-    try {
-      plan = plan_from_record(it->second);
-    } catch (const std::exception& e) {
-      throw CheckpointError(loaded.file.string() + ": " + e.what());
-    }
-    plan.decision = run.decision;
-    plan.model = std::make_shared<const SpinModel>(*run.model);
-    outcome.explore_sweeps = plan.n_expl;
-    production.options = plan.options_for(config.nrpt.rounds, run.options);
-    outcome.plan = plan;
-    production.plan = plan;
-  }
+  });
+  outcome.decision =
+      job.local_decision(run.device, static_cast<std::int32_t>(checkpoint.state.n_machines),
+                         run.model->n_free(), run.decision);
+  if (outcome.plan) outcome.plan->decision = outcome.decision;
   outcome.execution_space = execution_space_of(outcome.decision);
-  check_identity(checkpoint.identity, identity_of(*run.model, production.options),
-                 loaded.file.string());
-  const std::int64_t target = production.options.burn_in + production.options.n_rounds;
-  if (checkpoint.state.rounds_done > target) {
-    throw CheckpointError(loaded.file.string() + ": the checkpoint is at round " +
-                          std::to_string(checkpoint.state.rounds_done) +
-                          ", past the configured burn_in + rounds = " + std::to_string(target));
-  }
+  job.agree([&] {
+    check_identity(checkpoint.identity, identity_of(*run.model, production.options),
+                   loaded.file.string());
+    const std::int64_t target = production.options.burn_in + production.options.n_rounds;
+    if (checkpoint.state.rounds_done > target) {
+      throw CheckpointError(loaded.file.string() + ": the checkpoint is at round " +
+                            std::to_string(checkpoint.state.rounds_done) +
+                            ", past the configured burn_in + rounds = " + std::to_string(target));
+    }
+  });
 
-  RunDirectory dir = how == ContinueHow::resume ? RunDirectory::open(final_dir)
-                                                : RunDirectory::reopen_complete(final_dir);
-  if (how == ContinueHow::extend) {
-    // The longer run's config; the complete run's summary no longer describes it.
-    dir.write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
-    std::error_code ignored;
-    fs::remove(dir.file("summary.yaml"), ignored);
-    fs::remove(dir.file("betas.npy"), ignored);
-  }
-  RunTraceFiles traces(dir.partial_dir(), trace_shape(production.options, run.model->n_nodes()),
-                       &checkpoint.state.traces);
-  Driver driver(run, dir, std::move(production), progress);
-  const auto sampler =
-      make_sampler(outcome.decision, *run.model, driver.options(), &traces, &checkpoint.state);
-  return driver.drive(*sampler, traces, started, std::move(outcome));
+  std::optional<RunDirectory> dir;  // rank 0's
+  std::optional<RunTraceFiles> traces;
+  job.agree([&] {
+    if (!job.is_root()) return;
+    dir.emplace(how == ContinueHow::resume ? RunDirectory::open(final_dir)
+                                           : RunDirectory::reopen_complete(final_dir));
+    if (how == ContinueHow::extend) {
+      // The longer run's config; the complete run's summary no longer describes it.
+      dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
+      std::error_code ignored;
+      fs::remove(dir->file("summary.yaml"), ignored);
+      fs::remove(dir->file("betas.npy"), ignored);
+    }
+    traces.emplace(dir->partial_dir(), trace_shape(production.options, run.model->n_nodes()),
+                   &checkpoint.state.traces);
+  });
+  RunTraceFiles* sink = traces ? &*traces : nullptr;
+  Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
+  const auto sampler = make_sampler(outcome.decision, *run.model, driver.options(), sink,
+                                    &checkpoint.state, job.exchange());
+  return driver.drive(*sampler, sink, started, std::move(outcome));
 }
 
 }  // namespace hamon::cli

@@ -24,6 +24,7 @@
 #include "hamon/core/nrpt.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/placement.hpp"
+#include "run/exit_status.hpp"
 #include "run/observables.hpp"
 #include "run/prepare_run.hpp"
 
@@ -32,7 +33,13 @@ namespace hamon::cli {
 /// The run stopped on a signal and is resumable; what() says how.
 class RunStopped : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  /// `status`: the exit status (3: resumable; 1 when it cannot be resumed).
+  explicit RunStopped(const std::string& what, int status = kExitStopped)
+      : std::runtime_error(what), status_(status) {}
+  int status() const { return status_; }
+
+ private:
+  int status_;
 };
 
 struct RunOutcome {

@@ -224,10 +224,10 @@ NrptResult finish(SamplerBase& sampler) {
 
 }  // namespace
 
-std::unique_ptr<SamplerBase> Plan::production_sampler(const NrptOptions& options,
-                                                      TraceSink* sink) const {
+std::unique_ptr<SamplerBase> Plan::production_sampler(const NrptOptions& options, TraceSink* sink,
+                                                      MachineExchange* exchange) const {
   if (!model) throw std::logic_error("hamon::Plan: the plan has no model");
-  auto sampler = make_sampler(decision, *model, options, sink);
+  auto sampler = make_sampler(decision, *model, options, sink, nullptr, exchange);
   if (warm_start && static_cast<std::size_t>(warm_start->n_machines) == options.betas.size()) {
     sampler->start_from(*warm_start);
   }

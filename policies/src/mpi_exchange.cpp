@@ -66,14 +66,28 @@ MpiExchange::~MpiExchange() {
   if (!finalized && communicator_ != MPI_COMM_NULL) MPI_Comm_free(&communicator_);
 }
 
-void MpiExchange::all_gather_machines(const std::int64_t* mine, std::int64_t* all,
-                                      const std::vector<MachineBlock>& blocks,
-                                      std::int64_t per_machine) {
-  const Layout l = layout_of(blocks, n_ranks_, per_machine, "all_gather_machines");
-  const auto r = static_cast<std::size_t>(rank_);
-  check(MPI_Allgatherv(mine, l.counts[r], MPI_INT64_T, all, l.counts.data(), l.offsets.data(),
-                       MPI_INT64_T, communicator_),
+void MpiExchange::all_gather(const std::int64_t* mine, std::int64_t* all,
+                             const std::vector<std::int64_t>& counts) {
+  if (static_cast<int>(counts.size()) != n_ranks_) {
+    throw std::invalid_argument("hamon: all_gather: " + std::to_string(counts.size()) +
+                                " counts for " + std::to_string(n_ranks_) + " ranks");
+  }
+  std::vector<int> sizes, offsets;
+  std::int64_t at = 0;
+  for (std::int64_t c : counts) {
+    sizes.push_back(as_count(c, "all_gather"));
+    offsets.push_back(as_count(at, "all_gather"));
+    at += c;
+  }
+  check(MPI_Allgatherv(mine, sizes[static_cast<std::size_t>(rank_)], MPI_INT64_T, all, sizes.data(),
+                       offsets.data(), MPI_INT64_T, communicator_),
         "MPI_Allgatherv");
+}
+
+std::int64_t MpiExchange::max_over_ranks(std::int64_t value) {
+  std::int64_t out = 0;
+  check(MPI_Allreduce(&value, &out, 1, MPI_INT64_T, MPI_MAX, communicator_), "MPI_Allreduce");
+  return out;
 }
 
 void MpiExchange::gather_machines_to_root(const std::int8_t* mine, std::int8_t* all,

@@ -17,33 +17,13 @@
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/sampler.hpp"
 #include "same_bits.hpp"
+#include "same_results.hpp"
 
 namespace {
 
 using hamon_test::expect_same_bits;
+using hamon_test::expect_same_results;
 using hamon_test::ReferenceSpace;
-
-void expect_same_results(const hamon::NrptResult& a, const hamon::NrptResult& b) {
-  expect_same_bits(a.betas, b.betas, "ladder");
-  EXPECT_EQ(a.n_rounds, b.n_rounds);
-  expect_same_bits(a.swaps.attempted, b.swaps.attempted, "attempted swaps");
-  expect_same_bits(a.swaps.accepted, b.swaps.accepted, "accepted swaps");
-  expect_same_bits(a.round_trips, b.round_trips, "round trips");
-  expect_same_bits(a.restarts, b.restarts, "restarts");
-  expect_same_bits(a.chain_of_machine, b.chain_of_machine, "permutation");
-  expect_same_bits(a.final_energies, b.final_energies, "final energies");
-  EXPECT_EQ(a.n_samples, b.n_samples);
-  expect_same_bits(a.samples, b.samples, "samples");
-  expect_same_bits(a.energies, b.energies, "energy trace");
-  expect_same_bits(a.index_process, b.index_process, "index process");
-  EXPECT_EQ(a.moments.n_samples, b.moments.n_samples);
-  expect_same_bits(a.moments.node_means, b.moments.node_means, "node means");
-  expect_same_bits(a.moments.node_means_stderr, b.moments.node_means_stderr, "node stderr");
-  expect_same_bits(a.moments.edge_means, b.moments.edge_means, "edge means");
-  EXPECT_EQ(a.moments.energy_per_node.mean, b.moments.energy_per_node.mean);
-  EXPECT_EQ(a.moments.energy_per_node.standard_error, b.moments.energy_per_node.standard_error);
-  EXPECT_EQ(a.spin_updates, b.spin_updates);
-}
 
 /// A glass with fields (real couplings: the exp path) and every observer on, with
 /// adaptation (updates at rounds 50, 100; settling 100..150; measurement from 150).
@@ -308,7 +288,7 @@ TEST(TEST_CATEGORY, sampler_ladder_update_keeps_counters_of_unattempted_pairs) {
   const auto model = glass();
   auto o = observed_run();
   hamon::detail::SamplerCore<TEST_EXECSPACE> core(
-      TEST_EXECSPACE(), hamon::make_device_model(TEST_EXECSPACE(), model), o, nullptr);
+      TEST_EXECSPACE(), hamon::make_device_model(TEST_EXECSPACE(), model), o, nullptr, nullptr);
   core.run(10, {});
   const std::vector<double> before = core.betas;
   auto attempted = hamon::detail::to_host_vector<std::int64_t>(core.state.attempted);

@@ -6,12 +6,13 @@
 // MPI one is hamon::MpiExchange (policies/hamon/policies/mpi_exchange.hpp); a Sampler
 // without one is the whole run in one process.
 //
-// Per round only the machines' energies cross (all_gather_machines: n_machines 64-bit
-// fixed-point values). Every rank then evaluates the same swap decisions from the same
-// counter-based draws, so the permutations, counters and ladder stay replicated without
-// being sent. Traces, moments and the state to save reach rank 0 in chunks
-// (sum_to_root, gather_machines_to_root). Every sum is of integers, so the result does not
-// depend on the order of the ranks' contributions: the bits are those of one process.
+// Per round only the machines' energies cross (one all_gather: n_machines 64-bit
+// fixed-point values, and one word per rank that says whether it asks to stop). Every rank then
+// evaluates the same swap decisions from the same counter-based draws, so the permutations,
+// counters and ladder stay replicated without being sent. Traces, moments and the state to save
+// reach rank 0 in chunks (sum_to_root, gather_machines_to_root). Every sum is of integers, so the
+// result does not depend on the order of the ranks' contributions: the bits are those of one
+// process.
 
 #include <cstdint>
 #include <vector>
@@ -49,11 +50,18 @@ class MachineExchange {
   virtual int n_ranks() const = 0;
   bool is_root() const { return rank() == 0; }
 
+  /// Every rank's counts[rank] values (`mine`), concatenated in rank order into `all`, on
+  /// every rank.
+  virtual void all_gather(const std::int64_t* mine, std::int64_t* all,
+                          const std::vector<std::int64_t>& counts) = 0;
   /// Every rank's `per_machine` values for each machine of its block (`mine`, row-major by
   /// machine) into `all` (every machine in order, on every rank).
-  virtual void all_gather_machines(const std::int64_t* mine, std::int64_t* all,
-                                   const std::vector<MachineBlock>& blocks,
-                                   std::int64_t per_machine) = 0;
+  void all_gather_machines(const std::int64_t* mine, std::int64_t* all,
+                           const std::vector<MachineBlock>& blocks, std::int64_t per_machine) {
+    std::vector<std::int64_t> counts;
+    for (const MachineBlock& b : blocks) counts.push_back(b.count * per_machine);
+    all_gather(mine, all, counts);
+  }
   /// The same for bytes, into `all` on rank 0 only (`all` is unused elsewhere).
   virtual void gather_machines_to_root(const std::int8_t* mine, std::int8_t* all,
                                        const std::vector<MachineBlock>& blocks,
@@ -61,6 +69,8 @@ class MachineExchange {
   /// values[k] = the sum over ranks of values[k], on rank 0 (elsewhere left unspecified).
   virtual void sum_to_root(std::int64_t* values, std::int64_t n) = 0;
   virtual void sum_to_root(std::int8_t* values, std::int64_t n) = 0;
+  /// The largest of every rank's `value`, on every rank (agreeing on a status or a stop).
+  virtual std::int64_t max_over_ranks(std::int64_t value) = 0;
 };
 
 }  // namespace hamon

@@ -36,7 +36,7 @@ ChainState<ExecutionSpace> make_chain_state(
   const auto n = static_cast<std::int32_t>(betas.size());
   const MachineBlock block = local.value_or(MachineBlock{0, n});
   if (block.first < 0 || block.count < 0 || block.first + block.count > n ||
-      block.first % kMachinesPerRankUnit != 0) {
+      (block.count > 0 && block.first % kMachinesPerRankUnit != 0)) {
     throw std::invalid_argument("make_chain_state: machines [" + std::to_string(block.first) +
                                 ", " + std::to_string(block.first + block.count) +
                                 ") are not a block of whole draw groups of " + std::to_string(n) +

@@ -61,7 +61,9 @@ class SamplerBase {
   virtual ~SamplerBase() = default;
   /// Runs up to `n_rounds` more rounds; after each round `should_stop` (when given) may
   /// end the call early. Returns the rounds run. Throws std::invalid_argument when the
-  /// round counter would pass 2^32.
+  /// round counter would pass 2^32. Over ranks, every rank's call ends after the same round:
+  /// one round after the first rank's should_stop said true (its vote travels with the next
+  /// round's energies), or after n_rounds.
   virtual std::int64_t run(std::int64_t n_rounds,
                            const std::function<bool()>& should_stop = {}) = 0;
   virtual std::int64_t rounds_done() const = 0;

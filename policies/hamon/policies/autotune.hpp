@@ -96,9 +96,11 @@ struct Plan {
   /// observers and progress are the caller's).
   NrptOptions options_for(std::int64_t n_rounds, NrptOptions base = {}) const;
   /// A production sampler (not yet run) for `options` (from options_for), on the plan's
-  /// decision, started from warm_start when there is one. `sink` as make_sampler's.
+  /// decision, started from warm_start when there is one. `sink` and `exchange` as
+  /// make_sampler's.
   std::unique_ptr<SamplerBase> production_sampler(const NrptOptions& options,
-                                                  TraceSink* sink = nullptr) const;
+                                                  TraceSink* sink = nullptr,
+                                                  MachineExchange* exchange = nullptr) const;
   /// A production run of n_rounds measured rounds (options.seed is ignored: the seed
   /// derives from the plan's) after options.burn_in rounds, or when that is 0 after
   /// default_burn_in(n_rounds): production never measures from its start. It starts from

@@ -4,7 +4,8 @@
 // ranks of a communicator. Built only with HAMON_ENABLE_MPI (hamon/mpi_config.hpp defines
 // it 1 or 0).
 //
-// Per round: one MPI_Allgatherv of the machines' fixed-point energies. At a flush, a
+// Per round: one MPI_Allgatherv of the machines' fixed-point energies (and a stop word per
+// rank). At a flush, a
 // checkpoint or the result: MPI_Reduce (sum) of the integer trace and moment chunks, and
 // MPI_Gatherv of the spins, to rank 0.
 
@@ -27,14 +28,14 @@ class MpiExchange final : public MachineExchange {
 
   int rank() const override { return rank_; }
   int n_ranks() const override { return n_ranks_; }
-  void all_gather_machines(const std::int64_t* mine, std::int64_t* all,
-                           const std::vector<MachineBlock>& blocks,
-                           std::int64_t per_machine) override;
+  void all_gather(const std::int64_t* mine, std::int64_t* all,
+                  const std::vector<std::int64_t>& counts) override;
   void gather_machines_to_root(const std::int8_t* mine, std::int8_t* all,
                                const std::vector<MachineBlock>& blocks,
                                std::int64_t per_machine) override;
   void sum_to_root(std::int64_t* values, std::int64_t n) override;
   void sum_to_root(std::int8_t* values, std::int64_t n) override;
+  std::int64_t max_over_ranks(std::int64_t value) override;
 
   MPI_Comm communicator() const { return communicator_; }
 

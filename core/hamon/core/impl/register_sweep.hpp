@@ -95,7 +95,7 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
     for (; ties != 0; ties &= ties - 1) {
       const int l = __builtin_ctz(ties);
       list.node[list.count] = static_cast<std::uint32_t>(node);
-      list.machine[list.count] = machine_counter(first + l);
+      list.machine[list.count] = static_cast<std::uint32_t>(first + l);  // the spins' row
       list.limit[list.count] = limit[l];
       ++list.count;
     }
@@ -108,7 +108,9 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
       const __mmask16 live =
           static_cast<__mmask16>(list.count - t >= 16 ? 0xFFFFu : (1u << (list.count - t)) - 1u);
       const __m512i node[1] = {_mm512_maskz_loadu_epi32(live, list.node + t)};
-      const __m512i machine = _mm512_maskz_loadu_epi32(live, list.machine + t);
+      const __m512i machine =  // the counter word of the rows' machines
+          _mm512_add_epi32(_mm512_maskz_loadu_epi32(live, list.machine + t),
+                           _mm512_set1_epi32(static_cast<int>(machine_counter(0))));
       simd::PhiloxWords16 draw[1];
       simd::philox16<1>(seed, node, machine, sweep | kTieSweep, round, draw);
       const __m512i low_bits = _mm512_srli_epi32(draw[0].words[0], 8);

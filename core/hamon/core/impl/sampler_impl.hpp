@@ -68,6 +68,8 @@ struct SamplerCore {
   MachineExchange* exchange = nullptr;
   std::vector<MachineBlock> blocks;
   std::vector<std::int64_t> all_energies;
+  std::vector<std::int64_t> all_gather_buffer;
+  bool stop_vote = false;  // this rank's should_stop after the last round, not yet shared
 
   SamplerCore(const ExecutionSpace& space_, const DeviceModel<memory_space>& model_,
               const NrptOptions& options_, TraceSink* sink_, MachineExchange* exchange_)
@@ -89,12 +91,30 @@ struct SamplerCore {
   /// Rank 0 (or the only process) keeps and hands over the traces.
   bool is_root() const { return exchange == nullptr || exchange->is_root(); }
 
-  /// After compute_energies: every rank's machines' energies into every rank's state.
-  void share_energies() {
-    if (exchange == nullptr) return;
-    const auto mine = to_host_vector<std::int64_t>(state.local_energy_fixed());
-    exchange->all_gather_machines(mine.data(), all_energies.data(), blocks, 1);
-    copy_from_host(state.energy_fixed, all_energies);
+  /// Over ranks, the one message of a round: every rank's machines' energies (when
+  /// `energies`: after compute_energies) into every rank's state, and every rank's vote to
+  /// stop. Returns whether any rank voted so.
+  bool exchange_round(bool energies, bool vote) {
+    if (exchange == nullptr) return vote;
+    std::vector<std::int64_t> mine;
+    if (energies) mine = to_host_vector<std::int64_t>(state.local_energy_fixed());
+    mine.push_back(vote ? 1 : 0);
+    std::vector<std::int64_t> counts;
+    for (const MachineBlock& b : blocks) counts.push_back((energies ? b.count : 0) + 1);
+    all_gather_buffer.resize(static_cast<std::size_t>(n_chains()) + blocks.size());
+    exchange->all_gather(mine.data(), all_gather_buffer.data(), counts);
+    bool any_vote = false;
+    std::size_t at = 0;
+    for (const MachineBlock& b : blocks) {
+      if (energies) {
+        for (std::int32_t k = 0; k < b.count; ++k) {
+          all_energies[static_cast<std::size_t>(b.first + k)] = all_gather_buffer[at++];
+        }
+      }
+      if (all_gather_buffer[at++] != 0) any_vote = true;
+    }
+    if (energies) copy_from_host(state.energy_fixed, all_energies);
+    return any_vote;
   }
 
   /// An integer buffer summed over the ranks (complete on rank 0).
@@ -155,17 +175,19 @@ struct SamplerCore {
     options.on_progress(p);
   }
 
-  void one_round() {
+  /// One round; returns whether a rank asked to stop (over ranks, the votes of the round
+  /// before, shared in this round's message; in one process, always false).
+  bool one_round() {
     const auto round = static_cast<std::uint32_t>(rounds_done);
     const bool has_pairs = n_chains() > 1;
     for (std::int32_t sweep = 0; sweep < options.n_expl; ++sweep) {
       gibbs_sweep(space, model, state, options.seed, round, static_cast<std::uint32_t>(sweep));
     }
     const bool observing = measuring() && observers.any();
-    if (has_pairs || observing) {
-      compute_energies(space, model, state);
-      share_energies();
-    }
+    const bool energies = has_pairs || observing;
+    if (energies) compute_energies(space, model, state);
+    const bool asked_to_stop = exchange_round(energies, stop_vote) && exchange != nullptr;
+    stop_vote = false;
     if (has_pairs) {
       deo_swap_pass(space, state, options.seed, round, model.energy_fraction_bits);
       update_index_process(space, state);
@@ -177,6 +199,7 @@ struct SamplerCore {
         rounds_done % options.progress_every == 0) {
       report_progress();
     }
+    return asked_to_stop;
   }
 
   std::int64_t run(std::int64_t n_rounds, const std::function<bool()>& should_stop) {
@@ -188,10 +211,19 @@ struct SamplerCore {
     }
     std::int64_t done = 0;
     while (done < n_rounds) {
-      one_round();
+      const bool asked = one_round();
       ++done;
-      if (should_stop && should_stop()) break;
+      if (exchange == nullptr) {
+        if (should_stop && should_stop()) break;
+      } else {
+        // Over ranks every rank stops at the same round: a vote reaches the others with the
+        // next round's message, so the run stops one round after the first rank asked (or
+        // at the end of this call; the caller then agrees on why: max_over_ranks).
+        if (asked) break;
+        stop_vote = should_stop && should_stop();
+      }
     }
+    stop_vote = false;
     return done;
   }
 
@@ -281,7 +313,7 @@ struct SamplerCore {
   NrptResult result() {
     flush_traces();
     compute_energies(space, model, state);
-    share_energies();
+    exchange_round(true, false);
     space.fence();
     NrptResult r;
     r.betas = betas;

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""`mpirun -np N hamon run|resume` end to end (a build with HAMON_ENABLE_MPI):
+  - 1, 2, 3 and 4 ranks (40 chains: blocks of 16, 16, 8; 4 ranks leave one rank empty)
+    give every output file bit-identical to one process's (summary.yaml without its timing
+    and device fields), and only rank 0 writes or prints;
+  - a run stopped by SIGUSR1 under 3 ranks (exit 3), resumed under 2 ranks and stopped
+    again, then resumed without MPI: the same bits (one checkpoint, any rank count);
+  - a bad experiment: the error is printed once, every rank exits 2, nothing is created;
+  - a rank killed with SIGKILL ends the whole job non-zero within seconds, leaves no
+    complete-looking run directory, and the last checkpoint resumes to the same bits."""
+
+import os
+import signal
+import subprocess
+import time
+
+import checkpoint_resume as cr
+import clitest
+
+CHAINS = 40
+
+
+def experiment(path):
+    with open(path, "w") as f:
+        f.write(f"""seed: 20261202
+model:
+  kind: lattice
+  shape: [10, 10]
+  periodic: true
+  coupling: {{distribution: gaussian, seed: 3}}
+  field: {{distribution: gaussian, seed: 4, std: 0.3}}
+nrpt:
+  chains: {CHAINS}
+  beta_max: 1.5
+  rounds: 1500
+  burn_in: 300
+  explore_sweeps: 2
+  adapt_schedule: true
+output:
+  dir: run
+  samples: {{every: 7, nodes: all}}
+  moments: true
+  checkpoint: {{every: 25}}
+""")
+
+
+def mpi_command(args, ranks, hamon_args):
+    return [args.mpiexec, "-np", str(ranks), "--oversubscribe", args.hamon] + hamon_args
+
+
+def mpi_env():
+    env = clitest.clean_env(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                            OMPI_MCA_btl_vader_single_copy_mechanism="none",
+                            OMPI_MCA_rmaps_base_oversubscribe="1")
+    return env
+
+
+def mpirun(args, ranks, hamon_args, cwd, timeout=300):
+    return subprocess.run(mpi_command(args, ranks, hamon_args), cwd=cwd, env=mpi_env(),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, errors="replace",
+                          timeout=timeout)
+
+
+def start_mpirun(args, ranks, hamon_args, cwd):
+    return subprocess.Popen(mpi_command(args, ranks, hamon_args), cwd=cwd, env=mpi_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, errors="replace")
+
+
+def hamon_ranks(cwd):
+    """The pids of the hamon processes running in `cwd` (the ranks)."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{pid}/cwd") != os.path.realpath(cwd):
+                continue
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and os.path.basename(argv[0]) == b"hamon":
+            pids.append(int(pid))
+    return pids
+
+
+def main():
+    args = clitest.arguments(__doc__, lambda p: p.add_argument("--mpiexec", required=True))
+    failures = clitest.Failures()
+    config = os.path.join(args.work, "glass.yaml")
+    experiment(config)
+
+    ref_dir = cr.fresh(args.work, "reference")
+    ref = clitest.run(args.hamon, ["run", config, "--quiet", "--device", "serial"], cwd=ref_dir,
+                      timeout=300)
+    if not failures.check(ref.returncode == 0, f"reference run: {ref.stderr}"):
+        failures.finish("mpi run")
+    want = cr.outputs(os.path.join(ref_dir, "run"), any_device=True)
+
+    # Every rank count: the bits of one process; rank 0 alone speaks.
+    for ranks in (1, 2, 3, 4):
+        d = cr.fresh(args.work, f"ranks{ranks}")
+        got = mpirun(args, ranks, ["run", config], cwd=d)
+        if failures.check(got.returncode == 0, f"{ranks} ranks: exit {got.returncode}: "
+                          f"{got.stderr[-2000:]}"):
+            cr.compare(failures, f"{ranks} ranks", os.path.join(d, "run"), want, any_device=True)
+            reports = got.stdout.count("hamon: results in ")
+            failures.check(reports == 1, f"{ranks} ranks: {reports} reports on stdout, not 1")
+
+    # Stopped under 3 ranks, resumed under 2 and stopped again, finished by one process.
+    d = cr.fresh(args.work, "three_two_one")
+    p = start_mpirun(args, 3, ["run", config, "--quiet"], d)
+    cr.wait_for_checkpoint(d, "checkpoint.bin.prev", timeout=120)
+    p.send_signal(signal.SIGUSR1)
+    out, err = p.communicate(timeout=120)
+    failures.check(p.returncode == 3, f"3 ranks + SIGUSR1: exit {p.returncode}: {err[-2000:]}")
+    failures.check(err.count("hamon resume") == 1,
+                   f"3 ranks + SIGUSR1: the resume hint is not printed once:\n{err[-2000:]}")
+    os.remove(os.path.join(d, "run.partial", "checkpoint.bin.prev"))
+    p = start_mpirun(args, 2, ["resume", "run", "--quiet"], d)
+    cr.wait_for_checkpoint(d, "checkpoint.bin.prev", timeout=120)
+    p.send_signal(signal.SIGUSR1)
+    out, err = p.communicate(timeout=120)
+    failures.check(p.returncode in (0, 3), f"2 ranks resume + SIGUSR1: exit {p.returncode}: "
+                   f"{err[-2000:]}")
+    if p.returncode == 3:
+        last = clitest.run(args.hamon, ["resume", "run", "--quiet"], cwd=d, timeout=300)
+        failures.check(last.returncode == 0, f"resume without MPI: {last.stderr}")
+    cr.compare(failures, "3 ranks -> 2 ranks -> 1 process", os.path.join(d, "run"), want,
+               any_device=True)
+
+    # A bad experiment: one message, exit 2 on every rank, nothing created.
+    d = cr.fresh(args.work, "bad")
+    bad = os.path.join(d, "bad.yaml")
+    with open(config) as f:
+        text = f.read()
+    with open(bad, "w") as f:
+        f.write(text.replace("chains: 40", "chains: many"))
+    got = mpirun(args, 3, ["run", bad], cwd=d)
+    failures.check(got.returncode == 2, f"bad experiment under 3 ranks: exit {got.returncode}")
+    failures.check(got.stderr.count("bad.yaml:") == 1,
+                   f"bad experiment: the error is not printed once:\n{got.stderr}")
+    failures.check(sorted(os.listdir(d)) == ["bad.yaml"],
+                   f"bad experiment: created {sorted(os.listdir(d))}")
+
+    # A rank killed: the job ends non-zero within seconds; the checkpoint resumes.
+    d = cr.fresh(args.work, "killed")
+    p = start_mpirun(args, 3, ["run", config, "--quiet"], d)
+    cr.wait_for_checkpoint(d, "checkpoint.bin.prev", timeout=120)
+    victims = hamon_ranks(d)
+    failures.check(len(victims) == 3, f"found {len(victims)} ranks, not 3")
+    if victims:
+        os.kill(max(victims), signal.SIGKILL)
+        killed_at = time.monotonic()
+        try:
+            p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+        failures.check(p.returncode != 0, "the job survived a killed rank")
+        failures.check(time.monotonic() - killed_at < 30,
+                       "the job took more than 30 s to end after a rank died")
+        time.sleep(1)
+        failures.check(not hamon_ranks(d), "ranks still run after the job ended")
+        failures.check(not os.path.exists(os.path.join(d, "run")),
+                       "a complete-looking run directory after a killed rank")
+        resumed = clitest.run(args.hamon, ["resume", "run", "--quiet"], cwd=d, timeout=300)
+        failures.check(resumed.returncode == 0, f"resume after a killed rank: {resumed.stderr}")
+        cr.compare(failures, "resumed after a killed rank", os.path.join(d, "run"), want,
+                   any_device=True)
+    failures.finish("mpi run")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// One NRPT run over the ranks of MPI_COMM_WORLD (hamon::Sampler with hamon::MpiExchange)
+// gives the bits of one process, for any rank count (CTest runs this binary under 1-4
+// ranks), with chain counts that leave ranks empty (5 chains: one block) or split unevenly
+// (40 chains: 16 + 16 + 8 over 3 ranks), with a different backend on every other rank,
+// and across saved states: one process -> ranks, ranks -> one process; a stop asked on
+// one rank ends every rank's run() at the same round.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+#include <sstream>
+
+#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/model_builders.hpp"
+#include "hamon/core/sampler.hpp"
+#include "hamon/policies/mpi_exchange.hpp"
+#include "same_results.hpp"
+
+namespace {
+
+using hamon_test::expect_same_results;
+using hamon_test::ReferenceSpace;
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+/// Real couplings and fields (the exp / field-boundary path) or +-1 couplings (the integer
+/// threshold path).
+hamon::SpinModel model_of(bool real_couplings) {
+  if (real_couplings) {
+    return hamon::make_lattice({6, 6}, true, hamon::ValueDistribution::gaussian(11),
+                               hamon::ValueDistribution::gaussian(12, 0.2));
+  }
+  return hamon::make_lattice({8, 8}, true, hamon::ValueDistribution::pm_one(5));
+}
+
+/// Adaptation (ladder updates, settling), then measurement with every observer on.
+hamon::NrptOptions observed_run(int n_chains) {
+  hamon::NrptOptions o;
+  o.n_chains = n_chains;
+  o.beta_max = 1.5;
+  o.burn_in = 120;
+  o.n_rounds = 300;
+  o.n_expl = 2;
+  o.seed = 31;
+  o.adapt_schedule = true;
+  o.adapt_phases = 3;
+  o.observers.samples_every = 3;
+  o.observers.energies = true;
+  o.observers.index_process = true;
+  o.observers.moments = true;
+  o.observers.edge_moments = true;
+  o.observers.moment_batches = 4;
+  return o;
+}
+
+/// Runs `body` with this rank's execution space: Serial on even ranks, the other host
+/// backend (OpenMP where compiled in) on odd ones, so every rank count above 1 mixes them.
+template <class Body>
+void on_this_ranks_space(Body&& body) {
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_SERIAL)
+  if (world_rank() % 2 == 1) {
+    body(Kokkos::OpenMP());
+    return;
+  }
+#endif
+  body(ReferenceSpace());
+}
+
+hamon::NrptResult one_process(const hamon::SpinModel& model, const hamon::NrptOptions& o) {
+  hamon::Sampler<ReferenceSpace> s(ReferenceSpace(), model, o);
+  s.run(o.burn_in + o.n_rounds);
+  return s.result();
+}
+
+struct Case {
+  bool real_couplings;
+  int n_chains;
+};
+
+class DistributedRun : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DistributedRun, gives_the_bits_of_one_process) {
+  const hamon::SpinModel model = model_of(GetParam().real_couplings);
+  const hamon::NrptOptions o = observed_run(GetParam().n_chains);
+  hamon::MpiExchange exchange;
+  hamon::NrptResult distributed;
+  on_this_ranks_space([&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    hamon::Sampler<Space> s(space, model, o, nullptr, &exchange);
+    // In three calls, so the collective bookkeeping between calls is exercised too.
+    s.run(100);
+    s.run(150);
+    s.run(o.burn_in + o.n_rounds - 250);
+    distributed = s.result();
+  });
+  if (exchange.is_root()) expect_same_results(distributed, one_process(model, o));
+}
+
+TEST_P(DistributedRun, resumes_a_one_process_state_and_saves_one_that_one_process_resumes) {
+  const hamon::SpinModel model = model_of(GetParam().real_couplings);
+  const hamon::NrptOptions o = observed_run(GetParam().n_chains);
+  const std::int64_t total = o.burn_in + o.n_rounds;
+  hamon::MpiExchange exchange;
+  // Every rank makes the same one-process state (at round 90, inside adaptation) and
+  // resumes it over the ranks up to round 200 (measurement), where it saves.
+  hamon::SamplerState early;
+  {
+    hamon::Sampler<ReferenceSpace> s(ReferenceSpace(), model, o);
+    s.run(90);
+    early = s.state();
+  }
+  hamon::SamplerState saved;
+  on_this_ranks_space([&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    hamon::Sampler<Space> s(space, model, o, early, nullptr, &exchange);
+    s.run(110);
+    saved = s.state();
+  });
+  if (!exchange.is_root()) return;
+  // Rank 0's state, through checkpoint bytes, continued by one process.
+  hamon::Checkpoint c;
+  c.identity = hamon::identity_of(model, o);
+  c.state = saved;
+  std::stringstream bytes;
+  hamon::write_checkpoint(bytes, c);
+  const hamon::Checkpoint back = hamon::read_checkpoint(bytes, "in memory");
+  hamon::Sampler<ReferenceSpace> after(ReferenceSpace(), model, o, back.state);
+  EXPECT_EQ(after.rounds_done(), 200);
+  after.run(total - 200);
+  expect_same_results(after.result(), one_process(model, o));
+}
+
+TEST_P(DistributedRun, a_stop_asked_on_one_rank_ends_every_rank_at_the_same_round) {
+  const hamon::SpinModel model = model_of(GetParam().real_couplings);
+  const hamon::NrptOptions o = observed_run(GetParam().n_chains);
+  const std::int64_t total = o.burn_in + o.n_rounds;
+  hamon::MpiExchange exchange;
+  const bool asks = exchange.rank() == exchange.n_ranks() - 1;
+  hamon::NrptResult distributed;
+  on_this_ranks_space([&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    hamon::Sampler<Space> s(space, model, o, nullptr, &exchange);
+    int calls = 0;
+    while (s.rounds_done() < total) {
+      s.run(total - s.rounds_done(), [&] { return asks && s.rounds_done() % 25 == 0; });
+      ++calls;
+      // The same round on every rank: the largest and the smallest agree.
+      const std::int64_t done = s.rounds_done();
+      ASSERT_EQ(exchange.max_over_ranks(done), -exchange.max_over_ranks(-done));
+      if (calls % 3 == 0) s.state();  // a checkpoint between some calls
+    }
+    EXPECT_GE(calls, static_cast<int>(total / 26));
+    distributed = s.result();
+  });
+  if (exchange.is_root()) expect_same_results(distributed, one_process(model, o));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Mpi, DistributedRun,
+    ::testing::Values(Case{true, 5}, Case{true, 40}, Case{false, 40}, Case{false, 17}),
+    [](const ::testing::TestParamInfo<Case>& param_info) {
+      return std::string(param_info.param.real_couplings ? "real" : "integer") + "_couplings_" +
+             std::to_string(param_info.param.n_chains) + "_chains";
+    });
+
+}  // namespace

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Every output of an NRPT run compared bit for bit (the sampler and MPI tests).
+#include <gtest/gtest.h>
+
+#include "hamon/core/nrpt.hpp"
+#include "same_bits.hpp"
+
+namespace hamon_test {
+
+inline void expect_same_results(const hamon::NrptResult& a, const hamon::NrptResult& b) {
+  expect_same_bits(a.betas, b.betas, "ladder");
+  EXPECT_EQ(a.n_rounds, b.n_rounds);
+  expect_same_bits(a.swaps.attempted, b.swaps.attempted, "attempted swaps");
+  expect_same_bits(a.swaps.accepted, b.swaps.accepted, "accepted swaps");
+  expect_same_bits(a.round_trips, b.round_trips, "round trips");
+  expect_same_bits(a.restarts, b.restarts, "restarts");
+  expect_same_bits(a.chain_of_machine, b.chain_of_machine, "permutation");
+  expect_same_bits(a.final_energies, b.final_energies, "final energies");
+  EXPECT_EQ(a.n_samples, b.n_samples);
+  expect_same_bits(a.samples, b.samples, "samples");
+  expect_same_bits(a.energies, b.energies, "energy trace");
+  expect_same_bits(a.index_process, b.index_process, "index process");
+  EXPECT_EQ(a.moments.n_samples, b.moments.n_samples);
+  expect_same_bits(a.moments.node_means, b.moments.node_means, "node means");
+  expect_same_bits(a.moments.node_means_stderr, b.moments.node_means_stderr, "node stderr");
+  expect_same_bits(a.moments.edge_means, b.moments.edge_means, "edge means");
+  EXPECT_EQ(a.moments.energy_per_node.mean, b.moments.energy_per_node.mean);
+  EXPECT_EQ(a.moments.energy_per_node.standard_error, b.moments.energy_per_node.standard_error);
+  expect_same_bits(a.moments.edge_means_stderr, b.moments.edge_means_stderr, "edge stderr");
+  EXPECT_EQ(a.moments.abs_magnetization_per_node.mean, b.moments.abs_magnetization_per_node.mean);
+  EXPECT_EQ(a.moments.abs_magnetization_per_node.standard_error,
+            b.moments.abs_magnetization_per_node.standard_error);
+  expect_same_bits(a.machine_of_chain, b.machine_of_chain, "inverse permutation");
+  EXPECT_EQ(a.spin_updates, b.spin_updates);
+}
+
+}  // namespace hamon_test
