@@ -10,7 +10,7 @@
 // after an MPI_Barrier; a repetition's time is the maximum over the ranks (the collective
 // is as slow as its slowest rank); the reported value is the median over repetitions.
 // The repetition count of a point is chosen on rank 0 from 10 pilot repetitions (about
-// --budget seconds per point, 20..20000 repetitions) and broadcast.
+// --budget seconds per point, default 0.2; 20..20000 repetitions) and broadcast.
 //
 // Sections:
 //  allgather  MPI_Allgather of `c` int64 per rank, c = 1, 4, ..., 16384 (total n = 8 c P
@@ -38,7 +38,10 @@
 //                            ~20x slower).
 //             5 timed calls of each after a warm-up, interleaved; median and minimum
 //             (a shared machine's load only ever adds time). Updates/ns =
-//             16 P L^2 rounds / wall (all ranks together). With more ranks than cores the
+//             16 P L^2 rounds / wall (all ranks together). "in exchange": the coupled run's
+//             seconds per round inside all_gather_machines (a TimedExchange around the
+//             MpiExchange), on the rank that waited most and least: the transfer plus the
+//             wait for the slowest rank. With more ranks than cores the
 //             ranks share cores (this 2-core VM: P = 3, 4 are oversubscribed).
 #include <mpi.h>
 #include <sys/utsname.h>
@@ -81,7 +84,7 @@ constexpr std::int32_t kMachinesPerRank = hamon::kMachinesPerRankUnit;  // 16
 struct Config {
   std::string json;
   bool quick = false;
-  double budget = 0.25;  // seconds of timed repetitions per point
+  double budget = 0.2;  // seconds of timed repetitions per point
   std::vector<std::string> sections = {"allgather", "round", "weak"};
   std::vector<int> sides = {64, 128};
 };
@@ -309,6 +312,36 @@ struct WeakPoint {
   double seconds = 0.0;  // median wall of one timed call, max over ranks
   double fastest = 0.0;  // the minimum of those walls
   std::int64_t updates = 0;
+  // coupled only: seconds per round inside all_gather_machines (median over the calls) on
+  // the rank that waited most and the one that waited least.
+  double exchange_max = 0.0, exchange_min = 0.0;
+};
+
+/// An MpiExchange that adds up the wall time spent in all_gather_machines: inside a coupled
+/// Sampler::run, that is the transfer plus the wait for the slowest rank's sweep.
+class TimedExchange final : public hamon::MachineExchange {
+ public:
+  explicit TimedExchange(hamon::MpiExchange& inner) : inner_(inner) {}
+  int rank() const override { return inner_.rank(); }
+  int n_ranks() const override { return inner_.n_ranks(); }
+  void all_gather_machines(const std::int64_t* mine, std::int64_t* all,
+                           const std::vector<hamon::MachineBlock>& blocks,
+                           std::int64_t per_machine) override {
+    const double t0 = MPI_Wtime();
+    inner_.all_gather_machines(mine, all, blocks, per_machine);
+    seconds += MPI_Wtime() - t0;
+  }
+  void gather_machines_to_root(const std::int8_t* mine, std::int8_t* all,
+                               const std::vector<hamon::MachineBlock>& blocks,
+                               std::int64_t per_machine) override {
+    inner_.gather_machines_to_root(mine, all, blocks, per_machine);
+  }
+  void sum_to_root(std::int64_t* values, std::int64_t n) override { inner_.sum_to_root(values, n); }
+  void sum_to_root(std::int8_t* values, std::int64_t n) override { inner_.sum_to_root(values, n); }
+  double seconds = 0.0;
+
+ private:
+  hamon::MpiExchange& inner_;
 };
 
 double timed_call(MPI_Comm comm, const std::function<void()>& call) {
@@ -332,7 +365,7 @@ void bench_weak(const Config& cfg, hamon::MpiExchange& exchange, int rank, int n
     const auto model = hamon::make_device_model(space, lattice);
     // About 0.15 s per call on one rank of this machine (~0.8 updates/ns at 16 chains).
     const double per_round_s = 16.0 * side * side / 0.8e9;
-    const double seconds = cfg.quick ? 0.02 : 0.15;
+    const double seconds = cfg.quick ? 0.02 : 0.1;
     const auto rounds = static_cast<std::int64_t>(std::max(20.0, seconds / per_round_s));
     const std::int64_t plain_sweeps = std::max<std::int64_t>(5, rounds / 30);
     const int repeats = cfg.quick ? 1 : 5;
@@ -346,7 +379,8 @@ void bench_weak(const Config& cfg, hamon::MpiExchange& exchange, int rank, int n
     independent_options.n_chains = kMachinesPerRank;
     independent_options.seed = kSeed + static_cast<std::uint64_t>(rank);
 
-    hamon::Sampler<Kokkos::Serial> coupled(space, model, coupled_options, nullptr, &exchange);
+    TimedExchange timed_exchange(exchange);
+    hamon::Sampler<Kokkos::Serial> coupled(space, model, coupled_options, nullptr, &timed_exchange);
     hamon::Sampler<Kokkos::Serial> independent(space, model, independent_options);
     hamon::perf::PlainSweep plain(side, kMachinesPerRank, kSeed + static_cast<std::uint64_t>(rank));
     coupled.run(10);
@@ -354,11 +388,17 @@ void bench_weak(const Config& cfg, hamon::MpiExchange& exchange, int rank, int n
     plain.sweep();
 
     std::vector<double> t_coupled, t_independent, t_plain;
+    std::vector<double> exchange_max, exchange_min;  // per round, over ranks, per call
     for (int r = 0; r < repeats; ++r) {
+      timed_exchange.seconds = 0.0;
       t_coupled.push_back(timed_call(comm, [&] {
         coupled.run(rounds);
         space.fence();
       }));
+      double in_exchange[2] = {timed_exchange.seconds, -timed_exchange.seconds}, extremes[2];
+      MPI_Allreduce(in_exchange, extremes, 2, MPI_DOUBLE, MPI_MAX, comm);
+      exchange_max.push_back(extremes[0] / static_cast<double>(rounds));
+      exchange_min.push_back(-extremes[1] / static_cast<double>(rounds));
       t_independent.push_back(timed_call(comm, [&] {
         independent.run(rounds);
         space.fence();
@@ -369,8 +409,8 @@ void bench_weak(const Config& cfg, hamon::MpiExchange& exchange, int rank, int n
     }
     const std::int64_t per_round = static_cast<std::int64_t>(kMachinesPerRank) * n_ranks *
                                    static_cast<std::int64_t>(side) * side;
-    points.push_back(
-        {"coupled", side, rounds, median(t_coupled), minimum(t_coupled), per_round * rounds});
+    points.push_back({"coupled", side, rounds, median(t_coupled), minimum(t_coupled),
+                      per_round * rounds, median(exchange_max), median(exchange_min)});
     points.push_back({"independent", side, rounds, median(t_independent), minimum(t_independent),
                       per_round * rounds});
     points.push_back(
@@ -386,7 +426,8 @@ void bench_weak(const Config& cfg, hamon::MpiExchange& exchange, int rank, int n
       kMachinesPerRank, n_ranks, cfg.quick ? 1 : 5);
   std::printf(
       "| variant | L | chains (all ranks) | rounds | wall s | round us | updates/ns (all ranks) | "
-      "min round us | best updates/ns |\n|---|---|---|---|---|---|---|---|---|\n");
+      "min round us | best updates/ns | in exchange us/round (max, min rank) "
+      "|\n|---|---|---|---|---|---|---|---|---|---|\n");
   json << "\"weak\": [";
   bool first = true;
   for (const WeakPoint& p : points) {
@@ -394,14 +435,17 @@ void bench_weak(const Config& cfg, hamon::MpiExchange& exchange, int rank, int n
     const double rate = static_cast<double>(p.updates) / (p.seconds * 1e9);
     const double best_round_us = 1e6 * p.fastest / static_cast<double>(p.rounds);
     const double best_rate = static_cast<double>(p.updates) / (p.fastest * 1e9);
-    std::printf("| %s | %d | %d | %lld | %.3f | %.1f | %.3f | %.1f | %.3f |\n", p.variant.c_str(),
-                p.side, kMachinesPerRank * n_ranks, static_cast<long long>(p.rounds), p.seconds,
-                round_us, rate, best_round_us, best_rate);
+    std::printf("| %s | %d | %d | %lld | %.3f | %.1f | %.3f | %.1f | %.3f | %.1f, %.1f |\n",
+                p.variant.c_str(), p.side, kMachinesPerRank * n_ranks,
+                static_cast<long long>(p.rounds), p.seconds, round_us, rate, best_round_us,
+                best_rate, 1e6 * p.exchange_max, 1e6 * p.exchange_min);
     json << (first ? "" : ",") << "\n  {\"variant\": \"" << p.variant << "\", \"L\": " << p.side
          << ", \"machines_per_rank\": " << kMachinesPerRank << ", \"rounds\": " << p.rounds
          << ", \"wall_s\": " << p.seconds << ", \"round_us\": " << round_us
          << ", \"updates_per_ns\": " << rate << ", \"min_round_us\": " << best_round_us
-         << ", \"best_updates_per_ns\": " << best_rate << "}";
+         << ", \"best_updates_per_ns\": " << best_rate
+         << ", \"exchange_max_us\": " << 1e6 * p.exchange_max
+         << ", \"exchange_min_us\": " << 1e6 * p.exchange_min << "}";
     first = false;
   }
   json << "]";

@@ -101,7 +101,11 @@ def report(results, md_path):
     by_p = {r["ranks"]: r for r in results}
     ranks = sorted(by_p)
     cores = results[0].get("cores", 0)
-    out = []
+    out = ["### Runs\n"]
+    out.append(table(["p", "date", "load at start", "load at end"],
+                     [[p, by_p[p].get("date", "?"), by_p[p].get("load_start", "?"),
+                       by_p[p].get("load_end", "?")] for p in ranks]))
+    out.append("")
 
     def note(p):
         return f"{p}" + (" (oversubscribed)" if cores and p > cores else "")
@@ -161,12 +165,14 @@ def report(results, md_path):
                     f"{base.get('min_round_us', 0) / c.get('min_round_us', 1):.2f}",
                     f"{i['round_us'] / c['round_us']:.2f} / "
                     f"{i.get('min_round_us', 0) / c.get('min_round_us', 1):.2f}",
-                    f"{c['updates_per_ns'] / pl['updates_per_ns']:.1f}"])
+                    f"{c['updates_per_ns'] / pl['updates_per_ns']:.1f}",
+                    f"{c.get('exchange_max_us', 0):.1f}, {c.get('exchange_min_us', 0):.1f}"])
         out.append("\n### Weak scaling, 16 machines per rank, n_expl = 1 (median / min of the calls)\n")
         out.append(table(["L", "p", "chains", "coupled round us", "independent round us",
                           "coupled updates/ns", "independent updates/ns", "plain updates/ns",
                           "efficiency T1/Tp (coupled)", "independent / coupled",
-                          "coupled x plain (median)"], rows))
+                          "coupled x plain (median)",
+                          "coupled: in exchange us/round (max, min rank)"], rows))
     # Extrapolation.
     if fits and "round" in by_p.get(1, {}) and 1 in weak:
         f2 = fits[min(fits)]
