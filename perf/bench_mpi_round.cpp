@@ -39,7 +39,7 @@
 //             5 timed calls of each after a warm-up, interleaved; median and minimum
 //             (a shared machine's load only ever adds time). Updates/ns =
 //             16 P L^2 rounds / wall (all ranks together). "in exchange": the coupled run's
-//             seconds per round inside all_gather_machines (a TimedExchange around the
+//             seconds per round inside all_gather (a TimedExchange around the
 //             MpiExchange), on the rank that waited most and least: the transfer plus the
 //             wait for the slowest rank. With more ranks than cores the
 //             ranks share cores (this 2-core VM: P = 3, 4 are oversubscribed).
@@ -312,24 +312,27 @@ struct WeakPoint {
   double seconds = 0.0;  // median wall of one timed call, max over ranks
   double fastest = 0.0;  // the minimum of those walls
   std::int64_t updates = 0;
-  // coupled only: seconds per round inside all_gather_machines (median over the calls) on
+  // coupled only: seconds per round inside all_gather (median over the calls) on
   // the rank that waited most and the one that waited least.
   double exchange_max = 0.0, exchange_min = 0.0;
 };
 
-/// An MpiExchange that adds up the wall time spent in all_gather_machines: inside a coupled
-/// Sampler::run, that is the transfer plus the wait for the slowest rank's sweep.
+/// An MpiExchange that adds up the wall time spent in all_gather (the round's one message):
+/// inside a coupled Sampler::run, that is the transfer plus the wait for the slowest rank's
+/// sweep.
 class TimedExchange final : public hamon::MachineExchange {
  public:
   explicit TimedExchange(hamon::MpiExchange& inner) : inner_(inner) {}
   int rank() const override { return inner_.rank(); }
   int n_ranks() const override { return inner_.n_ranks(); }
-  void all_gather_machines(const std::int64_t* mine, std::int64_t* all,
-                           const std::vector<hamon::MachineBlock>& blocks,
-                           std::int64_t per_machine) override {
+  void all_gather(const std::int64_t* mine, std::int64_t* all,
+                  const std::vector<std::int64_t>& counts) override {
     const double t0 = MPI_Wtime();
-    inner_.all_gather_machines(mine, all, blocks, per_machine);
+    inner_.all_gather(mine, all, counts);
     seconds += MPI_Wtime() - t0;
+  }
+  std::int64_t max_over_ranks(std::int64_t value) override {
+    return inner_.max_over_ranks(value);
   }
   void gather_machines_to_root(const std::int8_t* mine, std::int8_t* all,
                                const std::vector<hamon::MachineBlock>& blocks,
