@@ -9,6 +9,8 @@
   - a bad experiment: the error is printed once, every rank exits 2, nothing is created;
   - a rank killed with SIGKILL ends the whole job non-zero within seconds, leaves no
     complete-looking run directory, and the last checkpoint resumes to the same bits;
+  - a failure on rank 0 alone mid-run (its checkpoint cannot be written) is reported by
+    that rank and ends every rank within seconds (MPI_Abort), resumably;
   - `tune: auto` under 2 ranks: rank 0 tunes, every rank runs the plan; a second run (the
     plan from the tuning cache) gives the bits of one process with the same cache;
   - `hamon devices` under 2 ranks: one report, with each rank's space."""
@@ -172,6 +174,34 @@ def main():
         failures.check(resumed.returncode == 0, f"resume after a killed rank: {resumed.stderr}")
         cr.compare(failures, "resumed after a killed rank", os.path.join(d, "run"), want,
                    any_device=True)
+
+    # A failure on one rank mid-run: rank 0 cannot write its next checkpoint (a directory
+    # where the new checkpoint file goes); the others are waiting in the round's message.
+    d = cr.fresh(args.work, "failed")
+    p = start_mpirun(args, 3, ["run", config, "--quiet"], d)
+    cr.wait_for_checkpoint(d, "checkpoint.bin", timeout=120)
+    blocker = os.path.join(d, "run.partial", "checkpoint.bin.new")
+    os.makedirs(blocker)
+    blocked_at = time.monotonic()
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    failures.check(p.returncode != 0, "the job survived a failed rank")
+    failures.check(time.monotonic() - blocked_at < 30,
+                   "the job took more than 30 s to end after a rank failed")
+    failures.check("rank 0 of 3" in err and "checkpoint.bin.new" in err,
+                   f"the failing rank does not report where and why:\n{err[-2000:]}")
+    time.sleep(1)
+    failures.check(not hamon_ranks(d), "ranks still run after a rank failed")
+    failures.check(not os.path.exists(os.path.join(d, "run")),
+                   "a complete-looking run directory after a failed rank")
+    os.rmdir(blocker)
+    resumed = clitest.run(args.hamon, ["resume", "run", "--quiet"], cwd=d, timeout=300)
+    failures.check(resumed.returncode == 0, f"resume after a failed rank: {resumed.stderr}")
+    cr.compare(failures, "resumed after a failed rank", os.path.join(d, "run"), want,
+               any_device=True)
 
     # Tuning: rank 0 tunes (the measured exploration cost is its own), the plan reaches
     # every rank; with the plan from the cache, 2 ranks == one process.
