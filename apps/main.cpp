@@ -53,14 +53,16 @@ int exit_status_of(const std::exception_ptr& error) {
   return failure_of(error).status;
 }
 
-int run_guarded(const std::function<int()>& command) {
+/// Runs a command; its failure's status (and message). `over_ranks`: every rank of a job
+/// runs it, so a failure on this rank alone ends the job.
+int run_guarded(const std::function<int()>& command, bool over_ranks) {
   try {
     return command();
   } catch (...) {
     const std::exception_ptr error = std::current_exception();
     const Failure f = failure_of(error);
     const MpiJob& job = MpiJob::current();
-    if (job.distributed() && !job.failure_agreed() && !f.every_rank) {
+    if (over_ranks && job.distributed() && !job.failure_agreed() && !f.every_rank) {
       // One rank failed while the others may wait for it in a collective.
       job.abort_job(f.message, f.status);
     }
@@ -93,7 +95,11 @@ int main(int argc, char* argv[]) {
     return code == 0 ? 0 : kExitBadInput;
   }
   for (const Command& command : commands) {
-    if (command.app->parsed()) return run_guarded(command.run);
+    if (!command.app->parsed()) continue;
+    if (!job.distributed() || command.over_ranks) return run_guarded(command.run, true);
+    // A one-process command in a job over ranks: rank 0 runs it, every rank exits alike.
+    const int status = job.is_root() ? run_guarded(command.run, false) : 0;
+    return static_cast<int>(job.exchange()->max_over_ranks(status));
   }
   return kExitBadInput;
 }

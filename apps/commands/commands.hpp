@@ -16,6 +16,9 @@ namespace hamon::cli {
 struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;
+  /// In a job over MPI ranks, whether every rank takes part (run, resume, extend, devices);
+  /// otherwise rank 0 alone runs the command and every rank exits with its status.
+  bool over_ranks = false;
 };
 
 Command add_run_command(CLI::App& app);

@@ -147,7 +147,7 @@ Command add_devices_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "devices", "Kokkos spaces, accelerator, routing thresholds and their sources");
   sub->footer("Exit status: 0, or 2 when a threshold setting is invalid (shown as error).");
-  return {sub, [] { return list_devices(); }};
+  return {sub, [] { return list_devices(); }, true};
 }
 
 }  // namespace hamon::cli

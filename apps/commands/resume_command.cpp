@@ -115,7 +115,7 @@ Command add_resume_command(CLI::App& app) {
       "bit-identical to an uninterrupted run, whatever --device. A checkpoint that does not\n"
       "fit DIR.partial/config.yaml (other model, options, version) is refused.\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped again.");
-  return {sub, [f]() { return continue_command(*f, ContinueHow::resume, 0); }};
+  return {sub, [f]() { return continue_command(*f, ContinueHow::resume, 0); }, true};
 }
 
 Command add_extend_command(CLI::App& app) {
@@ -127,11 +127,13 @@ Command add_extend_command(CLI::App& app) {
       "bit-identical to a run configured with rounds + N from the start. While it runs,\n"
       "DIR is DIR.partial again (`hamon resume DIR` finishes an interrupted extension).\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped.");
-  return {sub, [f]() {
+  return {sub,
+          [f]() {
             const std::int64_t n = parse_integer_option("--rounds", f->rounds, 1,
                                                         std::numeric_limits<std::uint32_t>::max());
             return continue_command(*f, ContinueHow::extend, n);
-          }};
+          },
+          true};
 }
 
 }  // namespace hamon::cli

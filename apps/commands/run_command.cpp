@@ -41,7 +41,8 @@ Command add_run_command(CLI::App& app) {
       "the round, write a checkpoint and exit 3: `hamon resume DIR` continues.\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input (nothing created), 3 stopped\n"
       "and resumable.");
-  return {sub, [state]() {
+  return {sub,
+          [state]() {
             const auto started = std::chrono::steady_clock::now();
             const RunFlags& f = state->flags;
             MpiJob& job = MpiJob::current();
@@ -57,7 +58,8 @@ Command add_run_command(CLI::App& app) {
             const RunOutcome outcome = start_run(run, speaks && stderr_is_terminal(), started);
             if (speaks) print_run_report(std::cout, run, outcome, false);
             return 0;
-          }};
+          },
+          true};
 }
 
 Command add_validate_command(CLI::App& app) {

@@ -13,7 +13,8 @@
     that rank and ends every rank within seconds (MPI_Abort), resumably;
   - `tune: auto` under 2 ranks: rank 0 tunes, every rank runs the plan; a second run (the
     plan from the tuning cache) gives the bits of one process with the same cache;
-  - `hamon devices` under 2 ranks: one report, with each rank's space."""
+  - `hamon devices` under 2 ranks: one report, with each rank's space; a one-process
+    command (`validate`) under 3 ranks runs on rank 0 only and prints once."""
 
 import os
 import signal
@@ -238,6 +239,9 @@ def main():
     failures.check(got.returncode == 0 and got.stdout.count("hamon:") == 1 and
                    got.stdout.count("default_space") == 2,
                    f"devices under 2 ranks: one report with both ranks expected:\n{got.stdout}")
+    got = mpirun(args, 3, ["validate", config], cwd=args.work)
+    failures.check(got.returncode == 0 and got.stdout.count(": ok") == 1,
+                   f"validate under 3 ranks: one report expected:\n{got.stdout}")
     failures.finish("mpi run")
 
 
