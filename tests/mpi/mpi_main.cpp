@@ -11,18 +11,23 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdio>
+#include <string>
 
 namespace {
 
-/// A non-root rank's listener: silent, except for a failed assertion.
+/// A non-root rank's listener: silent, except for a failed assertion. (The test's name is
+/// kept from OnTestStart: UnitTest::current_test_info() takes the lock GoogleTest holds
+/// while it reports a result, so calling it from OnTestPartResult deadlocks.)
 class RankFailurePrinter : public ::testing::EmptyTestEventListener {
  public:
   explicit RankFailurePrinter(int rank) : rank_(rank) {}
+  void OnTestStart(const ::testing::TestInfo& test) override {
+    test_ = std::string(test.test_suite_name()) + "." + test.name();
+  }
+  void OnTestEnd(const ::testing::TestInfo&) override { test_ = "(outside a test)"; }
   void OnTestPartResult(const ::testing::TestPartResult& result) override {
     if (!result.failed()) return;
-    const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::fprintf(stderr, "[rank %d] %s.%s: %s:%d: failure\n%s\n", rank_,
-                 test ? test->test_suite_name() : "?", test ? test->name() : "?",
+    std::fprintf(stderr, "[rank %d] %s: %s:%d: failure\n%s\n", rank_, test_.c_str(),
                  result.file_name() ? result.file_name() : "?", result.line_number(),
                  result.message());
     std::fflush(stderr);
@@ -30,6 +35,7 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 
  private:
   int rank_;
+  std::string test_ = "(outside a test)";
 };
 
 }  // namespace

@@ -204,7 +204,9 @@ TEST(MpiExchange, sum_to_root_of_nothing_sends_nothing) {
   // The ranks are still in step: the next collective matches.
   std::int64_t one = 1;
   exchange.sum_to_root(&one, 1);
-  if (exchange.is_root()) EXPECT_EQ(one, exchange.n_ranks());
+  if (exchange.is_root()) {
+    EXPECT_EQ(one, exchange.n_ranks());
+  }
 }
 
 // Refused on every rank before any message, so the ranks stay in step.
@@ -223,7 +225,9 @@ TEST(MpiExchange, refuses_blocks_for_another_rank_count_or_too_long_a_message) {
                std::length_error);
   std::int64_t one = 1;
   exchange.sum_to_root(&one, 1);
-  if (exchange.is_root()) EXPECT_EQ(one, exchange.n_ranks());
+  if (exchange.is_root()) {
+    EXPECT_EQ(one, exchange.n_ranks());
+  }
 }
 
 /// The world's ranks split by parity (even ranks, odd ranks), in world order.

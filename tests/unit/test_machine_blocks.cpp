@@ -51,10 +51,14 @@ TEST(MachineBlocks, cover_every_machine_once_as_evenly_as_whole_groups_allow) {
         SCOPED_TRACE(testing::Message()
                      << n_machines << " machines, rank " << r << " of " << n_ranks);
         EXPECT_EQ(b.first, next);  // contiguous, in rank order
-        EXPECT_EQ(b.first % 16, 0);
+        if (b.count > 0) {         // an empty block sits where the machines end
+          EXPECT_EQ(b.first % 16, 0);
+        }
         EXPECT_GE(b.count, 0);
         // Whole groups, except where the machines end.
-        if (b.first + b.count < n_machines) EXPECT_EQ(b.count % 16, 0);
+        if (b.first + b.count < n_machines) {
+          EXPECT_EQ(b.count % 16, 0);
+        }
         // groups / n_ranks each, one more for the first groups % n_ranks ranks.
         const std::int32_t my_groups = groups / n_ranks + (r < groups % n_ranks ? 1 : 0);
         EXPECT_EQ((b.count + 15) / 16, my_groups);
