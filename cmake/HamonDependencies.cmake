@@ -38,6 +38,9 @@ endforeach()
 find_package(Random123 REQUIRED) # cmake/FindRandom123.cmake: header-only, in public headers
 find_package(ZLIB REQUIRED)      # crc32 of checkpoint sections (Debian: zlib1g-dev), private
 if(HAMON_ENABLE_MPI)             # public: hamon/policies/mpi_exchange.hpp includes mpi.h
+  # hamon calls MPI's C API only: mpi.h without the deprecated MPI-2 C++ bindings
+  # (OMPI_SKIP_MPICXX / MPICH_SKIP_MPICXX on MPI::MPI_CXX).
+  set(MPI_CXX_SKIP_MPICXX ON CACHE BOOL "Disable the MPI-2 C++ bindings")
   find_package(MPI 3.0 REQUIRED COMPONENTS CXX) # Debian: libopenmpi-dev
 endif()
 if(NOT HAMON_TOP_LEVEL)

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # `cmake --install` produces a relocatable package:
-#   find_package(hamon 0.1 [COMPONENTS cli])
-#   hamon::hamon      the library (public: Kokkos, Random123; zlib stays private)
+#   find_package(hamon 0.1 [COMPONENTS cli mpi])
+#   hamon::hamon      the library (public: Kokkos, Random123, and MPI::MPI_CXX when built
+#                     with HAMON_ENABLE_MPI; zlib stays private)
 #   hamon::cli        the `hamon` program (component cli, when it was built)
+#   hamon_MPI         ON when built with HAMON_ENABLE_MPI (component mpi: found only then)
 #   hamon_floating_point(<target>)   the FP flags for code instantiating hamon's templates
 # Version checks accept the same major.minor at or above the request (SameMinorVersion
 # while the major version is 0: every 0.x minor may change the API).

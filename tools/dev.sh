@@ -5,12 +5,14 @@
 # reused, and only what changed is rebuilt.
 #
 #   tools/dev.sh demo    build, then run the demo experiment (build/bin/hamon)
-#   tools/dev.sh test    build, then run the whole test suite with CTest
+#   tools/dev.sh test    build, then run the whole test suite with CTest (the presets
+#                        build with MPI: tests/mpi runs under mpiexec, 1 to 4 ranks)
 #   tools/dev.sh cuda    build the Cuda variant in build-cuda/ (compiles; runs nothing;
 #                        kernel tests for Cuda only, the host build tests the host ones)
 #   tools/dev.sh asan    build in build-asan/ under ASan + UBSan, then run the whole test
 #                        suite (cli.fuzz sets no address-space cap under ASan;
 #                        install.downstream builds with the build's sanitizer flags;
+#                        the MPI tests leave Open MPI's own leaks to tests/mpi/lsan.supp;
 #                        no benchmarks: their speed under ASan means nothing)
 #   tools/dev.sh compat  configure build/, then compile (syntax only) every translation unit
 #                        of the library, the CLI, the tests and the benchmarks against the

@@ -5,8 +5,9 @@
 The recipe is imported with a stub `spack.package` that records its directives and plays
 the small part of Spack's API the recipe calls (define, define_from_variant, spec
 subscripts, traverse, which, Executable results). It then checks:
-  - the dependencies: kokkos@3.4:5, no kokkos-kernels, yaml-cpp/CLI11 only with +cli, the
-    test dependencies python3 + numpy + PyYAML, every backend variant pinned in Kokkos;
+  - the dependencies: kokkos@3.4:5, no kokkos-kernels, yaml-cpp/CLI11 only with +cli, MPI
+    only with +mpi (on by default), the test dependencies python3 + numpy + PyYAML, every
+    backend variant pinned in Kokkos;
   - the conflicts that cannot link (+shared over kokkos~shared~pic) and cuda_arch=none;
   - cmake_args for several variant combinations, with Kokkos's compiler found both the
     Spack 0.23 way (spec attribute) and the 1.x way (package property), and that every
@@ -175,6 +176,9 @@ def check_directives(cls):
     for spec in ("python@3:", "py-numpy", "py-pyyaml"):
         types_ = [kw.get("type") for s, kw in depends if s == spec]
         check("test" in types_, f"{spec} is not a test dependency")
+    mpi = [(s, kw.get("when")) for s, kw in depends if s == "mpi" or s.startswith("mpi@")]
+    check(len(mpi) == 1 and mpi[0][1] == "+mpi",
+          f"MPI should be a dependency only with +mpi, got {mpi}")
     for backend in ("openmp", "serial", "cuda"):
         check(f"kokkos+{backend}" in names and f"kokkos~{backend}" in names,
               f"the {backend} variant is not pinned both ways in Kokkos")
@@ -185,7 +189,7 @@ def check_directives(cls):
     check(("+cuda", "cuda_arch=none") in conflicts, "no conflict for +cuda cuda_arch=none")
     variants = {args[0]: kw.get("default") for name, args, kw in DIRECTIVES if name == "variant"}
     expected = {"openmp": True, "serial": True, "shared": True, "cli": True, "native": False,
-                "tests": False}
+                "tests": False, "mpi": True}
     for name, default in expected.items():
         check(variants.get(name) == default, f"variant {name}: default {variants.get(name)}")
     check(getattr(cls, "test_requires_compiler", False) is True,
@@ -210,17 +214,20 @@ def kokkos_node(style):
 
 def root_spec(variants, style="0.23"):
     full = {"openmp": True, "serial": True, "cuda": False, "shared": True, "cli": True,
-            "native": False, "tests": False}
+            "native": False, "tests": False, "mpi": True}
     full.update(variants)
     python = Spec("python", attributes={
         "command": types.SimpleNamespace(path="/opt/python/bin/python3")})
-    return Spec("hamon", full, {
+    deps = {
         "kokkos": (kokkos_node(style), ("build", "link")),
         "random123": (Spec("random123"), ("build", "link")),
         "zlib-api": (Spec("zlib-ng"), ("build", "link")),
         "cmake": (Spec("cmake"), ("build",)),
         "python": (python, ("test",)),
-    }, prefix="/opt/hamon")
+    }
+    if full["mpi"]:
+        deps["mpi"] = (Spec("openmpi"), ("build", "link"))
+    return Spec("hamon", full, deps, prefix="/opt/hamon")
 
 
 def parse_defines(args):
@@ -252,9 +259,12 @@ def check_cmake_args(cls):
     options = project_options()
     cases = [
         ({}, False, "0.23", {"BUILD_SHARED_LIBS": "ON", "HAMON_ENABLE_APPS": "ON",
-                             "HAMON_ENABLE_NATIVE": "OFF", "BUILD_TESTING": "OFF"}),
-        ({"cli": False, "shared": False, "native": True}, False, "1.x",
-         {"BUILD_SHARED_LIBS": "OFF", "HAMON_ENABLE_APPS": "OFF", "HAMON_ENABLE_NATIVE": "ON"}),
+                             "HAMON_ENABLE_NATIVE": "OFF", "BUILD_TESTING": "OFF",
+                             "HAMON_ENABLE_MPI": "ON"}),
+        ({"cli": False, "shared": False, "native": True, "mpi": False}, False, "1.x",
+         {"BUILD_SHARED_LIBS": "OFF", "HAMON_ENABLE_APPS": "OFF", "HAMON_ENABLE_NATIVE": "ON",
+          "HAMON_ENABLE_MPI": "OFF"}),
+        ({"mpi": False}, False, "0.23", {"HAMON_ENABLE_MPI": "OFF", "HAMON_ENABLE_APPS": "ON"}),
         ({}, True, "1.x", {"BUILD_TESTING": "ON",
                            "HAMON_TEST_PYTHON": "/opt/python/bin/python3"}),
         ({"tests": True}, False, "0.23", {"BUILD_TESTING": "ON"}),
@@ -300,7 +310,7 @@ def check_test_downstream(cls):
     configure = cmake.calls[0][0] if cmake.calls else ()
     defines = parse_defines(a for a in configure if a.startswith("-D"))
     paths = defines.get("CMAKE_PREFIX_PATH", "").split(";")
-    for prefix in ("/opt/hamon", "/opt/kokkos", "/opt/random123", "/opt/zlib-ng"):
+    for prefix in ("/opt/hamon", "/opt/kokkos", "/opt/random123", "/opt/zlib-ng", "/opt/openmpi"):
         check(prefix in paths, f"test_downstream: CMAKE_PREFIX_PATH lacks {prefix}: {paths}")
     check("/opt/cmake" not in paths, "test_downstream: a build-only dependency in the path")
     check(defines.get("CMAKE_CXX_COMPILER") == "/opt/kokkos/bin/nvcc_wrapper",

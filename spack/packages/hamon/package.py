@@ -47,8 +47,11 @@ class Hamon(CMakePackage, CudaPackage):
         description="Tune hamon's own code for the build host's CPU (-march=native)",
     )
     variant("tests", default=False, description="Build the test suite (CTest)")
-    # variant("mpi", ...): once hamon has MPI (an `mpi` CMake component), it goes here
-    # with depends_on("mpi", when="+mpi") and HAMON_ENABLE_MPI in cmake_args.
+    variant(
+        "mpi",
+        default=True,
+        description="One NRPT run across MPI ranks (hamon::MpiExchange, mpirun hamon run)",
+    )
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.18:", type="build")
@@ -57,6 +60,8 @@ class Hamon(CMakePackage, CudaPackage):
     depends_on("kokkos@3.4:5")
     depends_on("random123")
     depends_on("zlib-api")  # crc32 of checkpoint sections
+    # MPI-3 (MPI_Comm_split_type, MPI_INT64_T), public: hamon's MPI header includes mpi.h.
+    depends_on("mpi@3:", when="+mpi")
     # The command-line program's own.
     depends_on("yaml-cpp@0.6:", when="+cli")
     depends_on("cli11@2:", when="+cli")
@@ -111,6 +116,7 @@ class Hamon(CMakePackage, CudaPackage):
             self.define_from_variant("BUILD_SHARED_LIBS", "shared"),
             self.define_from_variant("HAMON_ENABLE_APPS", "cli"),
             self.define_from_variant("HAMON_ENABLE_NATIVE", "native"),
+            self.define_from_variant("HAMON_ENABLE_MPI", "mpi"),
             self.define("BUILD_TESTING", tests),
             self.define("HAMON_ENABLE_PERF", False),
             self.define("HAMON_WARNINGS_AS_ERRORS", False),
@@ -127,7 +133,8 @@ class Hamon(CMakePackage, CudaPackage):
 
     def _prefix_path(self):
         """hamon's prefix and those of every link and run dependency, as CMake wants them:
-        the installed hamonConfig.cmake finds Kokkos, Random123 and zlib through them."""
+        the installed hamonConfig.cmake finds Kokkos, Random123, zlib and (+mpi) MPI
+        through them."""
         prefixes = [str(dep.prefix) for dep in self.spec.traverse(deptype=("link", "run"))]
         return ";".join(prefixes)
 
