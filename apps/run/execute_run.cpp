@@ -214,6 +214,14 @@ class Driver {
   CheckpointIdentity identity_;
 };
 
+/// The sink of the ranks other than 0 (rank 0 writes the traces): they keep nothing.
+class NoTraces final : public TraceSink {
+ public:
+  void append_samples(const std::int8_t*, std::int64_t, std::int64_t) override {}
+  void append_energies(const double*, std::int64_t, std::int64_t) override {}
+  void append_index_process(const std::int32_t*, std::int64_t, std::int64_t) override {}
+};
+
 RunTraceFiles::Shape trace_shape(const NrptOptions& options, std::int64_t n_nodes) {
   RunTraceFiles::Shape shape;
   const ObserverOptions& obs = options.observers;
@@ -225,36 +233,33 @@ RunTraceFiles::Shape trace_shape(const NrptOptions& options, std::int64_t n_node
   return shape;
 }
 
-/// The tuned plan on every rank: rank 0 tunes (its pilot runs are one-process runs, so the
-/// plan is the one-process plan, measured exploration cost included) and sends the plan
-/// and its warm start to the others.
+/// The tuned plan on every rank: every rank runs the tuning flow, each tuning run spread
+/// over the ranks (AutotuneOptions::exchange), so every rank makes the one-process plan's
+/// decisions (the measured exploration cost is rank 0's). The plan's warm start (the last
+/// tuning run's state) is complete on rank 0 only and is sent to the others.
 Plan tuned_plan(const PreparedRun& run, MpiJob& job) {
-  std::optional<Plan> plan;
-  job.agree([&] {
-    if (job.is_root()) plan = autotune(*run.model, *run.tuning, run.decision);
-  });
-  if (!job.distributed()) return *plan;
-  std::string record = job.is_root() ? plan_record(*plan) : "";
+  AutotuneOptions tuning = *run.tuning;
+  tuning.exchange = job.exchange();
+  Plan plan = autotune(*run.model, tuning, run.decision);
+  if (!job.distributed()) return plan;
   std::string warm;
-  if (job.is_root() && plan->warm_start) {
+  if (job.is_root() && plan.warm_start) {
     Checkpoint c;
-    c.state = *plan->warm_start;
+    c.state = *plan.warm_start;
     std::ostringstream bytes;
     write_checkpoint(bytes, c);
     warm = bytes.str();
   }
-  record = job.broadcast_from_root(record);
   warm = job.broadcast_from_root(warm);
-  if (job.is_root()) return *plan;
-  Plan received = plan_from_record(record);
-  received.decision = run.decision;
-  received.model = std::make_shared<const SpinModel>(*run.model);
-  if (!warm.empty()) {
-    std::istringstream bytes(warm);
-    received.warm_start =
-        std::make_shared<const SamplerState>(read_checkpoint(bytes, "the tuned warm start").state);
+  if (!job.is_root()) {
+    plan.warm_start = nullptr;
+    if (!warm.empty()) {
+      std::istringstream bytes(warm);
+      plan.warm_start = std::make_shared<const SamplerState>(
+          read_checkpoint(bytes, "the tuned warm start").state);
+    }
   }
-  return received;
+  return plan;
 }
 
 }  // namespace
@@ -298,12 +303,14 @@ RunOutcome start_run(const PreparedRun& run, bool progress, clock::time_point st
       traces.emplace(dir->partial_dir(), trace_shape(production.options, run.model->n_nodes()));
   });
   RunTraceFiles* sink = traces ? &*traces : nullptr;
+  NoTraces no_traces;
+  TraceSink* sampler_sink = sink != nullptr ? static_cast<TraceSink*>(sink) : &no_traces;
   Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
   // A tuned run starts where tuning left the plan's ladder (Plan::warm_start).
-  const auto sampler =
-      outcome.plan ? outcome.plan->production_sampler(driver.options(), sink, job.exchange())
-                   : make_sampler(outcome.decision, *run.model, driver.options(), sink, nullptr,
-                                  job.exchange());
+  const auto sampler = outcome.plan ? outcome.plan->production_sampler(driver.options(),
+                                                                       sampler_sink, job.exchange())
+                                    : make_sampler(outcome.decision, *run.model, driver.options(),
+                                                   sampler_sink, nullptr, job.exchange());
   if (config.output.checkpoint.enabled) driver.save(*sampler);  // round 0: resumable at once
   return driver.drive(*sampler, sink, started, std::move(outcome));
 }
@@ -387,8 +394,10 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
                    &checkpoint.state.traces);
   });
   RunTraceFiles* sink = traces ? &*traces : nullptr;
+  NoTraces no_traces;
+  TraceSink* sampler_sink = sink != nullptr ? static_cast<TraceSink*>(sink) : &no_traces;
   Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
-  const auto sampler = make_sampler(outcome.decision, *run.model, driver.options(), sink,
+  const auto sampler = make_sampler(outcome.decision, *run.model, driver.options(), sampler_sink,
                                     &checkpoint.state, job.exchange());
   return driver.drive(*sampler, sink, started, std::move(outcome));
 }

@@ -42,6 +42,7 @@ ExplorationTuningResult tune_exploration(const NrptRunner& run, const std::vecto
     const auto start = std::chrono::steady_clock::now();
     const NrptResult result = run(o);
     probe.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (options.agree_seconds) probe.seconds = options.agree_seconds(probe.seconds);
     out.rounds_run += options.burn_in + options.rounds;
     const EffectiveSampleSize ess = effective_sample_size(energy_trace(result, betas.size() - 1));
     probe.ess = ess.defined ? ess.ess : 0.0;

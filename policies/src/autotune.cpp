@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -142,7 +144,13 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   }
   if (cache) {
     plan.cache_entry = cache->entry_path(key).string();
-    if (auto record = cache->load(key)) {
+    std::optional<TunedPlanRecord> record = cache->load(key);
+    if (o.exchange != nullptr) {
+      // Every rank tunes, or none: the entry counts only where every rank found it.
+      const bool everywhere = -o.exchange->max_over_ranks(record ? -1 : 0) == 1;
+      if (!everywhere) record.reset();
+    }
+    if (record) {
       if (const auto why = contradiction(*record, o)) {
         std::cerr << "hamon: warning: ignoring tuning cache entry " << plan.cache_entry << ": "
                   << *why << "\n";
@@ -160,15 +168,30 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   }
 
   // Each run keeps where it stopped, so the polished ladder's last run can start production.
-  const NrptRunner run = [&decision, &model](const NrptOptions& options) {
-    const auto sampler = make_sampler(decision, model, options);
+  // Over ranks, each run is spread over them (every rank runs the same flow).
+  const NrptRunner run = [&decision, &model, &o](const NrptOptions& options) {
+    const auto sampler = make_sampler(decision, model, options, nullptr, nullptr, o.exchange);
     sampler->run(options.burn_in + options.n_rounds);
     NrptResult result = sampler->result();
     result.continuation =
         std::make_shared<const Continuation>(Continuation{sampler->state(), sampler->options()});
     return result;
   };
-  detail::TunedFlow flow_result = detail::run_tuning_flow(run, o);
+  AutotuneOptions flow_options = o;
+  if (o.exchange != nullptr) {
+    // The measured exploration cost: rank 0's, on every rank (a double's bits as the
+    // largest of rank 0's non-negative word and every other rank's minimum).
+    MachineExchange* ranks = o.exchange;
+    flow_options.exploration.agree_seconds = [ranks](double seconds) {
+      std::int64_t bits = std::numeric_limits<std::int64_t>::min();
+      if (ranks->is_root()) std::memcpy(&bits, &seconds, sizeof bits);
+      bits = ranks->max_over_ranks(bits);
+      double agreed = 0.0;
+      std::memcpy(&agreed, &bits, sizeof agreed);
+      return agreed;
+    };
+  }
+  detail::TunedFlow flow_result = detail::run_tuning_flow(run, flow_options);
   std::vector<double> betas = std::move(flow_result.betas);
   const std::int32_t n_expl = flow_result.n_expl;
   plan.tuning = flow_result.summary;
@@ -194,7 +217,7 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
     record.barrier_identified = plan.tuning.barrier_identified;
     record.conveyor_alive = plan.tuning.conveyor_alive;
     record.tuning_seconds = plan.tuning.tuned_seconds;
-    cache->store(key, record);
+    if (o.exchange == nullptr || o.exchange->is_root()) cache->store(key, record);
   }
   return plan;
 }

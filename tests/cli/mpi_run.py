@@ -11,8 +11,10 @@
     complete-looking run directory, and the last checkpoint resumes to the same bits;
   - a failure on rank 0 alone mid-run (its checkpoint cannot be written) is reported by
     that rank and ends every rank within seconds (MPI_Abort), resumably;
-  - `tune: auto` under 2 ranks: rank 0 tunes, every rank runs the plan; a second run (the
-    plan from the tuning cache) gives the bits of one process with the same cache;
+  - `tune: auto` under 2 ranks (every tuning run spread over the ranks, the exploration
+    cost rank 0's); a second run (the plan from the tuning cache) gives the bits of one
+    process with the same cache; with the sweeps fixed (a plan that does not depend on
+    wall time), tuning over 2 ranks gives the bits of tuning in one process;
   - `hamon devices` under 2 ranks: one report, with each rank's space; a one-process
     command (`validate`) under 3 ranks runs on rank 0 only and prints once."""
 
@@ -204,8 +206,8 @@ def main():
     cr.compare(failures, "resumed after a failed rank", os.path.join(d, "run"), want,
                any_device=True)
 
-    # Tuning: rank 0 tunes (the measured exploration cost is its own), the plan reaches
-    # every rank; with the plan from the cache, 2 ranks == one process.
+    # Tuning over the ranks (the measured exploration cost is rank 0's); with the plan
+    # from the cache, 2 ranks == one process.
     d = cr.fresh(args.work, "tuned")
     tuned = os.path.join(d, "tuned.yaml")
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
@@ -233,6 +235,36 @@ def main():
             os.remove(os.path.join(run_dir, "checkpoint.bin"))
         del want_tuned["checkpoint.bin"]
         cr.compare(failures, "tuned from the cache, 2 ranks", got_dir, want_tuned,
+                   any_device=True)
+
+    # A plan that does not depend on wall time (chains and ladder tuned, sweeps fixed):
+    # tuned over 2 ranks == tuned by one process, each with its own tuning cache.
+    fixed = os.path.join(d, "fixed_sweeps.yaml")
+    with open(fixed, "w") as f:
+        f.write(text.replace("rounds: 20000", "rounds: 2000").replace(
+            "dir: runs/autotune_ising2d", "dir: run").replace(
+            "tune: auto ", "chains: auto\n  betas: auto\n  explore_sweeps: 2\n  #"))
+    for name, ranks in (("fixed_one", 0), ("fixed_ranks2", 2)):
+        w = cr.fresh(d, name)
+        env = mpi_env()
+        env["HAMON_CACHE_DIR"] = os.path.join(w, "cache")
+        command = ([args.hamon] if ranks == 0 else mpi_command(args, ranks, [])) + [
+            "run", fixed, "--quiet"]
+        got = subprocess.run(command, cwd=w, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, errors="replace", timeout=300)
+        failures.check(got.returncode == 0, f"tuned ({name}): {got.stderr[-2000:]}")
+    if os.path.isdir(os.path.join(d, "fixed_one", "run")):
+        for name in ("fixed_one", "fixed_ranks2"):
+            run_dir = os.path.join(d, name, "run")
+            os.remove(os.path.join(run_dir, "checkpoint.bin"))  # the plan's wall times
+            summary = os.path.join(run_dir, "summary.yaml")  # each its own cache entry
+            with open(summary) as f:
+                lines = [ln for ln in f if not ln.lstrip().startswith("cache_entry:")]
+            with open(summary, "w") as f:
+                f.writelines(lines)
+        cr.compare(failures, "tuned over 2 ranks (sweeps fixed)",
+                   os.path.join(d, "fixed_ranks2", "run"),
+                   cr.outputs(os.path.join(d, "fixed_one", "run"), any_device=True),
                    any_device=True)
 
     got = mpirun(args, 2, ["devices"], cwd=args.work)

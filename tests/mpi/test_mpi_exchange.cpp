@@ -230,6 +230,34 @@ TEST(MpiExchange, refuses_blocks_for_another_rank_count_or_too_long_a_message) {
   }
 }
 
+TEST(MpiExchange, all_gather_concatenates_counts_of_any_size_in_rank_order) {
+  hamon::MpiExchange exchange;
+  const int n = exchange.n_ranks();
+  // Rank r sends r + 1 values (r * 100 + k); the Sampler's round message has this shape.
+  std::vector<std::int64_t> counts;
+  for (int r = 0; r < n; ++r) counts.push_back(r + 1);
+  std::vector<std::int64_t> mine;
+  for (int k = 0; k <= exchange.rank(); ++k) mine.push_back(exchange.rank() * 100 + k);
+  std::vector<std::int64_t> all(static_cast<std::size_t>(n * (n + 1) / 2), -1);
+  exchange.all_gather(mine.data(), all.data(), counts);
+  std::size_t at = 0;
+  for (int r = 0; r < n; ++r) {
+    for (int k = 0; k <= r; ++k) EXPECT_EQ(all[at++], r * 100 + k) << "rank " << r << " slot " << k;
+  }
+  EXPECT_THROW(exchange.all_gather(mine.data(), all.data(), std::vector<std::int64_t>(n + 1, 1)),
+               std::invalid_argument);
+}
+
+TEST(MpiExchange, max_over_ranks_is_the_largest_value_on_every_rank) {
+  hamon::MpiExchange exchange;
+  const int n = exchange.n_ranks();
+  EXPECT_EQ(exchange.max_over_ranks(exchange.rank()), n - 1);
+  EXPECT_EQ(exchange.max_over_ranks(-exchange.rank()), 0);
+  // One rank's large value wins whatever the others say (a status, a stop vote).
+  const std::int64_t big = std::int64_t(1) << 40;
+  EXPECT_EQ(exchange.max_over_ranks(exchange.rank() == n - 1 ? big : -big), big);
+}
+
 /// The world's ranks split by parity (even ranks, odd ranks), in world order.
 MPI_Comm parity_communicator() {
   MPI_Comm out = MPI_COMM_NULL;

@@ -25,7 +25,8 @@
 // and sweeps its block of the machines only; the outputs are the bits of one process.
 // run(), result() and state() are collective (every rank calls them, with the same
 // arguments); result() and state() are complete on rank 0, which alone hands traces to its
-// sink (the other ranks' sinks receive nothing and may be null).
+// sink (the other ranks' sinks receive nothing; a rank without a sink keeps the energy and
+// index-process traces, which every rank has, but no samples).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>

@@ -153,6 +153,9 @@ struct ExplorationTuningOptions {
   std::int64_t rounds = 500;  // measured rounds per probe
   std::int64_t burn_in = 100;
   ExplorationCost cost = ExplorationCost::wall_seconds;
+  /// Over MPI ranks: the probe time every rank uses (rank 0's, sent to all), so every rank
+  /// picks the same n_expl. Empty: the time measured here.
+  std::function<double(double)> agree_seconds;
 };
 
 struct ExplorationProbe {

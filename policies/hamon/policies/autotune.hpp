@@ -56,6 +56,13 @@ struct AutotuneOptions {
   ExplorationTuningOptions exploration;
   std::uint64_t seed = 0;
   bool use_cache = true;  // false: neither read nor write the tuning cache
+  /// Over MPI ranks (every rank calls autotune with the same options): each tuning run is
+  /// spread over the ranks like a production run, every rank makes the same decisions, the
+  /// measured exploration cost is rank 0's (sent to all), rank 0 alone writes the cache,
+  /// and a cache entry counts only when every rank finds it. The plan is the one-process
+  /// plan wherever that does not depend on measured wall time; its warm_start is complete
+  /// on rank 0 only.
+  MachineExchange* exchange = nullptr;
 };
 
 /// What tuning found (from the cache entry on a hit).

@@ -229,6 +229,8 @@ struct SamplerCore {
 
   /// Rows [0, rows) of a trace chunk to the sink or `kept`. Over ranks, only rank 0 hands
   /// over; the samples (bytes, zero on the ranks without the cold machine) are summed first.
+  /// Without a sink, the other ranks keep the replicated traces (energies, index process)
+  /// as one process would, and no samples.
   template <class T, class Matrix>
   void hand_over(const Matrix& chunk, std::int64_t rows, std::int64_t& counter,
                  std::vector<T>& kept,
@@ -244,9 +246,10 @@ struct SamplerCore {
         block[static_cast<std::size_t>(r * columns + c)] = host(r, c);
       }
     }
-    if constexpr (std::is_same_v<T, std::int8_t>) block = summed_over_ranks(std::move(block));
-    if (!is_root()) return;
-    if (sink != nullptr) {
+    constexpr bool replicated = !std::is_same_v<T, std::int8_t>;
+    if constexpr (!replicated) block = summed_over_ranks(std::move(block));
+    if (!is_root() && (sink != nullptr || !replicated)) return;
+    if (sink != nullptr) {  // rank 0's
       (sink->*append)(block.data(), rows, columns);
     } else {
       append_rows(kept, block.data(), static_cast<std::int64_t>(block.size()));
@@ -533,7 +536,8 @@ struct SamplerCore {
       misfit("the kept traces do not match their row counts");
     }
     traces = t;
-    if (sink != nullptr || !is_root()) {
+    if (!is_root()) traces.samples.clear();  // rank 0 keeps them
+    if (sink != nullptr) {
       traces.samples.clear();
       traces.energies.clear();
       traces.index_process.clear();
