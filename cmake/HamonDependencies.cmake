@@ -48,7 +48,9 @@ if(NOT HAMON_TOP_LEVEL)
   # parent's directories: the imported targets hamon's link interface names must be
   # visible there too.
   foreach(_target IN LISTS _hamon_imported_here)
-    set_target_properties(${_target} PROPERTIES IMPORTED_GLOBAL TRUE)
+    if(TARGET ${_target}) # MPI::MPI_CXX only with HAMON_ENABLE_MPI
+      set_target_properties(${_target} PROPERTIES IMPORTED_GLOBAL TRUE)
+    endif()
   endforeach()
 endif()
 if(HAMON_ENABLE_APPS)            # the CLI's own: experiment files and options
