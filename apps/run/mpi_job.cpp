@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "hamon/mpi_config.hpp"
+#include "run/exit_status.hpp"
 #if HAMON_ENABLE_MPI
 #include <mpi.h>
 
@@ -49,6 +50,19 @@ MpiJob::MpiJob(int& argc, char**& argv) {
 #else
   (void)argc;
   (void)argv;
+  // Started as one of several ranks by a launcher, without MPI to find the others: every
+  // process would run the whole experiment into the same directory.
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    const char* size = std::getenv(name);
+    if (size != nullptr && std::atoi(size) > 1) {
+      std::fprintf(stderr,
+                   "hamon: error: started as one of %s processes (%s), but this hamon was "
+                   "built without MPI (HAMON_ENABLE_MPI=OFF): run it as one process, or "
+                   "build it with -DHAMON_ENABLE_MPI=ON\n",
+                   size, name);
+      std::exit(kExitBadInput);
+    }
+  }
 #endif
   the_job = this;
 }
