@@ -6,7 +6,7 @@
 //   mpirun --oversubscribe -np P bench_mpi_round [--json FILE] [--quick]
 //          [--sections allgather,round,weak] [--sides 64,128]
 //
-// Every rank runs on Kokkos::Serial (one thread per rank). Every timed repetition starts
+// Every rank runs on Kokkos::Serial (one thread per rank; RankSpace). Every timed repetition starts
 // after an MPI_Barrier; a repetition's time is the maximum over the ranks (the collective
 // is as slow as its slowest rank); the reported value is the median over repetitions.
 // The repetition count of a point is chosen on rank 0 from 10 pilot repetitions (about
@@ -77,6 +77,13 @@
 #include "plain_sweep.hpp"
 
 namespace {
+
+/// Where every rank runs: Kokkos::Serial (one thread per rank) where it is compiled in.
+#ifdef KOKKOS_ENABLE_SERIAL
+using RankSpace = Kokkos::Serial;
+#else
+using RankSpace = Kokkos::DefaultHostExecutionSpace;
+#endif
 
 constexpr std::uint64_t kSeed = 7;
 constexpr std::int32_t kMachinesPerRank = hamon::kMachinesPerRankUnit;  // 16
@@ -242,7 +249,7 @@ void bench_allgather(const Config& cfg, MPI_Comm comm, int rank, int n_ranks, st
 
 void bench_round(const Config& cfg, hamon::MpiExchange& exchange, int rank, int n_ranks,
                  std::ostream& json) {
-  const Kokkos::Serial space;
+  const RankSpace space;
   const hamon::SpinModel small =
       hamon::make_lattice({32, 32}, true, hamon::ValueDistribution::pm_one(1));
   const auto model = hamon::make_device_model(space, small);
@@ -331,9 +338,7 @@ class TimedExchange final : public hamon::MachineExchange {
     inner_.all_gather(mine, all, counts);
     seconds += MPI_Wtime() - t0;
   }
-  std::int64_t max_over_ranks(std::int64_t value) override {
-    return inner_.max_over_ranks(value);
-  }
+  std::int64_t max_over_ranks(std::int64_t value) override { return inner_.max_over_ranks(value); }
   void gather_machines_to_root(const std::int8_t* mine, std::int8_t* all,
                                const std::vector<hamon::MachineBlock>& blocks,
                                std::int64_t per_machine) override {
@@ -359,7 +364,7 @@ double timed_call(MPI_Comm comm, const std::function<void()>& call) {
 
 void bench_weak(const Config& cfg, hamon::MpiExchange& exchange, int rank, int n_ranks,
                 std::ostream& json) {
-  const Kokkos::Serial space;
+  const RankSpace space;
   const MPI_Comm comm = exchange.communicator();
   std::vector<WeakPoint> points;
   for (int side : cfg.sides) {
@@ -383,8 +388,8 @@ void bench_weak(const Config& cfg, hamon::MpiExchange& exchange, int rank, int n
     independent_options.seed = kSeed + static_cast<std::uint64_t>(rank);
 
     TimedExchange timed_exchange(exchange);
-    hamon::Sampler<Kokkos::Serial> coupled(space, model, coupled_options, nullptr, &timed_exchange);
-    hamon::Sampler<Kokkos::Serial> independent(space, model, independent_options);
+    hamon::Sampler<RankSpace> coupled(space, model, coupled_options, nullptr, &timed_exchange);
+    hamon::Sampler<RankSpace> independent(space, model, independent_options);
     hamon::perf::PlainSweep plain(side, kMachinesPerRank, kSeed + static_cast<std::uint64_t>(rank));
     coupled.run(10);
     independent.run(10);
@@ -488,9 +493,10 @@ Config parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   {
-    Kokkos::InitArguments one_thread;  // every rank runs on Kokkos::Serial
-    one_thread.num_threads = 1;
-    Kokkos::ScopeGuard kokkos(one_thread);
+    // Every rank runs on RankSpace (Serial: one thread per rank). Kokkos reads no
+    // arguments: it gets only the program's name (the benchmark's own flags are parse's).
+    int kokkos_argc = 1;
+    Kokkos::ScopeGuard kokkos(kokkos_argc, argv);
     int rank = 0, n_ranks = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
