@@ -44,11 +44,16 @@
 #include <thread>
 #include <vector>
 
+#include "bench_text.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/dispatch.hpp"
 
 namespace {
+
+using hamon_perf::split;
+using hamon_perf::split_ints;
+using hamon_perf::utc_now;
 
 constexpr std::uint64_t kSeed = 7;
 
@@ -74,21 +79,6 @@ struct Point {
   std::int64_t round_trips = 0;  // of the median call
 };
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
-
-std::vector<int> split_ints(const std::string& text) {
-  std::vector<int> out;
-  for (const auto& item : split(text)) out.push_back(std::stoi(item));
-  return out;
-}
-
 std::string machine_description() {
   std::string model = "unknown cpu";
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -104,15 +94,6 @@ std::string machine_description() {
   utsname name{};
   if (uname(&name) == 0) out << ", " << name.sysname << " " << name.release;
   return out.str();
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M UTC", &tm);
-  return buffer;
 }
 
 std::string env_or(const char* name, const char* fallback) {

@@ -64,6 +64,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_text.hpp"
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/impl/host_copies.hpp"
@@ -77,6 +78,10 @@
 #include "plain_sweep.hpp"
 
 namespace {
+
+using hamon_perf::split;
+using hamon_perf::split_ints;
+using hamon_perf::utc_now;
 
 /// Where every rank runs: Kokkos::Serial (one thread per rank) where it is compiled in.
 #ifdef KOKKOS_ENABLE_SERIAL
@@ -95,15 +100,6 @@ struct Config {
   std::vector<std::string> sections = {"allgather", "round", "weak"};
   std::vector<int> sides = {64, 128};
 };
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
 
 bool wants(const Config& c, const std::string& section) {
   return std::find(c.sections.begin(), c.sections.end(), section) != c.sections.end();
@@ -177,15 +173,6 @@ std::string cpu_model() {
     }
   }
   return "unknown";
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[64];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M UTC", &tm);
-  return buffer;
 }
 
 std::string load_average() {
@@ -478,7 +465,7 @@ Config parse(int argc, char** argv) {
       c.sections = split(value());
     } else if (a == "--sides") {
       c.sides.clear();
-      for (const auto& s : split(value())) c.sides.push_back(std::stoi(s));
+      c.sides = split_ints(value());
     } else {
       throw std::invalid_argument("unknown argument " + a +
                                   " (--json FILE, --quick, --budget S, --sections "

@@ -93,6 +93,32 @@ def hamon_ranks(cwd):
     return pids
 
 
+def expect_job_ended(failures, args, p, d, want, what, before_resume=None):
+    """After `what` happened to one rank of job `p` (running in `d`): the job ends non-zero
+    within 30 s, no rank is left, no complete-looking run directory; once before_resume
+    ran, `hamon resume` without MPI finishes with the bits of `want`. Returns stderr."""
+    since = time.monotonic()
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    failures.check(p.returncode != 0, f"the job survived {what}")
+    failures.check(time.monotonic() - since < 30,
+                   f"the job took more than 30 s to end after {what}")
+    time.sleep(1)
+    failures.check(not hamon_ranks(d), f"ranks still run after {what}")
+    failures.check(not os.path.exists(os.path.join(d, "run")),
+                   f"a complete-looking run directory after {what}")
+    if before_resume:
+        before_resume()
+    resumed = clitest.run(args.hamon, ["resume", "run", "--quiet"], cwd=d, timeout=300)
+    failures.check(resumed.returncode == 0, f"resume after {what}: {resumed.stderr}")
+    cr.compare(failures, f"resumed after {what}", os.path.join(d, "run"), want,
+               any_device=True)
+    return err
+
+
 def main():
     args = clitest.arguments(__doc__, lambda p: p.add_argument("--mpiexec", required=True))
     failures = clitest.Failures()
@@ -160,23 +186,7 @@ def main():
     failures.check(len(victims) == 3, f"found {len(victims)} ranks, not 3")
     if victims:
         os.kill(max(victims), signal.SIGKILL)
-        killed_at = time.monotonic()
-        try:
-            p.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.communicate()
-        failures.check(p.returncode != 0, "the job survived a killed rank")
-        failures.check(time.monotonic() - killed_at < 30,
-                       "the job took more than 30 s to end after a rank died")
-        time.sleep(1)
-        failures.check(not hamon_ranks(d), "ranks still run after the job ended")
-        failures.check(not os.path.exists(os.path.join(d, "run")),
-                       "a complete-looking run directory after a killed rank")
-        resumed = clitest.run(args.hamon, ["resume", "run", "--quiet"], cwd=d, timeout=300)
-        failures.check(resumed.returncode == 0, f"resume after a killed rank: {resumed.stderr}")
-        cr.compare(failures, "resumed after a killed rank", os.path.join(d, "run"), want,
-                   any_device=True)
+        expect_job_ended(failures, args, p, d, want, "a killed rank")
 
     # A failure on one rank mid-run: rank 0 cannot write its next checkpoint (a directory
     # where the new checkpoint file goes); the others are waiting in the round's message.
@@ -185,26 +195,10 @@ def main():
     cr.wait_for_checkpoint(d, "checkpoint.bin", timeout=120)
     blocker = os.path.join(d, "run.partial", "checkpoint.bin.new")
     os.makedirs(blocker)
-    blocked_at = time.monotonic()
-    try:
-        out, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out, err = p.communicate()
-    failures.check(p.returncode != 0, "the job survived a failed rank")
-    failures.check(time.monotonic() - blocked_at < 30,
-                   "the job took more than 30 s to end after a rank failed")
+    err = expect_job_ended(failures, args, p, d, want, "a failed rank",
+                           before_resume=lambda: os.rmdir(blocker))
     failures.check("rank 0 of 3" in err and "checkpoint.bin.new" in err,
                    f"the failing rank does not report where and why:\n{err[-2000:]}")
-    time.sleep(1)
-    failures.check(not hamon_ranks(d), "ranks still run after a rank failed")
-    failures.check(not os.path.exists(os.path.join(d, "run")),
-                   "a complete-looking run directory after a failed rank")
-    os.rmdir(blocker)
-    resumed = clitest.run(args.hamon, ["resume", "run", "--quiet"], cwd=d, timeout=300)
-    failures.check(resumed.returncode == 0, f"resume after a failed rank: {resumed.stderr}")
-    cr.compare(failures, "resumed after a failed rank", os.path.join(d, "run"), want,
-               any_device=True)
 
     # Tuning over the ranks (the measured exploration cost is rank 0's); with the plan
     # from the cache, 2 ranks == one process.

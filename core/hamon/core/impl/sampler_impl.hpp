@@ -69,6 +69,9 @@ struct SamplerCore {
   std::vector<MachineBlock> blocks;
   std::vector<std::int64_t> all_energies;
   std::vector<std::int64_t> all_gather_buffer;
+  // Words per rank in a round's message: with the energies (the block's count + 1 vote)
+  // and without them (the vote only).
+  std::vector<std::int64_t> words_with_energies, words_votes_only;
   bool stop_vote = false;  // this rank's should_stop after the last round, not yet shared
 
   SamplerCore(const ExecutionSpace& space_, const DeviceModel<memory_space>& model_,
@@ -79,6 +82,11 @@ struct SamplerCore {
     betas = ladder_of(options);
     blocks = machine_blocks(n_chains(), exchange != nullptr ? exchange->n_ranks() : 1);
     all_energies.resize(betas.size());
+    for (const MachineBlock& b : blocks) {
+      words_with_energies.push_back(b.count + 1);
+      words_votes_only.push_back(1);
+    }
+    all_gather_buffer.resize(betas.size() + blocks.size());
     state = make_chain_state(space, model, betas, options.seed, my_block());
     observers = make_observer_buffers(space, model, options.observers,
                                       static_cast<std::int32_t>(betas.size()));
@@ -99,10 +107,8 @@ struct SamplerCore {
     std::vector<std::int64_t> mine;
     if (energies) mine = to_host_vector<std::int64_t>(state.local_energy_fixed());
     mine.push_back(vote ? 1 : 0);
-    std::vector<std::int64_t> counts;
-    for (const MachineBlock& b : blocks) counts.push_back((energies ? b.count : 0) + 1);
-    all_gather_buffer.resize(static_cast<std::size_t>(n_chains()) + blocks.size());
-    exchange->all_gather(mine.data(), all_gather_buffer.data(), counts);
+    exchange->all_gather(mine.data(), all_gather_buffer.data(),
+                         energies ? words_with_energies : words_votes_only);
     bool any_vote = false;
     std::size_t at = 0;
     for (const MachineBlock& b : blocks) {
