@@ -188,6 +188,39 @@ SpinModel make_lattice(const std::vector<int>& extents, bool periodic,
   return model.with_lattice_shape(LatticeShape{extents, periodic});
 }
 
+SpinModel make_potts_lattice(const std::vector<int>& extents, bool periodic, int q,
+                             const ValueDistribution& coupling, const PottsFields& fields) {
+  check_distribution(coupling, "coupling");
+  if (fields.drawn) check_distribution(*fields.drawn, "field");
+  const std::int64_t n_nodes = checked_lattice_size(extents, periodic);
+  if (q < 2 || q > kMaxStates) {
+    throw ModelError("make_potts_lattice: q = " + std::to_string(q) + " is outside [2, " +
+                     std::to_string(kMaxStates) + "]");
+  }
+  if (!fields.uniform.empty() && fields.uniform.size() != static_cast<std::size_t>(q)) {
+    throw ModelError("make_potts_lattice: " + std::to_string(fields.uniform.size()) +
+                     " per-state fields for q = " + std::to_string(q));
+  }
+  if (!fields.uniform.empty() && fields.drawn) {
+    throw ModelError("make_potts_lattice: per-state fields are either uniform or drawn");
+  }
+  const std::vector<Edge> bonds = lattice_bonds(extents, periodic, n_nodes, coupling);
+  const auto n_values = static_cast<std::size_t>(n_nodes) * static_cast<std::size_t>(q);
+  std::vector<double> state_fields;
+  if (fields.drawn) {
+    state_fields = draw_values(*fields.drawn, kFieldStream, n_values);  // node-major
+  } else if (!fields.uniform.empty()) {
+    state_fields.resize(n_values);
+    for (std::size_t k = 0; k < n_values; ++k) {
+      state_fields[k] = fields.uniform[k % static_cast<std::size_t>(q)];
+    }
+  }
+  SpinModel model = SpinModel::potts(n_nodes, q, bonds, state_fields);
+  const std::vector<std::int32_t> checkerboard = checkerboard_colouring(extents, periodic);
+  if (!checkerboard.empty()) model = model.with_blocks(checkerboard);
+  return model.with_lattice_shape(LatticeShape{extents, periodic});
+}
+
 SpinModel make_rbm(std::int64_t n_visible, std::int64_t n_hidden,
                    const std::vector<double>& weights, const std::vector<double>& visible_bias,
                    const std::vector<double>& hidden_bias,

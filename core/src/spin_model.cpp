@@ -14,128 +14,19 @@
 
 #include "hamon/core/colouring.hpp"
 #include "hamon/core/text.hpp"
+#include "model_validation.hpp"
 
 namespace hamon {
 
 namespace {
 
-std::string range_text(std::int64_t n_nodes) {
-  return "[0, " + std::to_string(n_nodes) + ")";
-}
-
-std::string pair_text(std::int64_t i, std::int64_t j) {
-  return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
-}
-
-void check_node_count(std::int64_t n_nodes) {
-  if (n_nodes < 1) {
-    throw ModelError("a model needs at least one node, got n_nodes = " + std::to_string(n_nodes));
-  }
-  // Device kernels index nodes with int32 (the CRS columns are int32).
-  if (n_nodes > kMaxNodes) {
-    throw ModelError("n_nodes = " + std::to_string(n_nodes) + " exceeds the int32 limit of " +
-                     std::to_string(kMaxNodes) + " nodes");
-  }
-}
-
-void check_edge(std::size_t index, const Edge& edge, std::int64_t n_nodes) {
-  const std::string name = "edge " + std::to_string(index) + " " + pair_text(edge.i, edge.j);
-  for (const std::int64_t node : {edge.i, edge.j}) {
-    if (node < 0 || node >= n_nodes) {
-      throw ModelError(name + ": node " + std::to_string(node) + " out of range " +
-                       range_text(n_nodes));
-    }
-  }
-  if (edge.i == edge.j) throw ModelError(name + ": self-loop");
-  if (!std::isfinite(edge.coupling)) {
-    throw ModelError(name + ": coupling is " + format_value(edge.coupling));
-  }
-}
-
-/// Edges with i < j, sorted by (i, j), identical duplicates merged. Conflicting duplicates
-/// are reported with the indices they had in the caller's list.
-std::vector<Edge> normalise_edges(const std::vector<Edge>& edges, std::int64_t n_nodes) {
-  struct Indexed {
-    Edge edge;
-    std::size_t index;
-  };
-  std::vector<Indexed> sorted;
-  sorted.reserve(edges.size());
-  for (std::size_t k = 0; k < edges.size(); ++k) {
-    check_edge(k, edges[k], n_nodes);
-    Edge e = edges[k];
-    if (e.i > e.j) std::swap(e.i, e.j);
-    sorted.push_back({e, k});
-  }
-  // Sorting on the original index too makes the reported pair of a conflict deterministic.
-  std::sort(sorted.begin(), sorted.end(), [](const Indexed& a, const Indexed& b) {
-    return std::tie(a.edge.i, a.edge.j, a.index) < std::tie(b.edge.i, b.edge.j, b.index);
-  });
-  std::vector<Edge> unique;
-  unique.reserve(sorted.size());
-  const Indexed* previous = nullptr;
-  for (const Indexed& current : sorted) {
-    if (previous != nullptr && previous->edge.i == current.edge.i &&
-        previous->edge.j == current.edge.j) {
-      if (previous->edge.coupling != current.edge.coupling) {
-        throw ModelError(
-            "edges " + pair_text(current.edge.i, current.edge.j) +
-            " given twice with different couplings " + format_value(previous->edge.coupling) +
-            " and " + format_value(current.edge.coupling) + " (edges " +
-            std::to_string(previous->index) + " and " + std::to_string(current.index) + ")");
-      }
-      continue;
-    }
-    unique.push_back(current.edge);
-    previous = &current;
-  }
-  return unique;
-}
-
-std::vector<double> checked_fields(const std::vector<double>& fields, std::int64_t n_nodes) {
-  if (fields.empty()) return std::vector<double>(static_cast<std::size_t>(n_nodes), 0.0);
-  if (static_cast<std::int64_t>(fields.size()) != n_nodes) {
-    throw ModelError("fields has " + std::to_string(fields.size()) + " entries for " +
-                     std::to_string(n_nodes) + " nodes");
-  }
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (!std::isfinite(fields[i])) {
-      throw ModelError("field of node " + std::to_string(i) + " is " + format_value(fields[i]));
-    }
-  }
-  return fields;
-}
-
-std::vector<std::int8_t> checked_clamps(const std::vector<Clamp>& clamps, std::int64_t n_nodes) {
-  std::vector<std::int8_t> clamped(static_cast<std::size_t>(n_nodes), 0);
-  // Which clamp entry set each node, to name both entries of a conflict.
-  std::vector<std::size_t> set_by(clamped.size(), 0);
-  for (std::size_t k = 0; k < clamps.size(); ++k) {
-    const Clamp& c = clamps[k];
-    if (c.node < 0 || c.node >= n_nodes) {
-      throw ModelError("clamp " + std::to_string(k) + ": node " + std::to_string(c.node) +
-                       " out of range " + range_text(n_nodes));
-    }
-    if (c.value != 1 && c.value != -1) {
-      throw ModelError("clamp of node " + std::to_string(c.node) + ": value " +
-                       std::to_string(c.value) + " is not +1 or -1");
-    }
-    const auto node = static_cast<std::size_t>(c.node);
-    if (clamped[node] != 0 && clamped[node] != c.value) {
-      throw ModelError("node " + std::to_string(c.node) + " clamped twice with different values " +
-                       std::to_string(clamped[node]) + " and " + std::to_string(c.value) +
-                       " (clamps " + std::to_string(set_by[node]) + " and " + std::to_string(k) +
-                       ")");
-    }
-    clamped[node] = static_cast<std::int8_t>(c.value);
-    set_by[node] = k;
-  }
-  return clamped;
-}
+using detail::pair_text;
+using detail::range_text;
 
 }  // namespace
 
 double SpinModel::magnitude() const {
+  if (potts_) return potts_magnitude();
   double sum = 0.0;
   for (double h : fields_) sum += std::abs(h);
   for (const Edge& e : edges_) sum += std::abs(e.coupling);
@@ -145,11 +36,15 @@ double SpinModel::magnitude() const {
 SpinModel SpinModel::from_edges(std::int64_t n_nodes, const std::vector<Edge>& edges,
                                 const std::vector<double>& fields,
                                 const std::vector<Clamp>& clamps) {
-  check_node_count(n_nodes);
+  detail::check_node_count(n_nodes);
   SpinModel model;
-  model.edges_ = normalise_edges(edges, n_nodes);
-  model.fields_ = checked_fields(fields, n_nodes);
-  model.clamped_ = checked_clamps(clamps, n_nodes);
+  model.edges_ = detail::normalise_edges(edges, n_nodes);
+  model.fields_ =
+      detail::checked_values(fields, static_cast<std::size_t>(n_nodes), "fields", "field");
+  for (const int value : detail::checked_clamps(
+           clamps, n_nodes, [](int v) { return v == 1 || v == -1; }, "+1 or -1", 0)) {
+    model.clamped_.push_back(static_cast<std::int8_t>(value));
+  }
   model.n_free_ = std::count(model.clamped_.begin(), model.clamped_.end(), std::int8_t{0});
   if (!std::isfinite(model.magnitude())) {
     throw ModelError(
@@ -157,33 +52,41 @@ SpinModel SpinModel::from_edges(std::int64_t n_nodes, const std::vector<Edge>& e
         "not be represented): rescale the couplings and fields");
   }
 
-  const auto n = static_cast<std::size_t>(n_nodes);
-  model.row_offsets_.assign(n + 1, 0);
-  for (const Edge& e : model.edges_) {
-    ++model.row_offsets_[static_cast<std::size_t>(e.i) + 1];
-    ++model.row_offsets_[static_cast<std::size_t>(e.j) + 1];
+  model.set_graph();
+  return model;
+}
+
+std::vector<std::int64_t> SpinModel::set_graph() {
+  const auto n = fields_.size();
+  row_offsets_.assign(n + 1, 0);
+  for (const Edge& e : edges_) {
+    ++row_offsets_[static_cast<std::size_t>(e.i) + 1];
+    ++row_offsets_[static_cast<std::size_t>(e.j) + 1];
   }
-  std::partial_sum(model.row_offsets_.begin(), model.row_offsets_.end(),
-                   model.row_offsets_.begin());
-  const auto nnz = static_cast<std::size_t>(model.row_offsets_.back());
-  model.columns_.resize(nnz);
-  model.couplings_.resize(nnz);
+  std::partial_sum(row_offsets_.begin(), row_offsets_.end(), row_offsets_.begin());
+  const auto nnz = static_cast<std::size_t>(row_offsets_.back());
+  columns_.resize(nnz);
+  couplings_.resize(nnz);
+  std::vector<std::int64_t> edge_of_entry(nnz);
   // Walking the (i, j)-sorted edges fills each row in ascending column order: row r first
   // receives its lower neighbours (edges (a, r), a < r, in order of a), then its upper ones
   // (edges (r, b), in order of b), and every (a, r) sorts before every (r, b).
-  std::vector<std::int64_t> next(model.row_offsets_.begin(), model.row_offsets_.end() - 1);
-  for (const Edge& e : model.edges_) {
+  std::vector<std::int64_t> next(row_offsets_.begin(), row_offsets_.end() - 1);
+  for (std::size_t k = 0; k < edges_.size(); ++k) {
+    const Edge& e = edges_[k];
     const auto i = static_cast<std::size_t>(e.i);
     const auto j = static_cast<std::size_t>(e.j);
     const auto slot_i = static_cast<std::size_t>(next[i]++);
     const auto slot_j = static_cast<std::size_t>(next[j]++);
-    model.columns_[slot_i] = static_cast<std::int32_t>(e.j);
-    model.couplings_[slot_i] = e.coupling;
-    model.columns_[slot_j] = static_cast<std::int32_t>(e.i);
-    model.couplings_[slot_j] = e.coupling;
+    edge_of_entry[slot_i] = static_cast<std::int64_t>(k);
+    edge_of_entry[slot_j] = static_cast<std::int64_t>(k);
+    columns_[slot_i] = static_cast<std::int32_t>(e.j);
+    couplings_[slot_i] = e.coupling;
+    columns_[slot_j] = static_cast<std::int32_t>(e.i);
+    couplings_[slot_j] = e.coupling;
   }
-  model.set_colouring(greedy_colouring(model.row_offsets_, model.columns_));
-  return model;
+  set_colouring(greedy_colouring(row_offsets_, columns_));
+  return edge_of_entry;
 }
 
 void SpinModel::set_colouring(std::vector<std::int32_t> colour_of_node) {
@@ -272,6 +175,11 @@ SpinModel SpinModel::with_lattice_shape(LatticeShape shape) const {
 }
 
 double SpinModel::energy(const std::vector<std::int8_t>& spins) const {
+  if (potts_) {
+    std::vector<std::uint8_t> states(spins.size());
+    for (std::size_t v = 0; v < spins.size(); ++v) states[v] = static_cast<std::uint8_t>(spins[v]);
+    return potts_energy(states);
+  }
   if (static_cast<std::int64_t>(spins.size()) != n_nodes()) {
     throw ModelError("energy: " + std::to_string(spins.size()) + " spins for " +
                      std::to_string(n_nodes()) + " nodes");

@@ -5,6 +5,7 @@
 // and restricted Boltzmann machines as bipartite Ising models.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,20 @@ struct ValueDistribution {
 SpinModel make_lattice(const std::vector<int>& extents, bool periodic,
                        const ValueDistribution& coupling = ValueDistribution::constant(1.0),
                        const ValueDistribution& field = ValueDistribution::constant(0.0));
+
+/// Per-state fields of a Potts builder: none (all zero), the same q values h(s) at every
+/// node (`uniform`), or one value per node and state drawn in node-major order (`drawn`).
+struct PottsFields {
+  std::vector<double> uniform;
+  std::optional<ValueDistribution> drawn;
+};
+
+/// A q-state Potts lattice (extents and bond order as make_lattice): J_ij drawn from
+/// `coupling` in bond order (constant 1: the ferromagnet; pm_one: the +-J Potts glass;
+/// gaussian: the Gaussian Potts glass), E = -(sum h_i(x_i) + sum J_ij delta(x_i, x_j)).
+SpinModel make_potts_lattice(const std::vector<int>& extents, bool periodic, int q,
+                             const ValueDistribution& coupling = ValueDistribution::constant(1.0),
+                             const PottsFields& fields = {});
 
 /// A restricted Boltzmann machine as a bipartite Ising model: nodes 0..V-1 visible,
 /// V..V+H-1 hidden; weights[v * H + h] couples visible v with hidden h. Biases may be

@@ -88,6 +88,10 @@ void validate_options(const NrptOptions& options, std::int64_t n_nodes);
 /// The ladder the options describe (explicit betas or the linear default).
 std::vector<double> ladder_of(const NrptOptions& options);
 
+/// The cold chain's moments. For a Potts model (q states): node_means are the marginals
+/// P(x_i = s) at [i * q + s], edge_means the agreements <delta(x_i, x_j)>, and
+/// abs_magnetization_per_node the Potts order parameter (q max_s n_s / N - 1) / (q - 1)
+/// (n_s: nodes in state s, N nodes), averaged over rounds.
 struct Moments {
   std::int64_t n_samples = 0;  // measured rounds that were observed
   std::vector<double> node_means;
@@ -117,8 +121,9 @@ struct NrptResult {
   // Observer outputs (empty unless asked for).
   std::vector<std::int64_t> sample_nodes;
   std::int64_t n_samples = 0;
-  std::vector<std::int8_t> samples;         // n_samples x sample_nodes.size(), row-major
-  std::vector<double> energies;             // n_rounds x n_chains, row-major, by temperature
+  std::vector<std::int8_t> samples;  // n_samples x sample_nodes.size(), row-major (Potts: states,
+                                     // read the bytes as uint8)
+  std::vector<double> energies;      // n_rounds x n_chains, row-major, by temperature
   std::vector<std::int32_t> index_process;  // n_rounds x n_chains, row-major, by machine
   Moments moments;
   /// Set by Plan::sample and Plan::extend: where the run stopped.

@@ -8,6 +8,15 @@
 // proportional to exp(-beta E(s)). Clamped nodes keep a fixed value: they enter
 // energies and local fields but are never updated.
 //
+// A Potts (categorical) model has q-state variables x_i in {0, ..., q-1}, 2 <= q <= 256:
+//
+//   E(x) = -( sum_i h_i(x_i) + sum_{(i,j) in edges} W_ij(x_i, x_j) ),
+//
+// with W_ij(a, b) = J_ij delta(a, b) (the Potts form, Edge::coupling = J_ij) or, through
+// SpinModel::potts's `matrices`, a general q x q matrix per edge. Both kinds share the
+// graph, the colouring and the blocks; the engine keeps a state in the same byte a spin
+// takes (read as unsigned).
+//
 // A SpinModel is validated when it is made and immutable afterwards, so every later
 // stage (colouring, device copies, kernels) can rely on its invariants.
 
@@ -37,10 +46,20 @@ struct Edge {
   double coupling = 0.0;
 };
 
-/// A clamped node and its fixed value (+1 or -1).
+/// A clamped node and its fixed value (+1 or -1; for a Potts model, a state 0..q-1).
 struct Clamp {
   std::int64_t node = 0;
   int value = 1;
+};
+
+/// The most states a Potts variable may have (a state is one byte).
+inline constexpr int kMaxStates = 256;
+
+/// A general coupling of a Potts model: values[a * q + b] = W_ij(x_i = a, x_j = b).
+struct CouplingMatrix {
+  std::int64_t i = 0;
+  std::int64_t j = 0;
+  std::vector<double> values;
 };
 
 /// Shape of a regular lattice, kept when a model was built as one (fast paths use it).
@@ -61,6 +80,17 @@ class SpinModel {
                               const std::vector<double>& fields = {},
                               const std::vector<Clamp>& clamps = {});
 
+  /// A Potts model with `q` states (2 <= q <= kMaxStates). `edges` have the Potts form
+  /// J delta(x_i, x_j); `matrices` are general couplings (an edge may appear in one list
+  /// only). `state_fields` holds h_i(s) at [i * q + s] (empty: all zero); a clamp's value
+  /// is its state. Errors (ModelError) as for from_edges, and: q out of range, a matrix of
+  /// the wrong size or with a NaN/Inf entry, an edge given in both lists, a clamp state
+  /// outside [0, q).
+  static SpinModel potts(std::int64_t n_nodes, int q, const std::vector<Edge>& edges,
+                         const std::vector<double>& state_fields = {},
+                         const std::vector<Clamp>& clamps = {},
+                         const std::vector<CouplingMatrix>& matrices = {});
+
   /// The same model with user-supplied blocks (block id per node, ids 0..n_blocks-1,
   /// every id used). Throws ModelError naming an edge that lies inside a block.
   SpinModel with_blocks(const std::vector<std::int32_t>& block_of_node) const;
@@ -69,6 +99,9 @@ class SpinModel {
   SpinModel with_lattice_shape(LatticeShape shape) const;
 
   std::int64_t n_nodes() const { return static_cast<std::int64_t>(fields_.size()); }
+  /// q for a Potts model; 2 for Ising spins.
+  int n_states() const { return n_states_; }
+  bool is_potts() const { return potts_; }
   std::int64_t n_edges() const { return static_cast<std::int64_t>(edges_.size()); }
   std::int64_t n_free() const { return n_free_; }
   std::int32_t n_colours() const { return n_colours_; }
@@ -79,10 +112,28 @@ class SpinModel {
   /// columns[row_offsets[i] .. row_offsets[i+1]), sorted ascending, with their couplings.
   const std::vector<std::int64_t>& row_offsets() const { return row_offsets_; }
   const std::vector<std::int32_t>& columns() const { return columns_; }
+  /// Per CRS entry: J_ij (a Potts model: the J of the Potts form; 0 for a matrix edge).
   const std::vector<double>& couplings() const { return couplings_; }
+  /// h_i (all zero for a Potts model: see state_fields).
   const std::vector<double>& fields() const { return fields_; }
-  /// 0 for a free node, +1 or -1 for a node clamped to that value.
+  /// 0 for a free node, +1 or -1 for a node clamped to that value (a Potts model: 1 for a
+  /// clamped node, whose state is clamped_states()).
   const std::vector<std::int8_t>& clamped() const { return clamped_; }
+
+  // Potts models only (empty otherwise).
+  /// h_i(s) at [i * q + s].
+  const std::vector<double>& state_fields() const { return state_fields_; }
+  /// The clamped state of every node, -1 for a free node.
+  const std::vector<std::int16_t>& clamped_states() const { return clamped_states_; }
+  /// W per CRS entry e of row i, oriented (x_i, x_j): [e * q * q + a * q + b] =
+  /// W_ij(x_i = a, x_j = b). Empty when every coupling has the Potts form (then
+  /// couplings() has them all).
+  const std::vector<double>& csr_matrices() const { return csr_matrices_; }
+  /// The matrices of the unique edges (q * q per edge, in edges() order, oriented
+  /// (x_i, x_j) with i < j); empty as csr_matrices().
+  const std::vector<double>& edge_matrices() const { return edge_matrices_; }
+  /// W_e(a, b) of unique edge e (either form).
+  double edge_coupling(std::int64_t e, int a, int b) const;
   /// Colour (block) of every node; no edge joins two nodes of one colour.
   const std::vector<std::int32_t>& colour_of_node() const { return colour_of_node_; }
   /// Free nodes grouped by colour: nodes of colour c are
@@ -96,11 +147,18 @@ class SpinModel {
   /// constructor refuses a model whose bound overflows a double).
   double magnitude() const;
 
-  /// Energy of one configuration (host reference; used by tests and small tools).
+  /// Energy of one configuration (host reference; used by tests and small tools). For a
+  /// Potts model the bytes are states (read as unsigned).
   double energy(const std::vector<std::int8_t>& spins) const;
+  /// Energy of a Potts configuration (states 0..q-1; clamped nodes take their state).
+  double potts_energy(const std::vector<std::uint8_t>& states) const;
 
  private:
   SpinModel() = default;
+  /// The CRS adjacency and the greedy colouring of edges_ (fields_ and clamped_ set);
+  /// returns the unique edge of every CRS entry.
+  std::vector<std::int64_t> set_graph();
+  double potts_magnitude() const;
   void set_colouring(std::vector<std::int32_t> colour_of_node);
 
   std::vector<Edge> edges_;
@@ -114,6 +172,12 @@ class SpinModel {
   std::vector<std::int32_t> block_nodes_;
   std::int64_t n_free_ = 0;
   std::int32_t n_colours_ = 0;
+  int n_states_ = 2;
+  bool potts_ = false;
+  std::vector<double> state_fields_;
+  std::vector<std::int16_t> clamped_states_;
+  std::vector<double> csr_matrices_;
+  std::vector<double> edge_matrices_;
   std::optional<LatticeShape> lattice_shape_;
 };
 
