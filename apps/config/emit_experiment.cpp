@@ -62,16 +62,32 @@ void emit_values(YAML::Emitter& out, const char* key, const ValuesSpec& values) 
 
 void emit_model(YAML::Emitter& out, const LatticeSpec& spec) {
   out << YAML::Key << "kind" << YAML::Value << "lattice";
+  if (spec.potts > 0) out << YAML::Key << "potts" << YAML::Value << spec.potts;
   out << YAML::Key << "shape" << YAML::Value << YAML::Flow << spec.shape;
   out << YAML::Key << "periodic" << YAML::Value << spec.periodic;
   out << YAML::Key << "coupling" << YAML::Value;
   emit_distribution(out, spec.coupling);
   out << YAML::Key << "field" << YAML::Value;
-  emit_distribution(out, spec.field);
+  if (!spec.potts_field.empty()) {
+    emit_float_list(out, spec.potts_field);
+  } else {
+    emit_distribution(out, spec.field);
+  }
+}
+
+/// A Potts graph's per-node fields (nodes x q, node-major) as one list of q per node.
+void emit_state_field_rows(YAML::Emitter& out, const std::vector<double>& values, int q) {
+  out << YAML::Key << "field" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  const auto width = static_cast<std::ptrdiff_t>(q);
+  for (auto row = values.begin(); row != values.end(); row += width) {
+    emit_float_list(out, std::vector<double>(row, row + width));
+  }
+  out << YAML::EndSeq;
 }
 
 void emit_model(YAML::Emitter& out, const GraphSpec& spec) {
   out << YAML::Key << "kind" << YAML::Value << "graph";
+  if (spec.potts > 0) out << YAML::Key << "potts" << YAML::Value << spec.potts;
   if (!spec.file.empty()) {
     out << YAML::Key << "file" << YAML::Value << absolute(spec.file);
     return;
@@ -84,7 +100,14 @@ void emit_model(YAML::Emitter& out, const GraphSpec& spec) {
     out << YAML::EndSeq;
   }
   out << YAML::EndSeq;
-  emit_values(out, "field", spec.field);
+  if (!spec.potts_field.empty()) {
+    out << YAML::Key << "field" << YAML::Value;
+    emit_float_list(out, spec.potts_field);
+  } else if (spec.potts > 0 && spec.field.form == ValuesSpec::Form::list) {
+    emit_state_field_rows(out, spec.field.list, spec.potts);
+  } else {
+    emit_values(out, "field", spec.field);
+  }
   if (!spec.clamped.empty()) {
     out << YAML::Key << "clamped" << YAML::Value << YAML::Flow << YAML::BeginMap;
     for (const Clamp& c : spec.clamped) out << YAML::Key << c.node << YAML::Value << c.value;
