@@ -32,16 +32,27 @@ TIMING = re.compile(r"^\s*(total_s|sampling_s|checkpoint_s|spin_updates_per_ns|s
                     r"tuned_seconds):")
 
 
-def experiment(path, every, extra_output=""):
-    """A 12x12 glass with fields: every observer on, adaptation, checkpoints every `every`."""
+GLASS = """  kind: lattice
+  shape: [12, 12]
+  periodic: true
+  coupling: {distribution: gaussian, seed: 3}
+  field: {distribution: gaussian, seed: 4, std: 0.3}"""
+# A 10x10 q = 3 Gaussian Potts glass with per-state fields drawn per node and state.
+POTTS_GLASS = """  kind: lattice
+  potts: 3
+  shape: [10, 10]
+  periodic: true
+  coupling: {distribution: gaussian, seed: 5}
+  field: {distribution: gaussian, seed: 6, std: 0.3}"""
+
+
+def experiment(path, every, extra_output="", model=GLASS):
+    """A 12x12 glass with fields (or `model`): every observer on, adaptation, checkpoints
+    every `every`."""
     with open(path, "w") as f:
         f.write(f"""seed: 20261201
 model:
-  kind: lattice
-  shape: [12, 12]
-  periodic: true
-  coupling: {{distribution: gaussian, seed: 3}}
-  field: {{distribution: gaussian, seed: 4, std: 0.3}}
+{model}
 nrpt:
   chains: 8
   beta_max: 1.5
@@ -55,32 +66,6 @@ output:
   moments: true
   checkpoint: {{every: {every}}}
 {extra_output}""")
-
-
-def potts_experiment(path, every):
-    """A 10x10 q = 3 Gaussian Potts glass with drawn per-state fields, as `experiment`."""
-    with open(path, "w") as f:
-        f.write(f"""seed: 20261202
-model:
-  kind: lattice
-  potts: 3
-  shape: [10, 10]
-  periodic: true
-  coupling: {{distribution: gaussian, seed: 5}}
-  field: {{distribution: gaussian, seed: 6, std: 0.3}}
-nrpt:
-  chains: 8
-  beta_max: 1.5
-  rounds: {ROUNDS}
-  burn_in: {BURN_IN}
-  explore_sweeps: 2
-  adapt_schedule: true
-output:
-  dir: run
-  samples: {{every: 7, nodes: all}}
-  moments: true
-  checkpoint: {{every: {every}}}
-""")
 
 
 def outputs(run_dir, any_device=False):
@@ -362,7 +347,7 @@ def potts_cases(hamon, work, rng, failures):
     """A Potts run stopped (kill -9 a few times; SIGTERM, resumed on another device) and
     extended: the same bits as the uninterrupted run."""
     config = os.path.join(work, "potts.yaml")
-    potts_experiment(config, every=20)
+    experiment(config, every=20, model=POTTS_GLASS)
     ref_dir = fresh(work, "potts_reference")
     ref = clitest.run(hamon, ["run", config, "--quiet", "--device", "serial"], cwd=ref_dir)
     if not failures.check(ref.returncode == 0, f"Potts reference run: {ref.stderr}"):
