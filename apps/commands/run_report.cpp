@@ -19,11 +19,10 @@ std::string format(const char* pattern, double value) {
 
 std::string model_line(const PreparedRun& run) {
   const SpinModel& m = *run.model;
-  const std::string states =
-      m.is_potts() ? " (Potts, q = " + std::to_string(m.n_states()) + ")" : "";
-  return kind_of(run.config.model) + states + ", " + std::to_string(m.n_nodes()) + " nodes (" +
+  return kind_of(run.config.model) + ", " + std::to_string(m.n_nodes()) + " nodes (" +
          std::to_string(m.n_free()) + " free), " + std::to_string(m.n_edges()) + " edges, " +
-         std::to_string(m.n_colours()) + " colours";
+         std::to_string(m.n_colours()) + " colours" +
+         (m.is_potts() ? ", Potts q = " + std::to_string(m.n_states()) : "");
 }
 
 std::string device_line(const std::string& device, const DeviceDecision& decision) {

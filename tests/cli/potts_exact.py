@@ -132,6 +132,9 @@ def main():
     failures.check(summary["model"].get("n_states") == Q, f"model.n_states {summary['model']}")
     p = np.array(o["node_marginals"])
     err = np.array(o["node_marginals_stderr"])
+    if not failures.check(p.shape == (N, Q) and err.shape == (N, Q),
+                          f"node_marginals {p.shape}, stderr {err.shape}: expected {(N, Q)}"):
+        failures.finish("Potts exact enumeration")
     worst = 0.0
     for i in range(N):
         for s in range(Q):
