@@ -188,8 +188,8 @@ void emit_observables(YAML::Emitter& out, const Observables& obs) {
   out << YAML::Key << "energy_per_node" << YAML::Value;
   emit_mean(out, obs.energy_per_node);
   if (obs.potts > 0) {
-    // The engine's Potts order parameter (Moments::abs_magnetization_per_node of a Potts
-    // model) and P(x_i = s) per node and state.
+    // The Potts order parameter (q max_s n_s / N - 1) / (q - 1) of the state counts n_s
+    // (Moments::abs_magnetization_per_node of a Potts model) and P(x_i = s) per node.
     out << YAML::Key << "potts_order_parameter" << YAML::Value;
     emit_mean(out, obs.abs_magnetization_per_node);
     out << YAML::Key << "n_samples" << YAML::Value << obs.n_samples;
