@@ -75,16 +75,6 @@ void emit_model(YAML::Emitter& out, const LatticeSpec& spec) {
   }
 }
 
-/// A Potts graph's per-node fields (nodes x q, node-major) as one list of q per node.
-void emit_state_field_rows(YAML::Emitter& out, const std::vector<double>& values, int q) {
-  out << YAML::Key << "field" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-  const auto width = static_cast<std::ptrdiff_t>(q);
-  for (auto row = values.begin(); row != values.end(); row += width) {
-    emit_float_list(out, std::vector<double>(row, row + width));
-  }
-  out << YAML::EndSeq;
-}
-
 void emit_model(YAML::Emitter& out, const GraphSpec& spec) {
   out << YAML::Key << "kind" << YAML::Value << "graph";
   if (spec.potts > 0) out << YAML::Key << "potts" << YAML::Value << spec.potts;
@@ -104,7 +94,8 @@ void emit_model(YAML::Emitter& out, const GraphSpec& spec) {
     out << YAML::Key << "field" << YAML::Value;
     emit_float_list(out, spec.potts_field);
   } else if (spec.potts > 0 && spec.field.form == ValuesSpec::Form::list) {
-    emit_state_field_rows(out, spec.field.list, spec.potts);
+    out << YAML::Key << "field" << YAML::Value;
+    emit_float_rows(out, spec.field.list, spec.potts, true);  // one list of q per node
   } else {
     emit_values(out, "field", spec.field);
   }

@@ -171,16 +171,11 @@ void emit_nrpt(YAML::Emitter& out, const NrptResult& r, std::int32_t explore_swe
 /// Per-node values of a Potts model (nodes x q, node-major) as one list of q per node.
 void emit_optional_rows(YAML::Emitter& out, const std::optional<std::vector<double>>& values,
                         int q) {
-  if (!values) {
+  if (values) {
+    emit_float_rows(out, *values, q, false);
+  } else {
     emit_null(out);
-    return;
   }
-  out << YAML::BeginSeq;
-  const auto width = static_cast<std::ptrdiff_t>(q);
-  for (auto row = values->begin(); row + width <= values->end(); row += width) {
-    emit_float_list(out, std::vector<double>(row, row + width));
-  }
-  out << YAML::EndSeq;
 }
 
 void emit_observables(YAML::Emitter& out, const Observables& obs) {
