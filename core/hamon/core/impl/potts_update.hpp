@@ -61,14 +61,29 @@ struct PottsUpdate {
     return lattice.enabled ? lattice.node_of(colour, k) : model.block_nodes(block_begin + k);
   }
 
-  /// phi[s] = phi_i(s) of node i in local machine m, s < q.
-  KOKKOS_INLINE_FUNCTION void local_fields(std::int64_t i, std::int32_t m, double* phi) const {
+  /// The lattice neighbours of node i and their couplings (the walk's divisions once per
+  /// work item, not per machine); returns how many.
+  KOKKOS_INLINE_FUNCTION std::int32_t lattice_neighbours(std::int64_t i, std::int64_t* j,
+                                                         std::int32_t* coupling) const {
+    std::int32_t n = 0;
+    lattice.for_each_neighbour(i, [&](std::int64_t neighbour, std::int32_t J) {
+      j[n] = neighbour;
+      coupling[n++] = J;
+    });
+    return n;
+  }
+
+  /// phi[s] = phi_i(s) of node i in local machine m, s < q; the lattice's `n` neighbours
+  /// `j` with `coupling`, else the CRS row.
+  KOKKOS_INLINE_FUNCTION void local_fields(std::int64_t i, std::int32_t m, std::int32_t n,
+                                           const std::int64_t* j, const std::int32_t* coupling,
+                                           double* phi) const {
     const std::int32_t q = model.n_states;
     for (std::int32_t s = 0; s < q; ++s) phi[s] = model.state_fields(i * q + s);
     if (lattice.enabled) {
-      lattice.for_each_neighbour(i, [&](std::int64_t j, std::int32_t coupling) {
-        phi[potts_state(spins(m, j))] += static_cast<double>(coupling);
-      });
+      for (std::int32_t k = 0; k < n; ++k) {
+        phi[potts_state(spins(m, j[k]))] += static_cast<double>(coupling[k]);
+      }
       return;
     }
     const bool matrices = model.csr_matrices.extent(0) > 0;
@@ -112,11 +127,14 @@ struct PottsUpdate {
     const Philox4 words =
         philox4(seed, static_cast<std::uint32_t>(i),
                 first_group + static_cast<std::uint32_t>(group), sweep | kPottsSweep, round);
+    std::int64_t j[6];
+    std::int32_t coupling[6];
+    const std::int32_t n = lattice.enabled ? lattice_neighbours(i, j, coupling) : 0;
     double phi[kMaxStates];
     for (std::int32_t lane = 0; lane < kPottsMachinesPerDraw; ++lane) {
       const std::int32_t m = group * kPottsMachinesPerDraw + lane;
       if (m >= n_machines) break;
-      local_fields(i, m, phi);
+      local_fields(i, m, n, j, coupling, phi);
       spins(m, i) = potts_byte(draw(phi, chain_of_machine(m), words.w[lane]));
     }
   }
