@@ -67,6 +67,10 @@ TEST(TransferMatrix, matches_enumeration_on_small_strips) {
     for (std::size_t i = 0; i < exact.node_means.size(); ++i) {
       EXPECT_NEAR(strip.node_means[i], exact.node_means[i], 1e-10) << "node " << i;
     }
+    ASSERT_EQ(strip.edge_means.size(), exact.edge_means.size());
+    for (std::size_t e = 0; e < exact.edge_means.size(); ++e) {
+      EXPECT_NEAR(strip.edge_means[e], exact.edge_means[e], 1e-10) << "edge " << e;
+    }
   }
   const SpinModel wide = glass_strip(4, 4, false, 1.0, 0.0, 9, {});
   EXPECT_THROW(hamon::test::strip_moments(wide, 3, 1.0), std::invalid_argument);  // too narrow
