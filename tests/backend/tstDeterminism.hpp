@@ -76,16 +76,19 @@ TEST(TEST_CATEGORY, determinism_in_parallel_kernels_matches_serial) {
 }
 
 TEST(TEST_CATEGORY, determinism_different_seeds_differ) {
-  const auto model = hamon::make_lattice({8, 8}, true);
-  hamon::NrptOptions o;
-  o.n_chains = 4;
-  o.n_rounds = 50;
-  o.observers.samples_every = 1;
-  o.seed = 1;
-  const auto a = hamon::nrpt(TEST_EXECSPACE(), model, o);
-  o.seed = 2;
-  const auto b = hamon::nrpt(TEST_EXECSPACE(), model, o);
-  EXPECT_NE(a.samples, b.samples);
+  // Ising spins and q = 3 Potts states.
+  for (const auto& model :
+       {hamon::make_lattice({8, 8}, true), hamon::make_potts_lattice({8, 8}, true, 3)}) {
+    hamon::NrptOptions o;
+    o.n_chains = 4;
+    o.n_rounds = 50;
+    o.observers.samples_every = 1;
+    o.seed = 1;
+    const auto a = hamon::nrpt(TEST_EXECSPACE(), model, o);
+    o.seed = 2;
+    const auto b = hamon::nrpt(TEST_EXECSPACE(), model, o);
+    EXPECT_NE(a.samples, b.samples);
+  }
 }
 
 }  // namespace

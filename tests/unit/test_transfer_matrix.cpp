@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../support/exact_enumeration.hpp"
+#include "../support/statistics_checks.hpp"
 #include "../support/transfer_matrix.hpp"
 #include "hamon/core/diagnostics.hpp"
 #include "hamon/policies/dispatch.hpp"
@@ -76,21 +77,6 @@ TEST(TransferMatrix, matches_enumeration_on_small_strips) {
   EXPECT_THROW(hamon::test::strip_moments(wide, 3, 1.0), std::invalid_argument);  // too narrow
 }
 
-struct Moments2 {
-  double sum = 0.0;
-  double sum_sq = 0.0;
-  std::int64_t n = 0;
-  void add(double z) {
-    sum += z;
-    sum_sq += z * z;
-    ++n;
-  }
-  double mean() const { return sum / static_cast<double>(n); }
-  double variance() const {
-    return (sum_sq - sum * sum / static_cast<double>(n)) / static_cast<double>(n - 1);
-  }
-};
-
 TEST(Calibration, error_bars_cover_the_exact_values_as_often_as_they_claim) {
   // A 10 x 30 glass strip (periodic across 10) with fields and two clamped nodes, at
   // beta = 1, sampled by NRPT (16 chains linear from 0, 6000 rounds after 500 of burn-in,
@@ -111,7 +97,7 @@ TEST(Calibration, error_bars_cover_the_exact_values_as_often_as_they_claim) {
   const double exact_energy = exact.energy / static_cast<double>(model.n_nodes());
 
   constexpr int kSeeds = 16;
-  Moments2 energy, nodes, ss, ti;
+  hamon_test::ZMoments energy, nodes, ss, ti;
   for (int k = 0; k < kSeeds; ++k) {
     hamon::NrptOptions o;
     o.n_chains = 16;
