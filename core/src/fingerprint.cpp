@@ -53,6 +53,12 @@ std::uint64_t model_fingerprint(const SpinModel& model) {
   for (double h : model.fields()) f.add(h);
   for (std::int8_t c : model.clamped()) f.add(static_cast<std::int64_t>(c));
   for (std::int32_t colour : model.colour_of_node()) f.add(colour);
+  if (model.is_potts()) {  // Ising fingerprints stay what they were
+    f.add(std::string("potts")).add(static_cast<std::int64_t>(model.n_states()));
+    for (double h : model.state_fields()) f.add(h);
+    for (std::int16_t s : model.clamped_states()) f.add(static_cast<std::int64_t>(s));
+    for (double w : model.edge_matrices()) f.add(w);
+  }
   return f.value();
 }
 

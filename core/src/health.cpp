@@ -34,27 +34,46 @@ double binary_entropy_bits(double p_up) {
   return h;
 }
 
-// Mean marginal entropy over the free nodes the run observed, or nullopt.
+/// Entropy of a categorical distribution in units of log q (1 for the uniform one).
+double normalised_entropy(const std::vector<double>& p) {
+  double h = 0.0;
+  for (double v : p) {
+    if (v > 0.0) h -= v * std::log2(v);
+  }
+  return h / std::log2(static_cast<double>(p.size()));
+}
+
+// Mean marginal entropy (in units of log q) over the free nodes the run observed, or nullopt.
 std::optional<double> cold_marginal_entropy(const SpinModel& model, const NrptResult& result) {
   const auto& clamped = model.clamped();
+  const auto q = static_cast<std::size_t>(model.n_states());
   double sum = 0.0;
   std::int64_t count = 0;
+  std::vector<double> p(q);
   if (result.moments.n_samples > 0 &&
-      result.moments.node_means.size() == static_cast<std::size_t>(model.n_nodes())) {
-    for (std::size_t i = 0; i < result.moments.node_means.size(); ++i) {
+      result.moments.node_means.size() == (model.is_potts() ? q : 1) * clamped.size()) {
+    for (std::size_t i = 0; i < clamped.size(); ++i) {
       if (clamped[i] != 0) continue;
-      sum += binary_entropy_bits(0.5 * (1.0 + result.moments.node_means[i]));
+      if (model.is_potts()) {
+        for (std::size_t s = 0; s < q; ++s) p[s] = result.moments.node_means[i * q + s];
+        sum += normalised_entropy(p);
+      } else {
+        sum += binary_entropy_bits(0.5 * (1.0 + result.moments.node_means[i]));
+      }
       ++count;
     }
   } else if (result.n_samples > 0 && !result.sample_nodes.empty()) {
     const std::size_t width = result.sample_nodes.size();
     for (std::size_t k = 0; k < width; ++k) {
       if (clamped[static_cast<std::size_t>(result.sample_nodes[k])] != 0) continue;
-      std::int64_t up = 0;
+      std::fill(p.begin(), p.end(), 0.0);
       for (std::int64_t s = 0; s < result.n_samples; ++s) {
-        up += result.samples[static_cast<std::size_t>(s) * width + k] > 0 ? 1 : 0;
+        const std::int8_t value = result.samples[static_cast<std::size_t>(s) * width + k];
+        // Potts: the byte is the state; Ising: state 1 is +1.
+        p[model.is_potts() ? static_cast<std::uint8_t>(value) : (value > 0 ? 1 : 0)] += 1.0;
       }
-      sum += binary_entropy_bits(static_cast<double>(up) / static_cast<double>(result.n_samples));
+      for (double& v : p) v /= static_cast<double>(result.n_samples);
+      sum += normalised_entropy(p);
       ++count;
     }
   }
@@ -62,11 +81,14 @@ std::optional<double> cold_marginal_entropy(const SpinModel& model, const NrptRe
   return sum / static_cast<double>(count);
 }
 
+/// Uniform marginals are exact: no fields and no clamps (Potts: and couplings of the Potts
+/// form, which every permutation of the states keeps).
 bool spin_flip_symmetric(const SpinModel& model) {
-  const auto& fields = model.fields();
-  const bool no_fields =
-      std::all_of(fields.begin(), fields.end(), [](double h) { return h == 0.0; });
-  return no_fields && model.n_free() == model.n_nodes();
+  const auto zero = [](const std::vector<double>& values) {
+    return std::all_of(values.begin(), values.end(), [](double h) { return h == 0.0; });
+  };
+  return zero(model.fields()) && zero(model.state_fields()) && model.csr_matrices().empty() &&
+         model.n_free() == model.n_nodes();
 }
 
 HealthStatus worse(HealthStatus a, HealthStatus b) {
@@ -159,7 +181,8 @@ std::vector<HealthCheck> marginal_checks(const SpinModel& model, const NrptResul
     checks.push_back(skipped("cold_chain_uniform", why));
     return checks;
   }
-  const std::string text = "mean marginal entropy of the cold chain " + number(*entropy) + " bits";
+  const std::string text = "mean marginal entropy of the cold chain " + number(*entropy) +
+                           (model.is_potts() ? " (in units of log q)" : " bits");
   checks.push_back(
       *entropy < t.frozen_entropy
           ? make_check("cold_chain_frozen", HealthStatus::warn, *entropy, t.frozen_entropy,

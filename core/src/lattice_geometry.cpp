@@ -11,6 +11,12 @@ LatticeTables lattice_tables(const SpinModel& model, std::int32_t integer_field_
   if (!shape || !shape->periodic || integer_field_bound < 0 || model.n_free() != model.n_nodes()) {
     return t;
   }
+  // Potts: the lattice holds the Potts J (per-state fields stay in DeviceModel); general
+  // coupling matrices take the CSR path.
+  if (!model.csr_matrices().empty()) return t;
+  for (const Edge& e : model.edges()) {
+    if (e.coupling < -127.0 || e.coupling > 127.0) return t;  // the table's int8
+  }
   const std::vector<int>& extents = shape->extents;
   if (extents.size() < 2 || extents.size() > 3) return t;
   // A periodic extent of 2 (or 1) makes the + and - neighbours the same node: the implicit

@@ -219,8 +219,9 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   }
   const bool from_zero = result.betas.front() == 0.0;
   if (!from_zero && !reference_log_z0) return std::nullopt;
-  const double log_z0 =
-      from_zero ? static_cast<double>(model.n_free()) * std::log(2.0) : *reference_log_z0;
+  const double log_z0 = from_zero ? static_cast<double>(model.n_free()) *
+                                        std::log(static_cast<double>(model.n_states()))
+                                  : *reference_log_z0;
   LogPartition out = log_partition(result.betas, result.energies, log_z0, errors);
   out.log_z0_exact = from_zero;
   return out;

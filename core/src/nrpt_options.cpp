@@ -22,8 +22,8 @@ namespace {
 // The memory a run holds that grows with its size, counted in doubles (no overflow):
 // the spins of every machine, and every recorded trace twice (the sampler keeps it on the
 // host and the result copies it; a run that streams its traces to files, as the CLI does,
-// holds only chunks while sampling but reads the energies back for its diagnostics). Refused before anything is allocated when it
-// exceeds the memory limit (memory_limit.hpp).
+// holds only chunks while sampling but reads the energies back for its diagnostics). Refused before
+// anything is allocated when it exceeds the memory limit (memory_limit.hpp).
 void check_memory(const NrptOptions& options, std::int64_t n_nodes, std::size_t n_chains) {
   const ObserverOptions& obs = options.observers;
   const double chains = static_cast<double>(n_chains);
@@ -46,8 +46,9 @@ void check_memory(const NrptOptions& options, std::int64_t n_nodes, std::size_t 
                      2.0 * std::floor(rounds / static_cast<double>(obs.samples_every)) * width});
   }
   if (obs.moments) {
-    parts.push_back({"moments (2 x moment_batches x nodes x 8 B)",
-                     16.0 * static_cast<double>(obs.moment_batches) * static_cast<double>(n_nodes)});
+    parts.push_back(
+        {"moments (2 x moment_batches x nodes x 8 B)",
+         16.0 * static_cast<double>(obs.moment_batches) * static_cast<double>(n_nodes)});
   }
   double total = 0.0;
   for (const Part& p : parts) total += p.bytes;

@@ -138,8 +138,8 @@ std::vector<double> optimize_schedule(const std::vector<double>& rejection_rates
   for (std::size_t k = 0; k + 1 < n; ++k) {
     const double r = rejection_rates[k];
     if (!std::isfinite(r) || r < 0.0 || r > 1.0) {
-      throw std::invalid_argument("optimize_schedule: rejection rate " + std::to_string(k) +
-                                  " = " + std::to_string(r) + " is not in [0, 1]");
+      throw std::invalid_argument("optimize_schedule: rejection rate " + std::to_string(k) + " = " +
+                                  std::to_string(r) + " is not in [0, 1]");
     }
     cum[k + 1] = cum[k] + std::max(r, kFloor);
   }

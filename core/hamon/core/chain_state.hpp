@@ -28,6 +28,7 @@ struct ChainState {
   using view = Kokkos::View<T*, memory_space>;
 
   spin_view spins;                 // (n_local_machines, n_nodes), clamped nodes hold their value
+                                   // (Potts: the state, read as uint8)
   std::int32_t first_machine = 0;  // the machine of spins' row 0 (a multiple of 16)
   view<double> betas;              // per chain (temperature index), ascending
   /// With integer local fields |phi| <= R, the heat-bath thresholds (impl/heat_bath.hpp):
@@ -48,6 +49,9 @@ struct ChainState {
   /// (n_chains, 257; impl/field_boundaries.hpp): allocated and filled by
   /// refresh_acceptance_thresholds. Empty: the sweep evaluates exp per update instead.
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> field_boundary;
+  /// Potts models with integer local fields: exp(-beta k) per (chain, k), k = 0 .. the
+  /// model's integer_field_bound (impl/potts_update.hpp). Empty otherwise.
+  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> potts_weight;
 
   /// Every machine of the run.
   std::int32_t n_machines() const { return static_cast<std::int32_t>(chain_of_machine.extent(0)); }

@@ -38,6 +38,12 @@ struct DeviceModel {
   /// thresholds tabulated per chain (impl/heat_bath.hpp) instead of calling exp; -1
   /// otherwise.
   std::int32_t integer_field_bound = -1;
+  /// Potts models (SpinModel::is_potts): q; 0 for Ising spins. Then `fields` and
+  /// `couplings` hold zeros and the Potts J, and these hold the rest:
+  std::int32_t n_states = 0;
+  view<double> state_fields;       // h_i(s) at i * q + s
+  view<double> csr_matrices;       // per CRS entry, q * q (empty: every coupling J delta)
+  view<std::int16_t> clamp_state;  // -1 free, else the clamped state
   /// The lattice fast path's geometry; `enabled` only when it applies (see
   /// lattice_geometry.hpp). Switching it off selects the general path, same bits.
   LatticeGeometry<MemorySpace> lattice;
@@ -64,8 +70,13 @@ Kokkos::View<T*, typename Space::memory_space> to_view(const Space& space,
 /// point (relative to the model's magnitude: negative for huge models, > 40 for tiny).
 int energy_fraction_bits_for(const SpinModel& model);
 
-/// DeviceModel::integer_field_bound for this model.
+/// DeviceModel::integer_field_bound for this model. For a Potts model: the largest
+/// max_s phi_i(s) - min_s phi_i(s) over free nodes (at most kLargestPottsWeightIndex) when
+/// every coupling and field is an integer, so a sweep reads its weights exp(-beta k) from a
+/// per-chain table (impl/potts_update.hpp); -1 otherwise.
 std::int32_t integer_field_bound_for(const SpinModel& model);
+
+inline constexpr std::int32_t kLargestPottsWeightIndex = 4096;
 
 }  // namespace detail
 
@@ -90,6 +101,12 @@ DeviceModel<typename ExecutionSpace::memory_space> make_device_model(const Execu
   dm.edge_i = detail::to_view(space, ei, "hamon::edge_i");
   dm.edge_j = detail::to_view(space, ej, "hamon::edge_j");
   dm.block_offsets = model.block_offsets();
+  if (model.is_potts()) {
+    dm.n_states = model.n_states();
+    dm.state_fields = detail::to_view(space, model.state_fields(), "hamon::state_fields");
+    dm.csr_matrices = detail::to_view(space, model.csr_matrices(), "hamon::csr_matrices");
+    dm.clamp_state = detail::to_view(space, model.clamped_states(), "hamon::clamp_state");
+  }
   dm.n_nodes = model.n_nodes();
   dm.n_free = model.n_free();
   dm.energy_fraction_bits = detail::energy_fraction_bits_for(model);

@@ -16,17 +16,15 @@
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
+#include "hamon/core/impl/fixed_point.hpp"
 #include "hamon/core/impl/launch.hpp"
+#include "hamon/core/impl/potts_energy.hpp"
 
 namespace hamon {
 
 namespace detail {
 
 inline constexpr std::int64_t kEnergyNodeChunk = 512;
-
-KOKKOS_FORCEINLINE_FUNCTION std::int64_t to_fixed_point(double value, double scale) {
-  return static_cast<std::int64_t>(std::floor(value * scale + 0.5));
-}
 
 /// Energies of node chunks, in the host style (a chunk in every machine, `registers`:
 /// integer terms in AVX-512 registers where the CPU has them) or the device style (a chunk
@@ -191,6 +189,19 @@ void compute_energies(const ExecutionSpace& space,
   detail::small_for(
       space, "hamon::clear_energies", state.n_local_machines(),
       KOKKOS_LAMBDA(const std::int64_t m) { energy_fixed(m) = 0; });
+  if (model.n_states > 0) {
+    const std::int32_t n_machines = state.n_local_machines();
+    if (n_machines == 0) return;
+    const std::int64_t n_chunks =
+        (model.n_nodes + detail::kEnergyNodeChunk - 1) / detail::kEnergyNodeChunk;
+    const detail::PottsChunkEnergy<ExecutionSpace> potts{
+        model,        state.spins,
+        energy_fixed, std::ldexp(1.0, model.energy_fraction_bits),
+        n_machines,   detail::kEnergyNodeChunk};
+    detail::launch(space, "hamon::potts_energies", n_chunks * n_machines,
+                   model.n_nodes * n_machines * model.n_states / 2, potts);
+    return;
+  }
   if constexpr (detail::host_style<ExecutionSpace>) {
     if (kernel == detail::HostKernel::device) {
       detail::launch_energies<false>(space, model, state, false);

@@ -45,6 +45,7 @@
 #include "hamon/core/impl/heat_bath.hpp"
 #include "hamon/core/impl/host_simd.hpp"
 #include "hamon/core/impl/launch.hpp"
+#include "hamon/core/impl/potts_update.hpp"
 #include "hamon/core/impl/sweep_args.hpp"
 #include "hamon/core/impl/sweep_blocks.hpp"
 
@@ -127,6 +128,66 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
                                                     use_host_registers<ExecutionSpace>(kernel));
 }
 
+/// One Potts sweep (impl/potts_update.hpp): the colour blocks in turn, the lattice's
+/// checkerboard when its fast path applies (same bits).
+template <class ExecutionSpace>
+void potts_sweep(const ExecutionSpace& space,
+                 const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                 const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
+                 std::uint32_t sweep) {
+  PottsUpdate<ExecutionSpace> update;
+  update.model = model;
+  update.spins = state.spins;
+  update.betas = state.betas;
+  update.chain_of_machine = state.local_chain_of_machine();
+  update.weight = state.potts_weight;
+  update.n_machines = state.n_local_machines();
+  update.n_groups = (update.n_machines + kPottsMachinesPerDraw - 1) / kPottsMachinesPerDraw;
+  update.first_group = static_cast<std::uint32_t>(state.first_machine / kPottsMachinesPerDraw);
+  update.seed = seed;
+  update.sweep = sweep;
+  update.round = round;
+  if (update.n_machines == 0) return;
+  // A Potts update costs about q Ising ones (host lanes: machines, 4 per draw).
+  const std::int64_t cost_per_node = static_cast<std::int64_t>(update.n_machines) * model.n_states;
+  if (model.lattice.enabled) {
+    update.lattice = model.lattice;
+    const std::int64_t n_block = model.lattice.n_nodes / 2;
+    for (std::int32_t colour = 0; colour < 2; ++colour) {
+      update.colour = colour;
+      launch(space, "hamon::potts_lattice_sweep", n_block * update.n_groups,
+             n_block * cost_per_node, update);
+    }
+    return;
+  }
+  const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
+  for (std::size_t c = 0; c < n_colours; ++c) {
+    update.block_begin = model.block_offsets[c];
+    const std::int64_t n_block = model.block_offsets[c + 1] - update.block_begin;
+    if (n_block == 0) continue;
+    launch(space, "hamon::potts_sweep", n_block * update.n_groups, n_block * cost_per_node, update);
+  }
+}
+
+/// Fills state.potts_weight (when the model's local fields are integers) from the ladder.
+template <class ExecutionSpace>
+void refresh_potts_weights(const ExecutionSpace& space, ChainState<ExecutionSpace>& state) {
+  if (state.potts_weight.extent(0) == 0) return;
+  const auto weight = state.potts_weight;
+  const auto betas = state.betas;
+  const auto width = static_cast<std::int64_t>(weight.extent(1));
+  Kokkos::parallel_for(
+      "hamon::potts_weights",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+          space, 0, static_cast<std::int64_t>(weight.extent(0)) * width),
+      KOKKOS_LAMBDA(const std::int64_t idx) {
+        const std::int64_t chain = idx / width;
+        const std::int64_t k = idx % width;
+        // The same expression the sweep evaluates without a table: the same bits.
+        weight(chain, k) = deterministic_exp(-(betas(chain) * static_cast<double>(k)));
+      });
+}
+
 }  // namespace detail
 
 /// The boundaries of real local fields (impl/field_boundaries.hpp) for the ladder, in
@@ -154,12 +215,16 @@ void refresh_field_boundaries(const ExecutionSpace& space, ChainState<ExecutionS
 }
 
 /// Fills the decision tables from the ladder: state.up_limit / up_floor with integer local
-/// fields, state.field_boundary otherwise (allocated here). Call after creating the state
-/// and whenever `betas` change.
+/// fields, state.field_boundary otherwise (allocated here); a Potts model's weights. Call after
+/// creating the state and whenever `betas` change.
 template <class ExecutionSpace>
 void refresh_acceptance_thresholds(const ExecutionSpace& space,
                                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
                                    ChainState<ExecutionSpace>& state) {
+  if (model.n_states > 0) {
+    detail::refresh_potts_weights(space, state);
+    return;
+  }
   const std::int32_t bound = model.integer_field_bound;
   if (bound < 0) {
     refresh_field_boundaries(space, state);
@@ -186,7 +251,8 @@ void refresh_acceptance_thresholds(const ExecutionSpace& space,
       });
 }
 
-/// One block-Gibbs sweep of every machine: each colour class in turn. Periodic lattices
+/// One block-Gibbs sweep of every machine: each colour class in turn (a Potts model:
+/// detail::potts_sweep, whatever `kernel`). Periodic lattices
 /// with integer local fields take the lattice fast path (DeviceModel::lattice), which
 /// gives the same bits as the general path. `kernel` chooses the host implementation
 /// (same bits either way).
@@ -196,6 +262,10 @@ void gibbs_sweep(const ExecutionSpace& space,
                  const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep, detail::HostKernel kernel = detail::HostKernel::best) {
   using memory_space = typename ExecutionSpace::memory_space;
+  if (model.n_states > 0) {
+    detail::potts_sweep(space, model, state, seed, round, sweep);
+    return;
+  }
   const std::int32_t bound = state.up_limit.extent(0) > 0 ? model.integer_field_bound : -1;
   if (model.lattice.enabled && bound >= 0) {
     for (std::int32_t colour = 0; colour < 2; ++colour) {

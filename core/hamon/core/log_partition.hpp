@@ -72,7 +72,7 @@ const char* to_string(LogZMethod method);
 
 struct LogPartition {
   double log_z0 = 0.0;        // log Z(beta_0) that the estimates start from
-  bool log_z0_exact = false;  // true when it is n_free log 2 (beta_0 = 0)
+  bool log_z0_exact = false;  // true when it is n_free log q (beta_0 = 0; q = 2 for spins)
   LogZEstimate thermodynamic_integration;
   LogZEstimate stepping_stone;
   LogZMethod preferred = LogZMethod::stepping_stone;  // the smaller error()

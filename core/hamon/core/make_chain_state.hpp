@@ -48,7 +48,13 @@ ChainState<ExecutionSpace> make_chain_state(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")),
       block.count, model.n_nodes);
   s.betas = detail::to_view(space, betas, "hamon::betas");
-  if (model.integer_field_bound >= 0) {
+  if (model.n_states > 0 && model.integer_field_bound >= 0) {
+    s.potts_weight =
+        Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
+            Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
+                               std::string("hamon::potts_weight")),
+            n, model.integer_field_bound + 1);
+  } else if (model.integer_field_bound >= 0) {
     s.up_limit =
         Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
             Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_limit")),
@@ -73,9 +79,12 @@ ChainState<ExecutionSpace> make_chain_state(
       Kokkos::view_alloc(space, std::string("hamon::trip_phase")), n);
 
   // Uniform random start for free nodes; clamped nodes hold their value. One Philox call
-  // draws the start of 4 machines (word m % 4 of counter (node, m / 4)).
+  // draws the start of 4 machines (word m % 4 of counter (node, m / 4)): a spin is the top
+  // bit of the word, a Potts state floor(w q / 2^32).
   const auto spins = s.spins;
   const auto clamped = model.clamped;
+  const auto clamp_state = model.clamp_state;
+  const auto q = static_cast<std::uint64_t>(model.n_states);
   const std::int64_t n_nodes = model.n_nodes;
   const std::int32_t first = block.first;
   const std::int32_t end = block.first + block.count;
@@ -92,8 +101,15 @@ ChainState<ExecutionSpace> make_chain_state(
                             static_cast<std::uint32_t>(detail::Stream::initial_state), 0u);
         for (std::int32_t k = 0; k < 4 && 4 * group + k < end; ++k) {
           const std::int32_t m = 4 * group + k;
-          spins(m - first, i) =
-              clamped(i) != 0 ? clamped(i) : ((draw.w[k] >> 31) ? std::int8_t(1) : std::int8_t(-1));
+          if (q > 0) {
+            spins(m - first, i) = detail::potts_byte(
+                clamp_state(i) >= 0 ? clamp_state(i)
+                                    : static_cast<std::int32_t>((draw.w[k] * q) >> 32));
+          } else {
+            spins(m - first, i) = clamped(i) != 0
+                                      ? clamped(i)
+                                      : ((draw.w[k] >> 31) ? std::int8_t(1) : std::int8_t(-1));
+          }
         }
       });
   refresh_acceptance_thresholds(space, model, s);

@@ -27,6 +27,7 @@
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/energy.hpp"
 #include "hamon/core/impl/launch.hpp"
+#include "hamon/core/impl/potts_update.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/sampler_state.hpp"
 
@@ -59,8 +60,9 @@ struct ObserverBuffers {
   matrix<std::int64_t> node_sums;  // (max_batches, n_nodes)
   matrix<std::int64_t> edge_sums;  // (max_batches, n_edges)
   vector<double> energy_sums;      // per batch
-  vector<std::int64_t> abs_magnetization_sums;
+  vector<std::int64_t> abs_magnetization_sums;  // Potts: sums of max_s n_s
   vector<std::int64_t> counts;
+  vector<std::int64_t> state_counts;  // Potts: n_s of this round's cold chain (q)
 
   bool any() const {
     return samples_every > 0 || energies.extent(0) > 0 || index_process.extent(0) > 0 ||
@@ -99,8 +101,15 @@ ObserverBuffers<ExecutionSpace> make_observer_buffers(
   if (options.moments) {
     b.max_batches = 2 * options.moment_batches;
     const auto n_edges = options.edge_moments ? model.edge_i.extent(0) : 0;
+    // Potts: one column per (node, state), counting the rounds in that state.
+    const std::int64_t per_node = model.n_states > 0 ? model.n_states : 1;
     b.node_sums = typename buffers::template matrix<std::int64_t>(
-        Kokkos::view_alloc(space, std::string("hamon::node_sums")), b.max_batches, model.n_nodes);
+        Kokkos::view_alloc(space, std::string("hamon::node_sums")), b.max_batches,
+        model.n_nodes * per_node);
+    if (model.n_states > 0) {
+      b.state_counts = typename buffers::template vector<std::int64_t>(
+          Kokkos::view_alloc(space, std::string("hamon::state_counts")), model.n_states);
+    }
     b.edge_sums = typename buffers::template matrix<std::int64_t>(
         Kokkos::view_alloc(space, std::string("hamon::edge_sums")), b.max_batches, n_edges);
     b.energy_sums = typename buffers::template vector<double>(
@@ -120,12 +129,67 @@ KOKKOS_INLINE_FUNCTION std::int32_t local_row(std::int32_t machine, std::int32_t
   return row >= 0 && row < n_local ? row : -1;
 }
 
+/// accumulate_moments for a Potts model: state counts per node, edge agreements, and
+/// max_s n_s for the order parameter.
+template <class ExecutionSpace>
+void accumulate_potts_moments(const ExecutionSpace& space,
+                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                              const ChainState<ExecutionSpace>& state,
+                              const ObserverBuffers<ExecutionSpace>& b, std::int64_t batch) {
+  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
+  const auto machine_of_chain = state.machine_of_chain;
+  const auto spins = state.spins;
+  const auto node_sums = b.node_sums;
+  const auto edge_sums = b.edge_sums;
+  const auto edge_i = model.edge_i;
+  const auto edge_j = model.edge_j;
+  const auto state_counts = b.state_counts;
+  const std::int32_t first = state.first_machine;
+  const std::int32_t n_local = state.n_local_machines();
+  const std::int32_t q = model.n_states;
+  small_for(
+      space, "hamon::clear_state_counts", q,
+      KOKKOS_LAMBDA(const std::int64_t s) { state_counts(s) = 0; });
+  launch(
+      space, "hamon::observe_potts_nodes", model.n_nodes, model.n_nodes,
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m < 0) return;
+        const std::int32_t x = potts_state(spins(m, i));
+        node_sums(batch, i * q + x) += 1;
+        Kokkos::atomic_add(&state_counts(x), std::int64_t(1));
+      });
+  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
+  launch(
+      space, "hamon::observe_potts_edges", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m >= 0 && spins(m, edge_i(e)) == spins(m, edge_j(e))) edge_sums(batch, e) += 1;
+      });
+  const auto energy_sums = b.energy_sums;
+  const auto largest = b.abs_magnetization_sums;
+  const auto counts = b.counts;
+  const auto energy_fixed = state.energy_fixed;
+  const int bits = model.energy_fraction_bits;
+  small_for(
+      space, "hamon::observe_potts_scalars", 1, KOKKOS_LAMBDA(const std::int64_t) {
+        std::int64_t most = 0;
+        for (std::int32_t s = 0; s < q; ++s) most = state_counts(s) > most ? state_counts(s) : most;
+        energy_sums(batch) += fixed_point_energy(energy_fixed(machine_of_chain(top)), bits);
+        largest(batch) += most;
+        counts(batch) += 1;
+      });
+}
+
 /// Adds the cold chain's moments of this round to batch `batch`.
 template <class ExecutionSpace>
 void accumulate_moments(const ExecutionSpace& space,
                         const DeviceModel<typename ExecutionSpace::memory_space>& model,
                         const ChainState<ExecutionSpace>& state,
                         const ObserverBuffers<ExecutionSpace>& b, std::int64_t batch) {
+  if (model.n_states > 0) {
+    accumulate_potts_moments(space, model, state, b, batch);
+    return;
+  }
   const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
   const auto machine_of_chain = state.machine_of_chain;
   const auto spins = state.spins;

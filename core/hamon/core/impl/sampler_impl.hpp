@@ -310,8 +310,12 @@ struct SamplerCore {
     std::vector<double> magnetization;
     const auto abs_m =
         summed_over_ranks(to_host_vector<std::int64_t>(observers.abs_magnetization_sums));
+    const double q = model.n_states;
     for (std::size_t k = 0; k < rows; ++k) {
-      magnetization.push_back(static_cast<double>(abs_m[k]) * per_node);
+      const double mean_abs = static_cast<double>(abs_m[k]) * per_node;
+      // Potts: sum over the batch's rounds of (q max_s n_s / N - 1) / (q - 1).
+      magnetization.push_back(q > 0 ? (q * mean_abs - static_cast<double>(counts[k])) / (q - 1.0)
+                                    : mean_abs);
     }
     out.energy_per_node = mean_of_batches(energy, counts, complete);
     out.abs_magnetization_per_node = mean_of_batches(magnetization, counts, complete);

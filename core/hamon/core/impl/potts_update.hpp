@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The heat-bath update of a q-state (Potts) node, for every machine: node i of machine m
+// at inverse temperature beta takes state s with probability
+//   exp(beta phi_i(s)) / sum_t exp(beta phi_i(t)),  phi_i(s) = h_i(s) + sum_j W_ij(s, x_j),
+// by inverse CDF with one uniform u = (w + 1/2) 2^-32 from a 32-bit Philox word w: the
+// first s whose cumulative weight exceeds u times the total. Weights are
+// exp(-beta (max_t phi_i(t) - phi_i(s))) in (0, 1]: read from the chain's table when the
+// differences are integers (ChainState::potts_weight), else deterministic_exp. Every sum
+// runs in state order and neighbour order, so every space and thread count gives the same
+// bits.
+//
+// The word for (round, sweep, node, machine) is word (machine % 4) of Philox4x32-10 at
+// counter (node, machine / 4, sweep | kPottsSweep, round): a work item updates one node
+// in 4 machines (adjacent in memory, ChainState), on every space.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "hamon/core/chain_state.hpp"
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/impl/exp.hpp"
+#include "hamon/core/spin_model.hpp"
+
+namespace hamon::detail {
+
+/// Marks the Potts domain in the sweep word of the counter (sweeps < 2^29): a Potts run's
+/// words never coincide with an Ising run's of the same seed.
+inline constexpr std::uint32_t kPottsSweep = 0x20000000u;
+inline constexpr std::int32_t kPottsMachinesPerDraw = 4;
+
+/// The state a node's byte holds.
+KOKKOS_FORCEINLINE_FUNCTION std::int32_t potts_state(std::int8_t byte) {
+  return static_cast<std::int32_t>(static_cast<std::uint8_t>(byte));
+}
+KOKKOS_FORCEINLINE_FUNCTION std::int8_t potts_byte(std::int32_t state) {
+  return static_cast<std::int8_t>(static_cast<std::uint8_t>(state));
+}
+
+template <class ExecutionSpace>
+struct PottsUpdate {
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  DeviceModel<memory_space> model;
+  LatticeGeometry<memory_space> lattice;  // enabled: neighbours from the geometry
+  typename ChainState<ExecutionSpace>::spin_view spins;
+  Kokkos::View<double*, memory_space> betas;
+  Kokkos::View<std::int32_t*, memory_space> chain_of_machine;        // local machines
+  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> weight;  // empty: exp
+  std::int64_t block_begin = 0;  // CSR: the block's first entry in block_nodes
+  std::int32_t colour = 0;       // lattice: the checkerboard colour
+  std::int32_t n_machines = 0;   // local
+  std::int64_t n_groups = 0;     // groups of kPottsMachinesPerDraw local machines
+  std::uint32_t first_group = 0;
+  std::uint64_t seed = 0;
+  std::uint32_t sweep = 0;
+  std::uint32_t round = 0;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t node(std::int64_t k) const {
+    return lattice.enabled ? lattice.node_of(colour, k) : model.block_nodes(block_begin + k);
+  }
+
+  /// phi[s] = phi_i(s) of node i in local machine m, s < q.
+  KOKKOS_INLINE_FUNCTION void local_fields(std::int64_t i, std::int32_t m, double* phi) const {
+    const std::int32_t q = model.n_states;
+    for (std::int32_t s = 0; s < q; ++s) phi[s] = model.state_fields(i * q + s);
+    if (lattice.enabled) {
+      lattice.for_each_neighbour(i, [&](std::int64_t j, std::int32_t coupling) {
+        phi[potts_state(spins(m, j))] += static_cast<double>(coupling);
+      });
+      return;
+    }
+    const bool matrices = model.csr_matrices.extent(0) > 0;
+    for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
+      const std::int32_t x = potts_state(spins(m, model.columns(e)));
+      if (matrices) {
+        const std::int64_t at = e * q * q + x;  // column x_j of the (x_i, x_j) matrix
+        for (std::int32_t s = 0; s < q; ++s) phi[s] += model.csr_matrices(at + s * q);
+      } else {
+        phi[x] += model.couplings(e);
+      }
+    }
+  }
+
+  /// The new state from the local fields (overwritten with cumulative weights).
+  KOKKOS_INLINE_FUNCTION std::int32_t draw(double* phi, std::int32_t chain,
+                                           std::uint32_t word) const {
+    const std::int32_t q = model.n_states;
+    double top = phi[0];
+    for (std::int32_t s = 1; s < q; ++s) top = phi[s] > top ? phi[s] : top;
+    const double beta = betas(chain);
+    const bool table = weight.extent(0) > 0;
+    double total = 0.0;
+    for (std::int32_t s = 0; s < q; ++s) {
+      const double gap = top - phi[s];  // >= 0; an integer <= the table's bound with `table`
+      total +=
+          table ? weight(chain, static_cast<std::int32_t>(gap)) : deterministic_exp(-(beta * gap));
+      phi[s] = total;
+    }
+    const double target = (static_cast<double>(word) + 0.5) * 0x1p-32 * total;
+    for (std::int32_t s = 0; s < q - 1; ++s) {
+      if (target < phi[s]) return s;
+    }
+    return q - 1;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
+    const std::int64_t k = idx / n_groups;
+    const auto group = static_cast<std::int32_t>(idx % n_groups);
+    const std::int64_t i = node(k);
+    const Philox4 words =
+        philox4(seed, static_cast<std::uint32_t>(i),
+                first_group + static_cast<std::uint32_t>(group), sweep | kPottsSweep, round);
+    double phi[kMaxStates];
+    for (std::int32_t lane = 0; lane < kPottsMachinesPerDraw; ++lane) {
+      const std::int32_t m = group * kPottsMachinesPerDraw + lane;
+      if (m >= n_machines) break;
+      local_fields(i, m, phi);
+      spins(m, i) = potts_byte(draw(phi, chain_of_machine(m), words.w[lane]));
+    }
+  }
+};
+
+}  // namespace hamon::detail
