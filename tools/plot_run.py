@@ -17,7 +17,9 @@ Writes:
   energies.png       energy traces of every temperature, coldest highlighted, and the
                      cold chain's running mean
   magnetization.png  |m| per node of the cold chain from samples.npy (when it holds samples
-                     of every node)
+                     of every node); for a Potts model (summary model.n_states) the Potts
+                     order parameter (q max_s rho_s - 1) / (q - 1) of the state densities
+                     rho_s instead, as order_parameter.png
 
 Needs python3 with numpy, PyYAML and matplotlib (Debian: python3-numpy python3-yaml
 python3-matplotlib). Exit status: 0 done, 2 not a run directory.
@@ -282,18 +284,28 @@ def plot_magnetization(summary, arrays, directory, written):
         return
     if samples.shape[1] != summary["model"]["n_nodes"]:
         return  # a subset of nodes: |m| of the whole system is not known
-    m = np.abs(samples.astype(np.float64).mean(axis=1))
+    q = summary["model"].get("n_states")
+    if q:  # Potts states (uint8): the order parameter of the state densities
+        counts = np.stack([(samples == s).sum(axis=1) for s in range(q)], axis=1)
+        rho_max = counts.max(axis=1) / samples.shape[1]
+        m = (q * rho_max - 1.0) / (q - 1.0)
+        label, title, name = ("Potts order parameter", "Cold chain Potts order parameter "
+                              "(samples.npy)", "order_parameter.png")
+    else:
+        m = np.abs(samples.astype(np.float64).mean(axis=1))
+        label, title, name = ("|m| per node", "Cold chain |magnetisation| (samples.npy)",
+                              "magnetization.png")
     fig, (trace, hist) = plt.subplots(1, 2, figsize=(9, 3.8),
                                       gridspec_kw={"width_ratios": [3, 1]})
     k = stride_of(len(m))
     trace.plot(np.arange(0, len(m), k), m[::k], lw=0.6)
     trace.set_xlabel("sample")
-    trace.set_ylabel("|m| per node")
-    trace.set_title("Cold chain |magnetisation| (samples.npy)")
+    trace.set_ylabel(label)
+    trace.set_title(title)
     hist.hist(m, bins=30, orientation="horizontal", color="C0")
     hist.set_xlabel("count")
     fig.tight_layout()
-    save(fig, directory, "magnetization.png", written)
+    save(fig, directory, name, written)
 
 
 def main(argv=None):

@@ -21,7 +21,8 @@ std::string model_line(const PreparedRun& run) {
   const SpinModel& m = *run.model;
   return kind_of(run.config.model) + ", " + std::to_string(m.n_nodes()) + " nodes (" +
          std::to_string(m.n_free()) + " free), " + std::to_string(m.n_edges()) + " edges, " +
-         std::to_string(m.n_colours()) + " colours";
+         std::to_string(m.n_colours()) + " colours" +
+         (m.is_potts() ? ", Potts q = " + std::to_string(m.n_states()) : "");
 }
 
 std::string device_line(const std::string& device, const DeviceDecision& decision) {
@@ -83,7 +84,8 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
   out << "  Lambda       " << format("%.4f", r.swaps.Lambda) << ", round trips "
       << r.total_round_trips << " (efficiency " << format("%.3f", r.efficiency) << ")\n";
   out << "  energy/node  " << mean_text(outcome.observables.energy_per_node) << "\n";
-  out << "  |m|/node     " << mean_text(outcome.observables.abs_magnetization_per_node) << "\n";
+  out << (outcome.observables.potts > 0 ? "  Potts order  " : "  |m|/node     ")
+      << mean_text(outcome.observables.abs_magnetization_per_node) << "\n";
   out << "  health       " << health_line(outcome.diagnostics.health) << "\n";
   if (const auto& z = outcome.diagnostics.log_z) {
     const LogZEstimate& ti = z->thermodynamic_integration;

@@ -62,16 +62,22 @@ void emit_values(YAML::Emitter& out, const char* key, const ValuesSpec& values) 
 
 void emit_model(YAML::Emitter& out, const LatticeSpec& spec) {
   out << YAML::Key << "kind" << YAML::Value << "lattice";
+  if (spec.potts > 0) out << YAML::Key << "potts" << YAML::Value << spec.potts;
   out << YAML::Key << "shape" << YAML::Value << YAML::Flow << spec.shape;
   out << YAML::Key << "periodic" << YAML::Value << spec.periodic;
   out << YAML::Key << "coupling" << YAML::Value;
   emit_distribution(out, spec.coupling);
   out << YAML::Key << "field" << YAML::Value;
-  emit_distribution(out, spec.field);
+  if (!spec.potts_field.empty()) {
+    emit_float_list(out, spec.potts_field);
+  } else {
+    emit_distribution(out, spec.field);
+  }
 }
 
 void emit_model(YAML::Emitter& out, const GraphSpec& spec) {
   out << YAML::Key << "kind" << YAML::Value << "graph";
+  if (spec.potts > 0) out << YAML::Key << "potts" << YAML::Value << spec.potts;
   if (!spec.file.empty()) {
     out << YAML::Key << "file" << YAML::Value << absolute(spec.file);
     return;
@@ -84,7 +90,15 @@ void emit_model(YAML::Emitter& out, const GraphSpec& spec) {
     out << YAML::EndSeq;
   }
   out << YAML::EndSeq;
-  emit_values(out, "field", spec.field);
+  if (!spec.potts_field.empty()) {
+    out << YAML::Key << "field" << YAML::Value;
+    emit_float_list(out, spec.potts_field);
+  } else if (spec.potts > 0 && spec.field.form == ValuesSpec::Form::list) {
+    out << YAML::Key << "field" << YAML::Value;
+    emit_float_rows(out, spec.field.list, spec.potts, true);  // one list of q per node
+  } else {
+    emit_values(out, "field", spec.field);
+  }
   if (!spec.clamped.empty()) {
     out << YAML::Key << "clamped" << YAML::Value << YAML::Flow << YAML::BeginMap;
     for (const Clamp& c : spec.clamped) out << YAML::Key << c.node << YAML::Value << c.value;

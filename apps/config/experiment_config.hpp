@@ -18,12 +18,16 @@
 
 namespace hamon::cli {
 
-/// model.kind: lattice.
+/// model.kind: lattice. With `potts: q` the coupling is the Potts J and the field is
+/// either `potts_field` (q values h(s), the same at every node) or drawn from `field` per
+/// node and state.
 struct LatticeSpec {
   std::vector<int> shape;  // 2 or 3 extents
   bool periodic = true;
   ValueDistribution coupling = ValueDistribution::constant(1.0);
   ValueDistribution field = ValueDistribution::constant(0.0);
+  int potts = 0;                    // q; 0: Ising spins
+  std::vector<double> potts_field;  // Potts: q values, or empty (then `field` is drawn)
 };
 
 /// A list of numbers given inline, as a scalar for every entry, or in a text file.
@@ -35,13 +39,18 @@ struct ValuesSpec {
   std::string file;  // resolved against the YAML file's directory
 };
 
-/// model.kind: graph — inline (nodes, edges, field, clamped) or a graph file.
+/// model.kind: graph — inline (nodes, edges, field, clamped) or a graph file. With
+/// `potts: q`, edges carry the Potts J, clamps a state 0..q-1, and the field is one list
+/// of q values per node (`field`, flattened node-major: nodes x q values) or q values for
+/// every node (`potts_field`).
 struct GraphSpec {
   std::string file;  // non-empty: read with hamon::read_graph_file (resolved path)
   std::int64_t nodes = 0;
   std::vector<Edge> edges;
-  ValuesSpec field;  // scalar or list of `nodes` values
+  ValuesSpec field;  // scalar or list of `nodes` values (Potts: a list or file of nodes x q)
   std::vector<Clamp> clamped;
+  int potts = 0;                    // q; 0: Ising spins (a graph file says it with 'potts q')
+  std::vector<double> potts_field;  // Potts: q values h(s) at every node (else empty)
 };
 
 /// model.kind: rbm — random, or weights and biases inline or from files.

@@ -104,6 +104,32 @@ void check_count(const YamlReader& reader, const ValuesSpec& values, const std::
 }
 
 // ---------------------------------------------------------------------------------------
+// Potts (`potts: q` on a lattice or a graph)
+
+int parse_potts(YamlReader& reader, const std::map<std::string, YAML::Node>& keys) {
+  if (keys.count("potts") == 0) return 0;
+  return static_cast<int>(reader.integer(keys.at("potts"), "model.potts", 2, kMaxStates,
+                                         " (the number of states q of every Potts variable)"));
+}
+
+/// q numbers h(0) .. h(q-1).
+std::vector<double> parse_state_values(YamlReader& reader, const YAML::Node& node,
+                                       const std::string& path, int q) {
+  const auto items = reader.elements(node, path);
+  if (static_cast<int>(items.size()) != q) {
+    reader.fail(path, "has " + std::to_string(items.size()) + " values, expected " +
+                          std::to_string(q) +
+                          " (one field h(s) per state, potts: " + std::to_string(q) + ")");
+  }
+  std::vector<double> values;
+  values.reserve(items.size());
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    values.push_back(reader.number(items[k], indexed(path, k)));
+  }
+  return values;
+}
+
+// ---------------------------------------------------------------------------------------
 // Lattice
 
 LatticeSpec parse_lattice(YamlReader& reader, const std::map<std::string, YAML::Node>& keys) {
@@ -139,8 +165,20 @@ LatticeSpec parse_lattice(YamlReader& reader, const std::map<std::string, YAML::
   if (keys.count("coupling") != 0) {
     spec.coupling = parse_distribution(reader, keys.at("coupling"), "model.coupling");
   }
-  if (keys.count("field") != 0)
-    spec.field = parse_distribution(reader, keys.at("field"), "model.field");
+  spec.potts = parse_potts(reader, keys);
+  if (keys.count("field") == 0) return spec;
+  const YAML::Node& field = keys.at("field");
+  if (spec.potts == 0) {
+    spec.field = parse_distribution(reader, field, "model.field");
+  } else if (field.IsSequence()) {
+    spec.potts_field = parse_state_values(reader, field, "model.field", spec.potts);
+  } else if (field.IsMap()) {
+    spec.field = parse_distribution(reader, field, "model.field");
+  } else {
+    reader.fail("model.field", "with potts, the field is a list of " + std::to_string(spec.potts) +
+                                   " numbers h(s) (the same at every node) or a distribution "
+                                   "(drawn per node and state)");
+  }
   return spec;
 }
 
@@ -167,9 +205,14 @@ std::vector<Edge> parse_edges(YamlReader& reader, const YAML::Node& node, std::i
   return edges;
 }
 
-std::vector<Clamp> parse_clamped(YamlReader& reader, const YAML::Node& node, std::int64_t nodes) {
+/// Clamps: node -> +1 or -1, or with potts (q > 0) node -> state 0..q-1.
+std::vector<Clamp> parse_clamped(YamlReader& reader, const YAML::Node& node, std::int64_t nodes,
+                                 int q) {
   const std::string path = "model.clamped";
-  if (!node.IsMap()) reader.fail(path, "expected a mapping {node: +1 or -1, ...}");
+  if (!node.IsMap()) {
+    reader.fail(path, q > 0 ? "expected a mapping {node: state, ...}"
+                            : "expected a mapping {node: +1 or -1, ...}");
+  }
   std::vector<Clamp> clamps;
   std::set<std::int64_t> seen;
   for (auto it = node.begin(); it != node.end(); ++it) {
@@ -179,6 +222,13 @@ std::vector<Clamp> parse_clamped(YamlReader& reader, const YAML::Node& node, std
     const std::int64_t i = reader.integer(it->first, at, 0, nodes - 1, " (nodes are 0 .. nodes-1)");
     if (!seen.insert(i).second) reader.fail(at, "node " + std::to_string(i) + " clamped twice");
     reader.record(at, it->second, it->first);
+    if (q > 0) {
+      const std::int64_t state =
+          reader.integer(it->second, at, 0, q - 1,
+                         " (a clamp is a state 0 .. q-1, potts: " + std::to_string(q) + ")");
+      clamps.push_back({i, static_cast<int>(state)});
+      continue;
+    }
     const std::int64_t value = reader.integer(it->second, at);
     if (value != 1 && value != -1)
       reader.fail(at, "a clamp value is +1 or -1, got " + std::to_string(value));
@@ -187,9 +237,49 @@ std::vector<Clamp> parse_clamped(YamlReader& reader, const YAML::Node& node, std
   return clamps;
 }
 
+/// A Potts graph's field: q numbers (every node), one list of q per node, or {file: PATH}
+/// with nodes x q numbers (node-major).
+void parse_potts_graph_field(YamlReader& reader, const YAML::Node& node,
+                             const std::string& base_dir, GraphSpec& spec) {
+  const std::string path = "model.field";
+  const std::string q = std::to_string(spec.potts);
+  const auto rows_are_lists = [&](const std::vector<YAML::Node>& items) {
+    return !items.empty() && items[0].IsSequence();
+  };
+  if (node.IsMap()) {
+    spec.field = parse_values(reader, node, path, base_dir, false);
+    return;
+  }
+  if (!node.IsSequence()) {
+    reader.fail(path, "with potts, a graph's field is a list of " + q +
+                          " numbers (the same at every node), one list of " + q +
+                          " numbers per node, or {file: PATH}");
+  }
+  const auto items = reader.elements(node, path);
+  if (!rows_are_lists(items)) {
+    spec.potts_field = parse_state_values(reader, node, path, spec.potts);
+    return;
+  }
+  if (static_cast<std::int64_t>(items.size()) != spec.nodes) {
+    reader.fail(path, "has " + std::to_string(items.size()) + " lists, expected " +
+                          std::to_string(spec.nodes) + " (one list of " + q + " fields per node)");
+  }
+  spec.field.form = ValuesSpec::Form::list;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    if (!items[k].IsSequence()) {
+      reader.fail(indexed(path, k), "expected a list of " + q + " numbers h_i(0) .. h_i(" +
+                                        std::to_string(spec.potts - 1) + ")");
+    }
+    for (double v : parse_state_values(reader, items[k], indexed(path, k), spec.potts)) {
+      spec.field.list.push_back(v);
+    }
+  }
+}
+
 GraphSpec parse_graph(YamlReader& reader, const std::map<std::string, YAML::Node>& keys,
                       const std::string& base_dir) {
   GraphSpec spec;
+  spec.potts = parse_potts(reader, keys);
   if (keys.count("file") != 0) {
     for (const char* other : {"nodes", "edges", "field", "clamped"}) {
       if (keys.count(other) != 0) {
@@ -211,7 +301,9 @@ GraphSpec parse_graph(YamlReader& reader, const std::map<std::string, YAML::Node
   }
   spec.nodes = reader.integer(keys.at("nodes"), "model.nodes", 1, kMaxNodes);
   if (keys.count("edges") != 0) spec.edges = parse_edges(reader, keys.at("edges"), spec.nodes);
-  if (keys.count("field") != 0) {
+  if (keys.count("field") != 0 && spec.potts > 0) {
+    parse_potts_graph_field(reader, keys.at("field"), base_dir, spec);
+  } else if (keys.count("field") != 0) {
     if (keys.at("field").IsMap()) {
       reader.fail("model.field", "a graph's field is a number or a list with one per node");
     }
@@ -219,7 +311,7 @@ GraphSpec parse_graph(YamlReader& reader, const std::map<std::string, YAML::Node
     check_count(reader, spec.field, "model.field", spec.nodes, "one per node");
   }
   if (keys.count("clamped") != 0)
-    spec.clamped = parse_clamped(reader, keys.at("clamped"), spec.nodes);
+    spec.clamped = parse_clamped(reader, keys.at("clamped"), spec.nodes, spec.potts);
   return spec;
 }
 
@@ -306,10 +398,10 @@ RbmSpec parse_rbm(YamlReader& reader, const std::map<std::string, YAML::Node>& k
 }
 
 const std::vector<std::string>& keys_of(const std::string& kind) {
-  static const std::vector<std::string> lattice = {"kind", "shape", "periodic", "coupling",
-                                                   "field"};
-  static const std::vector<std::string> graph = {"kind",  "nodes",   "edges",
-                                                 "field", "clamped", "file"};
+  static const std::vector<std::string> lattice = {"kind",     "shape", "periodic",
+                                                   "coupling", "field", "potts"};
+  static const std::vector<std::string> graph = {"kind",    "nodes", "edges", "field",
+                                                 "clamped", "file",  "potts"};
   static const std::vector<std::string> rbm = {"kind",    "visible",        "hidden",
                                                "weights", "visible_bias",   "hidden_bias",
                                                "random",  "clamped_visible"};
@@ -334,6 +426,12 @@ ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::str
   if (!kind_node) reader.fail("model", "missing required key 'kind' (lattice, graph or rbm)");
   reader.record("model.kind", kind_node, node);
   const std::string kind = reader.choice(kind_node, "model.kind", kKinds);
+  if (kind == "rbm" && node["potts"]) {
+    reader.record("model.potts", node["potts"], node);
+    reader.fail("model.potts",
+                "Potts variables are for kind lattice and graph; an rbm has "
+                "+-1 spins (remove 'potts')");
+  }
   const auto keys = reader.entries(node, "model", keys_of(kind));
   if (kind == "lattice") return parse_lattice(reader, keys);
   if (kind == "graph") return parse_graph(reader, keys, base_dir);

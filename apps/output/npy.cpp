@@ -57,6 +57,10 @@ template <>
 std::string npy_descr<std::int8_t>() {
   return "|i1";
 }
+template <>
+std::string npy_descr<std::uint8_t>() {
+  return "|u1";
+}
 
 std::string npy_header(const std::string& descr, const std::vector<std::size_t>& shape,
                        std::size_t length) {

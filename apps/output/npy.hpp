@@ -19,7 +19,7 @@ namespace hamon::cli {
 std::string npy_header(const std::string& descr, const std::vector<std::size_t>& shape,
                        std::size_t length = 0);
 
-/// "<f8" / ">f8", "<i4" / ">i4", "|i1": this machine's descr of T.
+/// "<f8" / ">f8", "<i4" / ">i4", "|i1", "|u1": this machine's descr of T.
 template <class T>
 std::string npy_descr();
 

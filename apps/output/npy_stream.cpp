@@ -95,8 +95,9 @@ void NpyStream::sync() {
 
 RunTraceFiles::RunTraceFiles(const std::filesystem::path& dir, Shape shape,
                              const TraceState* resume)
-    : samples_(dir / "samples.npy", npy_descr<std::int8_t>(), 1, shape.sample_columns,
-               resume ? resume->samples_rows : -1),
+    : samples_(dir / "samples.npy",
+               shape.states ? npy_descr<std::uint8_t>() : npy_descr<std::int8_t>(), 1,
+               shape.sample_columns, resume ? resume->samples_rows : -1),
       energies_(dir / "energies.npy", npy_descr<double>(), 8, shape.chains,
                 resume ? resume->energy_rows : -1),
       index_(dir / "index_process.npy", npy_descr<std::int32_t>(), 4, shape.chains,

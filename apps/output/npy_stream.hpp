@@ -59,12 +59,14 @@ class NpyStream {
   int fd_ = -1;
 };
 
-/// samples.npy, energies.npy and index_process.npy of a run directory as a TraceSink.
+/// samples.npy (int8 spins, or uint8 states of a Potts model), energies.npy and
+/// index_process.npy of a run directory as a TraceSink.
 class RunTraceFiles final : public TraceSink {
  public:
   struct Shape {
     std::int64_t sample_columns = 0;  // 0 when samples are off
     std::int64_t chains = 0;
+    bool states = false;  // samples are Potts states (uint8), not +-1 spins (int8)
   };
   /// New files, or (with `resume`) the files cut back to the rows of a checkpoint.
   RunTraceFiles(const std::filesystem::path& dir, Shape shape, const TraceState* resume = nullptr);

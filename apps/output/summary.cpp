@@ -168,10 +168,33 @@ void emit_nrpt(YAML::Emitter& out, const NrptResult& r, std::int32_t explore_swe
   out << YAML::EndMap;
 }
 
+/// Per-node values of a Potts model (nodes x q, node-major) as one list of q per node.
+void emit_optional_rows(YAML::Emitter& out, const std::optional<std::vector<double>>& values,
+                        int q) {
+  if (values) {
+    emit_float_rows(out, *values, q, false);
+  } else {
+    emit_null(out);
+  }
+}
+
 void emit_observables(YAML::Emitter& out, const Observables& obs) {
   out << YAML::Key << "observables" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "energy_per_node" << YAML::Value;
   emit_mean(out, obs.energy_per_node);
+  if (obs.potts > 0) {
+    // The Potts order parameter (q max_s n_s / N - 1) / (q - 1) of the state counts n_s
+    // (Moments::abs_magnetization_per_node of a Potts model) and P(x_i = s) per node.
+    out << YAML::Key << "potts_order_parameter" << YAML::Value;
+    emit_mean(out, obs.abs_magnetization_per_node);
+    out << YAML::Key << "n_samples" << YAML::Value << obs.n_samples;
+    out << YAML::Key << "node_marginals" << YAML::Value;
+    emit_optional_rows(out, obs.node_means, obs.potts);
+    out << YAML::Key << "node_marginals_stderr" << YAML::Value;
+    emit_optional_rows(out, obs.node_means_stderr, obs.potts);
+    out << YAML::EndMap;
+    return;
+  }
   out << YAML::Key << "abs_magnetization_per_node" << YAML::Value;
   emit_mean(out, obs.abs_magnetization_per_node);
   out << YAML::Key << "n_samples" << YAML::Value << obs.n_samples;
@@ -217,6 +240,7 @@ std::string summary_yaml(const SummaryInputs& in) {
   out << YAML::Key << "n_free" << YAML::Value << in.model.n_free();
   out << YAML::Key << "n_edges" << YAML::Value << in.model.n_edges();
   out << YAML::Key << "n_colors" << YAML::Value << in.model.n_colours();
+  if (in.model.is_potts()) out << YAML::Key << "n_states" << YAML::Value << in.model.n_states();
   out << YAML::EndMap;
 
   if (in.plan) emit_tuning(out, in.config.nrpt.tune, *in.plan);

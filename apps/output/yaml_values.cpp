@@ -44,6 +44,16 @@ void emit_float_list(YAML::Emitter& out, const std::vector<double>& values) {
   out << YAML::EndSeq;
 }
 
+void emit_float_rows(YAML::Emitter& out, const std::vector<double>& values, int width, bool flow) {
+  if (flow) out << YAML::Flow;
+  out << YAML::BeginSeq;
+  const auto w = static_cast<std::ptrdiff_t>(width);
+  for (auto row = values.begin(); values.end() - row >= w; row += w) {
+    emit_float_list(out, std::vector<double>(row, row + w));
+  }
+  out << YAML::EndSeq;
+}
+
 void emit_int_list(YAML::Emitter& out, const std::vector<std::int64_t>& values) {
   out << YAML::Flow << YAML::BeginSeq;
   for (auto v : values) out << v;

@@ -19,6 +19,9 @@ std::string yaml_float(double value);
 void emit_float(YAML::Emitter& out, double value);
 void emit_optional_float(YAML::Emitter& out, const std::optional<double>& value);
 void emit_float_list(YAML::Emitter& out, const std::vector<double>& values);
+/// `values` (rows x width, row-major: a Potts model's per-node, per-state values) as a
+/// list of flow lists of `width`; `flow` makes the outer list a flow list too.
+void emit_float_rows(YAML::Emitter& out, const std::vector<double>& values, int width, bool flow);
 void emit_int_list(YAML::Emitter& out, const std::vector<std::int64_t>& values);
 void emit_null(YAML::Emitter& out);
 

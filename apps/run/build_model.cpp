@@ -41,6 +41,15 @@ std::vector<double> values_of(const ExperimentConfig& config, const ValuesSpec& 
 
 SpinModel build(const ExperimentConfig& config, const LatticeSpec& spec) {
   try {
+    if (spec.potts > 0) {
+      PottsFields fields;
+      if (!spec.potts_field.empty()) {
+        fields.uniform = spec.potts_field;
+      } else if (spec.field.kind != ValueDistribution::Kind::constant || spec.field.value != 0.0) {
+        fields.drawn = spec.field;
+      }
+      return make_potts_lattice(spec.shape, spec.periodic, spec.potts, spec.coupling, fields);
+    }
     return make_lattice(spec.shape, spec.periodic, spec.coupling, spec.field);
   } catch (const ModelError& e) {
     config.fail("model", e.what());
@@ -49,10 +58,38 @@ SpinModel build(const ExperimentConfig& config, const LatticeSpec& spec) {
 
 SpinModel build(const ExperimentConfig& config, const GraphSpec& spec) {
   if (!spec.file.empty()) {
+    SpinModel model = [&] {
+      try {
+        return read_graph_file(spec.file);
+      } catch (const ModelError& e) {
+        config.fail("model.file", e.what());
+      }
+    }();
+    // `potts: q` next to a file must agree with the file's own 'potts q' line.
+    if (spec.potts > 0 && (!model.is_potts() || model.n_states() != spec.potts)) {
+      config.fail("model.potts",
+                  "potts: " + std::to_string(spec.potts) + " but " + spec.file +
+                      (model.is_potts() ? " says 'potts " + std::to_string(model.n_states()) + "'"
+                                        : " has no 'potts q' line (its nodes are +-1 spins)"));
+    }
+    return model;
+  }
+  if (spec.potts > 0) {
+    const auto q = static_cast<std::int64_t>(spec.potts);
+    std::vector<double> fields;
+    if (!spec.potts_field.empty()) {
+      fields.reserve(static_cast<std::size_t>(spec.nodes * q));
+      for (std::int64_t i = 0; i < spec.nodes; ++i) {
+        fields.insert(fields.end(), spec.potts_field.begin(), spec.potts_field.end());
+      }
+    } else {
+      fields = values_of(config, spec.field, "model.field", spec.nodes * q,
+                         "nodes x q, one list of q per node");
+    }
     try {
-      return read_graph_file(spec.file);
+      return SpinModel::potts(spec.nodes, spec.potts, spec.edges, fields, spec.clamped);
     } catch (const ModelError& e) {
-      config.fail("model.file", e.what());
+      config.fail("model.edges", e.what());
     }
   }
   const std::vector<double> fields =

@@ -189,7 +189,7 @@ class Driver {
     r.energies = read_streamed_rows<double>(dir.file("energies.npy"),
                                             recorded.energies ? r.n_rounds : 0, chains);
     dir.write("betas.npy", [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
-    outcome.observables = observables_of(r, run_.model->n_nodes(), run_.config.output.moments);
+    outcome.observables = observables_of(r, *run_.model, run_.config.output.moments);
     outcome.diagnostics = diagnose(*run_.model, r);
     outcome.total_s = seconds_since(started);
     const std::string summary = summary_yaml(
@@ -222,13 +222,15 @@ class NoTraces final : public TraceSink {
   void append_index_process(const std::int32_t*, std::int64_t, std::int64_t) override {}
 };
 
-RunTraceFiles::Shape trace_shape(const NrptOptions& options, std::int64_t n_nodes) {
+RunTraceFiles::Shape trace_shape(const NrptOptions& options, const SpinModel& model) {
   RunTraceFiles::Shape shape;
   const ObserverOptions& obs = options.observers;
   if (obs.samples_every > 0) {
-    shape.sample_columns =
-        obs.sample_nodes.empty() ? n_nodes : static_cast<std::int64_t>(obs.sample_nodes.size());
+    shape.sample_columns = obs.sample_nodes.empty()
+                               ? model.n_nodes()
+                               : static_cast<std::int64_t>(obs.sample_nodes.size());
   }
+  shape.states = model.is_potts();
   shape.chains = static_cast<std::int64_t>(ladder_of(options).size());
   return shape;
 }
@@ -299,8 +301,7 @@ RunOutcome start_run(const PreparedRun& run, bool progress, clock::time_point st
   outcome.execution_space = execution_space_of(outcome.decision);
   std::optional<RunTraceFiles> traces;
   job.agree([&] {
-    if (dir)
-      traces.emplace(dir->partial_dir(), trace_shape(production.options, run.model->n_nodes()));
+    if (dir) traces.emplace(dir->partial_dir(), trace_shape(production.options, *run.model));
   });
   RunTraceFiles* sink = traces ? &*traces : nullptr;
   NoTraces no_traces;
@@ -390,7 +391,7 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
       fs::remove(dir->file("summary.yaml"), ignored);
       fs::remove(dir->file("betas.npy"), ignored);
     }
-    traces.emplace(dir->partial_dir(), trace_shape(production.options, run.model->n_nodes()),
+    traces.emplace(dir->partial_dir(), trace_shape(production.options, *run.model),
                    &checkpoint.state.traces);
   });
   RunTraceFiles* sink = traces ? &*traces : nullptr;

@@ -27,8 +27,9 @@ MeanWithError energy_from_trace(const NrptResult& result, std::int64_t n_nodes) 
 
 }  // namespace
 
-Observables observables_of(const NrptResult& result, std::int64_t n_nodes, bool moments) {
+Observables observables_of(const NrptResult& result, const SpinModel& model, bool moments) {
   Observables obs;
+  if (model.is_potts()) obs.potts = model.n_states();
   if (moments) {
     obs.energy_per_node = result.moments.energy_per_node;
     obs.abs_magnetization_per_node = result.moments.abs_magnetization_per_node;
@@ -36,7 +37,7 @@ Observables observables_of(const NrptResult& result, std::int64_t n_nodes, bool 
     obs.node_means = result.moments.node_means;
     obs.node_means_stderr = result.moments.node_means_stderr;
   } else if (!result.energies.empty()) {
-    obs.energy_per_node = energy_from_trace(result, n_nodes);
+    obs.energy_per_node = energy_from_trace(result, model.n_nodes());
     obs.n_samples = result.n_rounds;
   }
   return obs;

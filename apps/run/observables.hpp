@@ -9,18 +9,21 @@
 #include <vector>
 
 #include "hamon/core/nrpt.hpp"
+#include "hamon/core/spin_model.hpp"
 #include "hamon/core/statistics.hpp"
 
 namespace hamon::cli {
 
 struct Observables {
+  int potts = 0;  // q of a Potts model (node_means then hold P(x_i = s) at [i * q + s]); 0: Ising
   std::optional<MeanWithError> energy_per_node;             // null without moments or energies
-  std::optional<MeanWithError> abs_magnetization_per_node;  // null without moments
+  std::optional<MeanWithError> abs_magnetization_per_node;  // null without moments (Potts: the
+                                                            // Potts order parameter)
   std::int64_t n_samples = 0;                     // cold-chain measurements the means average over
   std::optional<std::vector<double>> node_means;  // null without moments
   std::optional<std::vector<double>> node_means_stderr;
 };
 
-Observables observables_of(const NrptResult& result, std::int64_t n_nodes, bool moments);
+Observables observables_of(const NrptResult& result, const SpinModel& model, bool moments);
 
 }  // namespace hamon::cli

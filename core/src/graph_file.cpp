@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // read_graph_file (hamon/core/model_builders.hpp): the graph text format (documented in
-// examples/README.md), reduced to SpinModel::from_edges like every other builder.
+// examples/README.md), reduced to SpinModel::from_edges (SpinModel::potts for a file with a
+// 'potts q' line) like every other builder.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -40,6 +41,7 @@ class GraphFileReader {
     if (n_nodes_ == 0) throw ModelError(path_ + ": no 'nodes N' line");
     check_duplicate_edges();
     try {
+      if (q_ > 0) return SpinModel::potts(n_nodes_, q_, edges(), fields_, clamps());
       return SpinModel::from_edges(n_nodes_, edges(), fields_, clamps());
     } catch (const ModelError& e) {
       // Everything from_edges rejects is caught per line above; this is a safety net.
@@ -72,6 +74,8 @@ class GraphFileReader {
     }
     if (directive == "nodes") {
       parse_nodes(tokens);
+    } else if (directive == "potts") {
+      parse_potts(tokens);
     } else if (directive == "edge") {
       parse_edge(tokens);
     } else if (directive == "field") {
@@ -79,8 +83,9 @@ class GraphFileReader {
     } else if (directive == "clamp") {
       parse_clamp(tokens);
     } else {
-      fail("unknown directive '" + directive + "' (expected nodes, edge, field or clamp)");
+      fail("unknown directive '" + directive + "' (expected nodes, potts, edge, field or clamp)");
     }
+    if (directive != "nodes") after_nodes_ = true;
   }
 
   void parse_nodes(std::istringstream& tokens) {
@@ -104,6 +109,29 @@ class GraphFileReader {
     clamp_lines_.assign(static_cast<std::size_t>(n), {});
   }
 
+  /// `potts q` makes the file a q-state Potts model; it must be the line after `nodes N`.
+  void parse_potts(std::istringstream& tokens) {
+    if (q_ > 0) fail("'potts' given again");
+    if (after_nodes_) fail("'potts q' must come right after the 'nodes N' line");
+    const auto args = arguments(tokens, 1, "potts Q");
+    const std::int64_t q = parse_integer(args[0], "state count");
+    if (q < 2 || q > kMaxStates) {
+      fail("state count " + args[0] + " outside [2, " + std::to_string(kMaxStates) + "]");
+    }
+    const double per_node = 16.0 * static_cast<double>(q);  // a field and its bookkeeping
+    try {
+      require_memory(
+          per_node * static_cast<double>(n_nodes_),
+          "per-state fields of " + std::to_string(n_nodes_) + " nodes x " + args[0] + " states",
+          "about 16 B per node and state", "use fewer nodes or states");
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+    q_ = static_cast<int>(q);
+    fields_.clear();
+    field_lines_.assign(static_cast<std::size_t>(n_nodes_) * static_cast<std::size_t>(q_), {});
+  }
+
   void parse_edge(std::istringstream& tokens) {
     const auto args = arguments(tokens, 3, "edge I J COUPLING");
     const std::int64_t i = parse_node(args[0]);
@@ -114,6 +142,17 @@ class GraphFileReader {
   }
 
   void parse_field(std::istringstream& tokens) {
+    if (q_ > 0) {
+      const auto args = arguments(tokens, 3, "field I S H");
+      const auto node = static_cast<std::size_t>(parse_node(args[0]));
+      const auto state = static_cast<std::size_t>(parse_state(args[1]));
+      const double value = parse_finite(args[2], "field");
+      const std::size_t slot = node * static_cast<std::size_t>(q_) + state;
+      set_once(field_lines_[slot], value, "field of node " + args[0] + " in state " + args[1]);
+      if (fields_.empty()) fields_.assign(field_lines_.size(), 0.0);
+      fields_[slot] = value;
+      return;
+    }
     const auto args = arguments(tokens, 2, "field I H");
     const auto node = static_cast<std::size_t>(parse_node(args[0]));
     const double value = parse_finite(args[1], "field");
@@ -122,6 +161,13 @@ class GraphFileReader {
   }
 
   void parse_clamp(std::istringstream& tokens) {
+    if (q_ > 0) {
+      const auto args = arguments(tokens, 2, "clamp I S");
+      const auto node = static_cast<std::size_t>(parse_node(args[0]));
+      const std::int64_t state = parse_state(args[1]);
+      set_once(clamp_lines_[node], static_cast<double>(state), "clamp of node " + args[0]);
+      return;
+    }
     const auto args = arguments(tokens, 2, "clamp I VALUE");
     const auto node = static_cast<std::size_t>(parse_node(args[0]));
     const std::int64_t value = parse_integer(args[1], "clamp value");
@@ -190,6 +236,16 @@ class GraphFileReader {
     return node;
   }
 
+  /// A Potts state, 0 <= S < q.
+  std::int64_t parse_state(const std::string& token) const {
+    const std::int64_t state = parse_integer(token, "state");
+    if (state < 0 || state >= q_) {
+      fail("state " + token + " out of range [0, " + std::to_string(q_) + ") (potts " +
+           std::to_string(q_) + ")");
+    }
+    return state;
+  }
+
   void check_duplicate_edges() {
     std::vector<EdgeLine> sorted = edge_lines_;
     std::sort(sorted.begin(), sorted.end(), [](const EdgeLine& a, const EdgeLine& b) {
@@ -230,9 +286,11 @@ class GraphFileReader {
   std::string path_;
   std::size_t line_ = 0;
   std::int64_t n_nodes_ = 0;  // 0 until the 'nodes' line
+  int q_ = 0;                 // the 'potts q' line's q; 0: Ising spins
+  bool after_nodes_ = false;  // a line other than 'nodes' was read ('potts' comes first)
   std::vector<EdgeLine> edge_lines_;
-  std::vector<double> fields_;
-  std::vector<NodeValue> field_lines_;
+  std::vector<double> fields_;          // Potts: h_i(s) at [i * q + s], empty until one is given
+  std::vector<NodeValue> field_lines_;  // per node (Potts: per node and state)
   std::vector<NodeValue> clamp_lines_;
 };
 

@@ -73,20 +73,26 @@ def main():
     # The yardstick (perf/plain_sweep.hpp), when the binary ran it: every rate also as a
     # ratio to the plain scalar sweep of the same L in this run (x_plain).
     rate_keys = ("updates_per_ns", "spin_updates_per_ns")
+    # Potts benchmarks (perf/bench_potts.cpp) against the Potts yardstick
+    # (perf/plain_potts_sweep.hpp), everything else against the Ising one.
+    def yardstick(name):
+        return "potts" if "potts" in name else "ising"
+
     plain = {}
     for b in data["benchmarks"]:
-        if b["name"].startswith("plain_sweep"):
+        if b["name"].startswith(("plain_sweep", "plain_potts_sweep")):
             side = lattice_side(b["name"])
             rate = next((b[k] for k in rate_keys if k in b), None)
-            if side is not None and rate and (side not in plain or "chains:32" in b["name"]):
-                plain[side] = rate
+            key = (yardstick(b["name"]), side)
+            if side is not None and rate and (key not in plain or "chains:32" in b["name"]):
+                plain[key] = rate
     if plain:
         counters.append("x_plain")
         for b in data["benchmarks"]:
             rate = next((b[k] for k in rate_keys if k in b), None)
-            side = lattice_side(b["name"])
-            if rate is not None and side in plain:
-                b["x_plain"] = rate / plain[side]
+            key = (yardstick(b["name"]), lattice_side(b["name"]))
+            if rate is not None and key in plain:
+                b["x_plain"] = rate / plain[key]
     lines = [
         f"# {args.name}",
         "",

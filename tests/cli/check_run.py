@@ -27,6 +27,9 @@ NRPT_KEYS = {"n_chains", "rounds", "explore_sweeps", "betas", "acceptance", "Lam
              "round_trips"}
 OBSERVABLE_KEYS = {"energy_per_node", "abs_magnetization_per_node", "n_samples", "node_means",
                    "node_means_stderr"}
+# A Potts model's (summary model.n_states = q): marginals P(x_i = s), one list of q per node.
+POTTS_OBSERVABLE_KEYS = {"energy_per_node", "potts_order_parameter", "n_samples",
+                         "node_marginals", "node_marginals_stderr"}
 PLACEMENTS = {"leave_alone", "serial", "openmp", "cuda"}
 
 
@@ -84,7 +87,10 @@ def check_run(directory, failures):
 
     # model
     m = s["model"]
-    need(set(m) == {"n_nodes", "n_free", "n_edges", "n_colors"}, f"model keys {sorted(m)}")
+    q = m.get("n_states")  # a Potts model's q; absent for Ising spins
+    need(set(m) - {"n_states"} == {"n_nodes", "n_free", "n_edges", "n_colors"},
+         f"model keys {sorted(m)}")
+    need(q is None or (isinstance(q, int) and 2 <= q <= 256), f"model.n_states {q}")
     n_nodes = m["n_nodes"]
     need(isinstance(n_nodes, int) and n_nodes >= 1, "model.n_nodes")
     need(0 <= m["n_free"] <= n_nodes, "model.n_free")
@@ -153,13 +159,17 @@ def check_run(directory, failures):
         expect = (rounds // spec["every"], observed)
     else:
         expect = (0, 0)
-    need(samples.dtype == np.int8 and samples.shape == expect,
+    need(samples.dtype == (np.uint8 if q else np.int8) and samples.shape == expect,
          f"samples.npy {samples.dtype} {samples.shape} != {expect}")
-    need(np.all(np.abs(samples) == 1), "samples are not all +-1")
+    if q:
+        need(np.all(samples < q), f"samples are not all states 0 .. {q - 1}")
+    else:
+        need(np.all(np.abs(samples) == 1), "samples are not all +-1")
 
     # observables
     o = s["observables"]
-    need(set(o) == OBSERVABLE_KEYS, f"observables keys {sorted(o)}")
+    need(set(o) == (POTTS_OBSERVABLE_KEYS if q else OBSERVABLE_KEYS),
+         f"observables keys {sorted(o)}")
     energy = o["energy_per_node"]
     if need(isinstance(energy, dict) and set(energy) == {"mean", "stderr"}, "energy_per_node"):
         need(math.isfinite(energy["mean"]) and energy["stderr"] >= 0, "energy_per_node values")
@@ -167,7 +177,9 @@ def check_run(directory, failures):
             cold = e[:, -1].mean() / n_nodes
             need(close(energy["mean"], cold, 1e-9, 1e-9),
                  f"energy_per_node.mean {energy['mean']} != energies.npy cold mean {cold}")
-    if c["output"]["moments"]:
+    if q:
+        check_potts_observables(o, c["output"]["moments"], n_nodes, q, rounds, need)
+    elif c["output"]["moments"]:
         mag = o["abs_magnetization_per_node"]
         need(isinstance(mag, dict) and 0 <= mag["mean"] <= 1 and mag["stderr"] >= 0,
              "abs_magnetization_per_node")
@@ -189,7 +201,7 @@ def check_run(directory, failures):
          f"log_z {'missing' if want_log_z else 'present'} (energies "
          f"{c['output']['energies']}, rounds {rounds}, beta_0 {betas[0]})")
     if "log_z" in s:
-        check_log_z(s["log_z"], betas, m["n_free"], need)
+        check_log_z(s["log_z"], betas, m["n_free"], q or 2, need)
 
     # timing
     t = s["timing"]
@@ -262,13 +274,33 @@ def check_health(h, energies, need):
         need(ess is None, "health.cold_energy_ess without recorded energies")
 
 
-def check_log_z(z, betas, n_free, need):
+def check_potts_observables(o, moments, n_nodes, q, rounds, need):
+    """A Potts run's observables: marginals are probabilities summing to 1 per node."""
+    if not moments:
+        need(o["node_marginals"] is None and o["node_marginals_stderr"] is None
+             and o["potts_order_parameter"] is None, "Potts marginals should be null without moments")
+        return
+    order = o["potts_order_parameter"]
+    need(isinstance(order, dict) and -1e-12 <= order["mean"] <= 1 + 1e-12 and order["stderr"] >= 0,
+         "potts_order_parameter")
+    need(o["n_samples"] == rounds, "observables.n_samples != rounds")
+    p, e = o["node_marginals"], o["node_marginals_stderr"]
+    shaped = lambda rows: (isinstance(rows, list) and len(rows) == n_nodes and
+                           all(isinstance(r, list) and len(r) == q for r in rows))
+    if need(shaped(p), f"node_marginals is not {n_nodes} lists of {q}"):
+        need(all(-1e-12 <= v <= 1 + 1e-12 for r in p for v in r), "node_marginals outside [0, 1]")
+        need(all(abs(sum(r) - 1) < 1e-9 for r in p), "node_marginals do not sum to 1 per node")
+    if need(shaped(e), f"node_marginals_stderr is not {n_nodes} lists of {q}"):
+        need(all(v >= 0 for r in e for v in r), "node_marginals_stderr negative")
+
+
+def check_log_z(z, betas, n_free, q, need):
     if not need(isinstance(z, dict) and set(z) == LOG_Z_KEYS,
                 f"log_z keys {sorted(z) if isinstance(z, dict) else z}"):
         return
     need(z["beta"] == betas[-1], "log_z.beta != the coldest beta")
-    need(z["log_z0_exact"] is True and close(z["log_z0"], n_free * math.log(2)),
-         f"log_z0 {z['log_z0']} != n_free log 2 (exact: {z['log_z0_exact']})")
+    need(z["log_z0_exact"] is True and close(z["log_z0"], n_free * math.log(q)),
+         f"log_z0 {z['log_z0']} != n_free log {q} (exact: {z['log_z0_exact']})")
     for key in ("thermodynamic_integration", "stepping_stone"):
         e = z[key]
         parts = {"value", "stderr", "discretisation_error", "error"}

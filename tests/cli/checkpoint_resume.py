@@ -11,7 +11,9 @@
     exit 2 naming the file and what differs, nothing changed;
   - extend: a complete run + N rounds == a run of rounds + N from the start;
   - a file-size limit during a checkpoint write: a clear error, the previous checkpoint
-    survives and a later resume completes with the same bits."""
+    survives and a later resume completes with the same bits;
+  - a q = 3 Potts glass (uint8 samples, node marginals): kill -9 and SIGTERM, resumed (the
+    latter on another device), and extended, give the same bits as uninterrupted."""
 
 import os
 import random
@@ -30,16 +32,27 @@ TIMING = re.compile(r"^\s*(total_s|sampling_s|checkpoint_s|spin_updates_per_ns|s
                     r"tuned_seconds):")
 
 
-def experiment(path, every, extra_output=""):
-    """A 12x12 glass with fields: every observer on, adaptation, checkpoints every `every`."""
+GLASS = """  kind: lattice
+  shape: [12, 12]
+  periodic: true
+  coupling: {distribution: gaussian, seed: 3}
+  field: {distribution: gaussian, seed: 4, std: 0.3}"""
+# A 10x10 q = 3 Gaussian Potts glass with per-state fields drawn per node and state.
+POTTS_GLASS = """  kind: lattice
+  potts: 3
+  shape: [10, 10]
+  periodic: true
+  coupling: {distribution: gaussian, seed: 5}
+  field: {distribution: gaussian, seed: 6, std: 0.3}"""
+
+
+def experiment(path, every, extra_output="", model=GLASS):
+    """A 12x12 glass with fields (or `model`): every observer on, adaptation, checkpoints
+    every `every`."""
     with open(path, "w") as f:
         f.write(f"""seed: 20261201
 model:
-  kind: lattice
-  shape: [12, 12]
-  periodic: true
-  coupling: {{distribution: gaussian, seed: 3}}
-  field: {{distribution: gaussian, seed: 4, std: 0.3}}
+{model}
 nrpt:
   chains: 8
   beta_max: 1.5
@@ -326,7 +339,63 @@ def main():
     r = clitest.run(hamon, ["resume", "run", "--quiet"], cwd=full)
     failures.check(r.returncode == 0, f"resume after the failed write: {r.stderr}")
     compare(failures, "resumed after a failed checkpoint write", os.path.join(full, "run"), want_full)
+    potts_cases(hamon, args.work, rng, failures)
     failures.finish("checkpoint/resume")
+
+
+def potts_cases(hamon, work, rng, failures):
+    """A Potts run stopped (kill -9 a few times; SIGTERM, resumed on another device) and
+    extended: the same bits as the uninterrupted run."""
+    config = os.path.join(work, "potts.yaml")
+    experiment(config, every=20, model=POTTS_GLASS)
+    ref_dir = fresh(work, "potts_reference")
+    ref = clitest.run(hamon, ["run", config, "--quiet", "--device", "serial"], cwd=ref_dir)
+    if not failures.check(ref.returncode == 0, f"Potts reference run: {ref.stderr}"):
+        return
+    want = outputs(os.path.join(ref_dir, "run"))
+    want_any_device = outputs(os.path.join(ref_dir, "run"), any_device=True)
+    kill_dir = fresh(work, "potts_killed")
+    ckpt = os.path.join(kill_dir, "run.partial", "checkpoint.bin")
+    command = ["run", config, "--quiet", "--device", "serial"]
+    kills = 0
+    for attempt in range(20):
+        p = start(hamon, command, kill_dir)
+        if kills < 3:
+            before = os.stat(ckpt).st_ino if os.path.exists(ckpt) else None
+            deadline = time.monotonic() + 60
+            while p.poll() is None and time.monotonic() < deadline and \
+                    (os.stat(ckpt).st_ino if os.path.exists(ckpt) else None) in (before, None):
+                time.sleep(0.001)
+            time.sleep(rng.uniform(0.0, 0.03))
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+                kills += 1
+        _, err = p.communicate(timeout=300)
+        if p.returncode == 0:
+            break
+        if not failures.check(p.returncode == -signal.SIGKILL,
+                              f"Potts attempt {attempt}: exit {p.returncode}: {err}"):
+            return
+        command = ["resume", "run", "--quiet", "--device", "serial"]
+    failures.check(kills >= 1, "no kill landed before the Potts run finished")
+    compare(failures, f"Potts, killed {kills} times and resumed", os.path.join(kill_dir, "run"),
+            want)
+    d = fresh(work, "potts_sigterm")
+    p = stopped_run(hamon, d, config, signal.SIGTERM, device="serial")
+    failures.check(p.returncode == 3, f"Potts SIGTERM: exit {p.returncode}, want 3")
+    resumed = clitest.run(hamon, ["resume", "run", "--quiet", "--device", "openmp"], cwd=d,
+                          env=clitest.clean_env(OMP_NUM_THREADS="2"))
+    failures.check(resumed.returncode == 0, f"Potts resume on openmp: {resumed.stderr}")
+    compare(failures, "Potts SIGTERM on serial, resumed on openmp (2 threads)",
+            os.path.join(d, "run"), want_any_device, any_device=True)
+    short_dir = fresh(work, "potts_extend")
+    r1 = clitest.run(hamon, ["run", config, "--quiet", "--rounds", "1000", "--device", "serial"],
+                     cwd=short_dir)
+    r2 = clitest.run(hamon, ["extend", "run", "--rounds", str(ROUNDS - 1000), "--quiet"],
+                     cwd=short_dir)
+    failures.check(r1.returncode == 0 and r2.returncode == 0,
+                   f"Potts extend: {r1.stderr} {r2.stderr}")
+    compare(failures, "Potts run of 1000 rounds extended", os.path.join(short_dir, "run"), want)
 
 
 _WANT50 = {}

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
+#include <optional>
 #include <sstream>
 
 #include "hamon/core/checkpoint.hpp"
@@ -28,10 +29,17 @@ int world_rank() {
   return rank;
 }
 
-/// Real couplings and fields (the exp / field-boundary path) or +-1 couplings (the integer
-/// threshold path).
-hamon::SpinModel model_of(bool real_couplings) {
-  if (real_couplings) {
+/// Real couplings and fields (the exp / field-boundary path), +-1 couplings (the integer
+/// threshold path), or a 4-state Potts glass (+-1 couplings, per-state fields: the Potts
+/// lattice path with weight tables).
+enum class Couplings { real, integer, potts };
+
+hamon::SpinModel model_of(Couplings couplings) {
+  if (couplings == Couplings::potts) {
+    return hamon::make_potts_lattice({6, 8}, true, 4, hamon::ValueDistribution::pm_one(5),
+                                     hamon::PottsFields{{1.0, 0.0, -1.0, 2.0}, std::nullopt});
+  }
+  if (couplings == Couplings::real) {
     return hamon::make_lattice({6, 6}, true, hamon::ValueDistribution::gaussian(11),
                                hamon::ValueDistribution::gaussian(12, 0.2));
   }
@@ -78,14 +86,14 @@ hamon::NrptResult one_process(const hamon::SpinModel& model, const hamon::NrptOp
 }
 
 struct Case {
-  bool real_couplings;
+  Couplings couplings;
   int n_chains;
 };
 
 class DistributedRun : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DistributedRun, gives_the_bits_of_one_process) {
-  const hamon::SpinModel model = model_of(GetParam().real_couplings);
+  const hamon::SpinModel model = model_of(GetParam().couplings);
   const hamon::NrptOptions o = observed_run(GetParam().n_chains);
   hamon::MpiExchange exchange;
   hamon::NrptResult distributed;
@@ -102,7 +110,7 @@ TEST_P(DistributedRun, gives_the_bits_of_one_process) {
 }
 
 TEST_P(DistributedRun, resumes_a_one_process_state_and_saves_one_that_one_process_resumes) {
-  const hamon::SpinModel model = model_of(GetParam().real_couplings);
+  const hamon::SpinModel model = model_of(GetParam().couplings);
   const hamon::NrptOptions o = observed_run(GetParam().n_chains);
   const std::int64_t total = o.burn_in + o.n_rounds;
   hamon::MpiExchange exchange;
@@ -136,7 +144,7 @@ TEST_P(DistributedRun, resumes_a_one_process_state_and_saves_one_that_one_proces
 }
 
 TEST_P(DistributedRun, a_stop_asked_on_one_rank_ends_every_rank_at_the_same_round) {
-  const hamon::SpinModel model = model_of(GetParam().real_couplings);
+  const hamon::SpinModel model = model_of(GetParam().couplings);
   const hamon::NrptOptions o = observed_run(GetParam().n_chains);
   const std::int64_t total = o.burn_in + o.n_rounds;
   hamon::MpiExchange exchange;
@@ -160,12 +168,18 @@ TEST_P(DistributedRun, a_stop_asked_on_one_rank_ends_every_rank_at_the_same_roun
   if (exchange.is_root()) expect_same_results(distributed, one_process(model, o));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Mpi, DistributedRun,
-    ::testing::Values(Case{true, 5}, Case{true, 40}, Case{false, 40}, Case{false, 17}),
-    [](const ::testing::TestParamInfo<Case>& param_info) {
-      return std::string(param_info.param.real_couplings ? "real" : "integer") + "_couplings_" +
-             std::to_string(param_info.param.n_chains) + "_chains";
-    });
+INSTANTIATE_TEST_SUITE_P(Mpi, DistributedRun,
+                         ::testing::Values(Case{Couplings::real, 5}, Case{Couplings::real, 40},
+                                           Case{Couplings::integer, 40},
+                                           Case{Couplings::integer, 17},
+                                           Case{Couplings::potts, 40}),
+                         [](const ::testing::TestParamInfo<Case>& param_info) {
+                           const Couplings c = param_info.param.couplings;
+                           return std::string(c == Couplings::real      ? "real"
+                                              : c == Couplings::integer ? "integer"
+                                                                        : "potts") +
+                                  "_couplings_" + std::to_string(param_info.param.n_chains) +
+                                  "_chains";
+                         });
 
 }  // namespace

@@ -385,6 +385,94 @@ TEST(GraphFile, ConflictErrors) {
   expect_file_error("nodes 4\nclamp 1 1\nclamp 1 -1\n", 3, "clamp of node 1 given again");
 }
 
+// ---------------------------------------------------------------------- Potts graph files
+
+TEST(GraphFile, ReadsAPottsFile) {
+  const GraphFile file(
+      "# a 4-node q = 3 Potts graph\n"
+      "nodes 4\n"
+      "potts 3   # states 0, 1, 2\n"
+      "edge 0 1 1.5\n"
+      "edge 2 1 -0.5\n"
+      "edge 1 0 1.5\n"
+      "field 2 1 0.5\n"
+      "field 2 1 0.5\n"
+      "field 0 2 -0.25\n"
+      "clamp 3 2\n"
+      "clamp 1 0\n");
+  const SpinModel model = hamon::read_graph_file(file.path());
+  ASSERT_TRUE(model.is_potts());
+  EXPECT_EQ(model.n_states(), 3);
+  EXPECT_EQ(model.n_nodes(), 4);
+  ASSERT_EQ(model.n_edges(), 2);
+  EXPECT_EQ(model.edges()[0].i, 0);
+  EXPECT_EQ(model.edges()[0].j, 1);
+  EXPECT_EQ(model.edges()[0].coupling, 1.5);
+  EXPECT_EQ(model.edges()[1].i, 1);
+  EXPECT_EQ(model.edges()[1].j, 2);
+  EXPECT_EQ(model.edges()[1].coupling, -0.5);
+  std::vector<double> fields(12, 0.0);
+  fields[2 * 3 + 1] = 0.5;
+  fields[0 * 3 + 2] = -0.25;
+  EXPECT_EQ(model.state_fields(), fields);
+  EXPECT_EQ(model.clamped_states(), (std::vector<std::int16_t>{-1, 0, -1, 2}));
+  EXPECT_EQ(model.n_free(), 2);
+  // E = -(h_0(x_0) + h_2(x_2) + 1.5 delta(x_0, x_1) - 0.5 delta(x_1, x_2)), x_1 = 0, x_3 = 2.
+  EXPECT_DOUBLE_EQ(model.potts_energy({0, 0, 0, 2}), -(1.5 - 0.5));
+  EXPECT_DOUBLE_EQ(model.potts_energy({2, 0, 1, 2}), -(-0.25 + 0.5));
+}
+
+TEST(GraphFile, PottsFileMatchesSpinModelPotts) {
+  const GraphFile file("nodes 3\npotts 4\nedge 0 1 1\nedge 1 2 2\nfield 1 3 0.75\n");
+  const SpinModel model = hamon::read_graph_file(file.path());
+  std::vector<double> fields(12, 0.0);
+  fields[1 * 4 + 3] = 0.75;
+  const SpinModel want = SpinModel::potts(3, 4, {{0, 1, 1.0}, {1, 2, 2.0}}, fields);
+  EXPECT_EQ(model.n_states(), want.n_states());
+  EXPECT_EQ(model.state_fields(), want.state_fields());
+  EXPECT_EQ(model.couplings(), want.couplings());
+  EXPECT_EQ(model.colour_of_node(), want.colour_of_node());
+  // No field lines: all zero, as SpinModel::potts with empty fields.
+  const GraphFile bare("nodes 2\npotts 2\nedge 0 1 1\n");
+  const SpinModel two = hamon::read_graph_file(bare.path());
+  EXPECT_TRUE(two.is_potts());
+  EXPECT_EQ(two.n_states(), 2);
+  EXPECT_EQ(two.state_fields(), std::vector<double>(4, 0.0));
+}
+
+TEST(GraphFile, WithoutPottsEverythingMeansWhatItMeant) {
+  const GraphFile file("nodes 3\nedge 0 1 1\nfield 1 0.5\nclamp 2 -1\n");
+  const SpinModel model = hamon::read_graph_file(file.path());
+  EXPECT_FALSE(model.is_potts());
+  EXPECT_EQ(model.fields(), (std::vector<double>{0.0, 0.5, 0.0}));
+  EXPECT_EQ(model.clamped(), (std::vector<std::int8_t>{0, 0, -1}));
+}
+
+TEST(GraphFile, PottsErrors) {
+  expect_file_error("nodes 3\nedge 0 1 1\npotts 3\n", 3,
+                    "'potts q' must come right after the 'nodes N' line");
+  expect_file_error("nodes 3\npotts 3\npotts 3\n", 3, "'potts' given again");
+  expect_file_error("potts 3\nnodes 3\n", 1, "expected 'nodes N' before 'potts'");
+  expect_file_error("nodes 3\npotts 1\n", 2, "state count 1 outside [2, 256]");
+  expect_file_error("nodes 3\npotts 257\n", 2, "state count 257 outside [2, 256]");
+  expect_file_error("nodes 3\npotts three\n", 2, "state count 'three' is not an integer");
+  expect_file_error("nodes 3\npotts\n", 2, "expected 'potts Q'");
+  expect_file_error("nodes 3\npotts 3\nfield 0 0.5\n", 3, "expected 'field I S H'");
+  expect_file_error("nodes 3\npotts 3\nfield 0 3 0.5\n", 3, "state 3 out of range [0, 3)");
+  expect_file_error("nodes 3\npotts 3\nfield 0 -1 0.5\n", 3, "state -1 out of range [0, 3)");
+  expect_file_error("nodes 3\npotts 3\nfield 5 1 0.5\n", 3, "node 5 out of range [0, 3)");
+  expect_file_error("nodes 3\npotts 3\nfield 0 1 nan\n", 3, "field 'nan' is not finite");
+  expect_file_error("nodes 3\npotts 3\nfield 0 1 0.5\nfield 0 1 0.25\n", 4,
+                    "field of node 0 in state 1 given again with a different value (first on "
+                    "line 3)");
+  expect_file_error("nodes 3\npotts 3\nclamp 1 3\n", 3, "state 3 out of range [0, 3)");
+  expect_file_error("nodes 3\npotts 3\nclamp 1 -1\n", 3, "state -1 out of range [0, 3)");
+  expect_file_error("nodes 3\npotts 3\nclamp 1 0\nclamp 1 2\n", 4, "clamp of node 1 given again");
+  expect_file_error("nodes 3\npotts 3\nclamp 1 0 0\n", 3, "expected 'clamp I S'");
+  expect_file_error("nodes 3\npotts 3\nedge 0 1 1\nedge 1 0 2\n", 4,
+                    "edge (0, 1) given again with coupling 2");
+}
+
 TEST(GraphFile, NoNodesLine) {
   const GraphFile file("# only a comment\n\n");
   expect_model_error([&] { hamon::read_graph_file(file.path()); },

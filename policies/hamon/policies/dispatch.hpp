@@ -164,8 +164,8 @@ void require_kokkos_initialized(const char* entry_point);
 template <class Target, class MemSpace>
 DeviceModel<Target> alias_model(const DeviceModel<MemSpace>& m) {
   const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
-               block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound, lattice] =
-      m;
+               block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound, n_states,
+               state_fields, csr_matrices, clamp_state, lattice] = m;
   (void)lattice;  // stays disabled: the general path gives the same bits
   auto alias = [](const auto& view) {
     using T = typename std::decay_t<decltype(view)>::value_type;
@@ -184,6 +184,10 @@ DeviceModel<Target> alias_model(const DeviceModel<MemSpace>& m) {
                              n_free,
                              energy_fraction_bits,
                              integer_field_bound,
+                             n_states,
+                             alias(state_fields),
+                             alias(csr_matrices),
+                             alias(clamp_state),
                              LatticeGeometry<Target>{}};
 }
 
