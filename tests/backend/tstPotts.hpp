@@ -300,37 +300,4 @@ TEST(TEST_CATEGORY, potts_determinism_matches_serial) {
       20, 20);
 }
 
-TEST(TEST_CATEGORY, potts_weight_table_and_lattice_path_match_the_general_paths) {
-  // Integer couplings and fields: weights come from a per-chain table; with the table off
-  // (integer_field_bound = -1) the deterministic exp runs per update, and with the lattice
-  // fast path off the CSR loops run. Same bits, as for Ising spins (tstDeterminism.hpp).
-  hamon::PottsFields integer;
-  integer.uniform = {1.0, 0.0, 0.0};
-  const auto model =
-      hamon::make_potts_lattice({6, 8}, true, 3, hamon::ValueDistribution::pm_one(5), integer);
-  Space space;
-  const auto fast = hamon::make_device_model(space, model);
-  ASSERT_GE(fast.integer_field_bound, 0);
-  hamon::NrptOptions o;
-  o.n_chains = 7;
-  o.beta_max = 1.2;
-  o.n_rounds = 150;
-  o.n_expl = 2;
-  o.seed = 99;
-  o.observers.samples_every = 2;
-  o.observers.energies = true;
-  const auto reference = hamon::nrpt(space, fast, o);
-  auto without_table = fast;
-  without_table.integer_field_bound = -1;
-  const auto a = hamon::nrpt(space, without_table, o);
-  hamon_test::expect_same_bits(a.samples, reference.samples, "samples without the table");
-  hamon_test::expect_same_bits(a.energies, reference.energies, "energies without the table");
-  EXPECT_TRUE(fast.lattice.enabled);
-  auto general = fast;
-  general.lattice.enabled = false;
-  const auto b = hamon::nrpt(space, general, o);
-  hamon_test::expect_same_bits(b.samples, reference.samples, "samples without the lattice path");
-  hamon_test::expect_same_bits(b.energies, reference.energies, "energies without the lattice path");
-}
-
 }  // namespace
