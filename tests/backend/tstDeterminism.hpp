@@ -76,16 +76,19 @@ TEST(TEST_CATEGORY, determinism_in_parallel_kernels_matches_serial) {
 }
 
 TEST(TEST_CATEGORY, determinism_different_seeds_differ) {
-  const auto model = hamon::make_lattice({8, 8}, true);
-  hamon::NrptOptions o;
-  o.n_chains = 4;
-  o.n_rounds = 50;
-  o.observers.samples_every = 1;
-  o.seed = 1;
-  const auto a = hamon::nrpt(TEST_EXECSPACE(), model, o);
-  o.seed = 2;
-  const auto b = hamon::nrpt(TEST_EXECSPACE(), model, o);
-  EXPECT_NE(a.samples, b.samples);
+  // Ising spins and q = 3 Potts states.
+  for (const auto& model :
+       {hamon::make_lattice({8, 8}, true), hamon::make_potts_lattice({8, 8}, true, 3)}) {
+    hamon::NrptOptions o;
+    o.n_chains = 4;
+    o.n_rounds = 50;
+    o.observers.samples_every = 1;
+    o.seed = 1;
+    const auto a = hamon::nrpt(TEST_EXECSPACE(), model, o);
+    o.seed = 2;
+    const auto b = hamon::nrpt(TEST_EXECSPACE(), model, o);
+    EXPECT_NE(a.samples, b.samples);
+  }
 }
 
 }  // namespace
@@ -156,6 +159,31 @@ TEST(TEST_CATEGORY, determinism_lattice_fast_path_matches_general_path) {
                    space, hamon::make_lattice({6, 6}, true, hamon::ValueDistribution::gaussian(1)))
                    .lattice.enabled);
   EXPECT_FALSE(hamon::make_device_model(space, hamon::make_lattice({6, 6}, false)).lattice.enabled);
+}
+
+TEST(TEST_CATEGORY, determinism_potts_weight_table_and_lattice_path_match_the_general_paths) {
+  // A q = 3 Potts lattice with integer couplings and fields: weights come from a per-chain
+  // table and neighbours from the lattice fast path. With the table off
+  // (integer_field_bound = -1: the deterministic exp per update) or the fast path off (the
+  // CSR loops): same bits.
+  hamon::PottsFields integer;
+  integer.uniform = {1.0, 0.0, 0.0};
+  TEST_EXECSPACE space;
+  const auto fast = hamon::make_device_model(
+      space,
+      hamon::make_potts_lattice({6, 8}, true, 3, hamon::ValueDistribution::pm_one(5), integer));
+  ASSERT_GE(fast.integer_field_bound, 0);
+  ASSERT_TRUE(fast.lattice.enabled);
+  const auto reference = run_lattice(fast);
+  auto without_table = fast;
+  without_table.integer_field_bound = -1;
+  auto general = fast;
+  general.lattice.enabled = false;
+  for (const auto& other : {run_lattice(without_table), run_lattice(general)}) {
+    expect_same_bits(other.samples, reference.samples, "samples");
+    expect_same_bits(other.energies, reference.energies, "energies");
+    expect_same_bits(other.swaps.accepted, reference.swaps.accepted, "accepted swaps");
+  }
 }
 
 }  // namespace

@@ -17,31 +17,13 @@
 #include "exact_enumeration.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/nrpt.hpp"
+#include "statistics_checks.hpp"
 
 namespace {
 
+using hamon_test::expect_within_error;
+using hamon_test::statistics_run;
 using Space = TEST_EXECSPACE;
-
-hamon::NrptOptions statistics_run(double beta_max, std::int64_t rounds, std::uint64_t seed) {
-  hamon::NrptOptions o;
-  o.n_chains = 4;
-  o.beta_min = 0.0;
-  o.beta_max = beta_max;
-  o.n_rounds = rounds;
-  o.burn_in = 500;
-  o.n_expl = 1;
-  o.seed = seed;
-  o.observers.moments = true;
-  o.observers.moment_batches = 32;
-  return o;
-}
-
-void expect_within_error(double estimate, double stderr_estimate, double exact,
-                         const std::string& what) {
-  EXPECT_LE(std::abs(estimate - exact), 5.0 * stderr_estimate + 1e-12)
-      << what << ": estimate " << estimate << " +- " << stderr_estimate << ", exact " << exact;
-  EXPECT_LT(std::abs(estimate - exact), 0.05) << what;
-}
 
 void check_against_enumeration(const hamon::SpinModel& model, double beta, std::int64_t rounds,
                                std::uint64_t seed) {

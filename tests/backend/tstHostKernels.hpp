@@ -63,6 +63,9 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
     const auto d = to_host(device.spins);
     const auto e = to_host(exp_path.spins);
     ASSERT_EQ(a.size(), b.size());
+    if (model.is_potts()) {
+      for (std::int8_t x : b) ASSERT_LT(static_cast<std::uint8_t>(x), model.n_states());
+    }
     EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size())) << machines << " machines";
     EXPECT_EQ(0, std::memcmp(d.data(), b.data(), d.size()))
         << machines << " machines, device style";
@@ -118,6 +121,32 @@ TEST(TEST_CATEGORY, host_kernels_agree_on_real_couplings) {
   expect_kernels_agree(hamon::make_lattice({6, 10}, true, hamon::ValueDistribution::gaussian(3),
                                            hamon::ValueDistribution::gaussian(4, 0.7)),
                        false, false);
+}
+
+TEST(TEST_CATEGORY, host_kernels_agree_on_potts_models) {
+  // q-state sweeps and energies, as above (every state in [0, q) too): a q = 3 lattice
+  // ferromagnet with integer fields (weight tables), a q = 5 Gaussian glass with drawn
+  // fields (exp) and a graph with integer general matrices and clamps.
+  hamon::PottsFields integer;
+  integer.uniform = {1.0, 0.0, -2.0};
+  hamon::PottsFields drawn;
+  drawn.drawn = hamon::ValueDistribution::gaussian(4, 0.7);
+  std::vector<hamon::CouplingMatrix> matrices;
+  for (std::int64_t i = 0; i < 40; ++i) {
+    std::vector<double> w(9);
+    for (std::size_t k = 0; k < 9; ++k)
+      w[k] = static_cast<double>((k * 3 + static_cast<std::size_t>(i)) % 5) - 2.0;
+    matrices.push_back({i, (i + 1) % 40, w});
+  }
+  expect_kernels_agree(
+      hamon::make_potts_lattice({6, 8}, true, 3, hamon::ValueDistribution::constant(1.0), integer),
+      true);
+  expect_kernels_agree(
+      hamon::make_potts_lattice({6, 10}, true, 5, hamon::ValueDistribution::gaussian(3), drawn),
+      false, false);
+  expect_kernels_agree(hamon::SpinModel::potts(40, 3, {{0, 20, 1.0}, {5, 25, -1.0}}, {},
+                                               {{3, 1}, {30, 2}}, matrices),
+                       false);
 }
 
 }  // namespace

@@ -138,6 +138,47 @@ TEST(TEST_CATEGORY, sampler_lattice_fast_path_resumes_too) {
                       reference);
 }
 
+TEST(TEST_CATEGORY, sampler_potts_splits_and_resumes_with_the_same_bits) {
+  // q-state models keep every contract above: a q = 3 Potts glass with general matrices,
+  // drawn fields and a clamp (exp path), and a q = 4 ferromagnet with integer fields.
+  hamon::PottsFields drawn;
+  drawn.drawn = hamon::ValueDistribution::gaussian(13, 0.3);
+  const auto glass3 =
+      hamon::make_potts_lattice({6, 6}, true, 3, hamon::ValueDistribution::gaussian(11), drawn);
+  std::vector<hamon::CouplingMatrix> matrices;
+  std::vector<hamon::Edge> edges;
+  for (std::size_t e = 0; e < glass3.edges().size(); ++e) {
+    const auto& edge = glass3.edges()[e];
+    if (e % 4 != 0) {
+      edges.push_back(edge);
+      continue;
+    }
+    std::vector<double> w(9);
+    for (std::size_t k = 0; k < 9; ++k) w[k] = edge.coupling * (k % 4 == 0 ? 1.0 : 0.25 * (k % 3));
+    matrices.push_back({edge.i, edge.j, w});
+  }
+  hamon::PottsFields integer;
+  integer.uniform = {1.0, 0.0, 0.0, -1.0};
+  for (const auto& model :
+       {hamon::SpinModel::potts(36, 3, edges, glass3.state_fields(), {{7, 2}}, matrices),
+        hamon::make_potts_lattice({6, 8}, true, 4, hamon::ValueDistribution::constant(1.0),
+                                  integer)}) {
+    SCOPED_TRACE("q = " + std::to_string(model.n_states()));
+    const auto o = observed_run();
+    const hamon::NrptResult reference = hamon::nrpt(ReferenceSpace(), model, o);
+    hamon::Sampler<TEST_EXECSPACE> split(TEST_EXECSPACE(), model, o);
+    for (std::int64_t n : {37, 13, 50, 49, 1, 500}) EXPECT_EQ(split.run(n), n);
+    expect_same_results(split.result(), reference);
+    for (std::int64_t first : {75, 151, 400}) {
+      SCOPED_TRACE("saved after round " + std::to_string(first));
+      expect_same_results(saved_and_continued<TEST_EXECSPACE, TEST_EXECSPACE>(model, o, first),
+                          reference);
+      expect_same_results(saved_and_continued<TEST_EXECSPACE, ReferenceSpace>(model, o, first),
+                          reference);
+    }
+  }
+}
+
 /// Collects what a sink receives, and how it arrives.
 struct CollectingSink final : hamon::TraceSink {
   std::vector<std::int8_t> samples;

@@ -345,4 +345,167 @@ TEST(SpinModelEnergy, RejectsBadConfigurations) {
   expect_model_error([&] { (void)model.energy({1, 0, 1}); }, {"node 1"});
 }
 
+// Potts models (SpinModel::potts).
+
+TEST(PottsModelValidation, StateCount) {
+  expect_model_error([] { SpinModel::potts(3, 1, {}); }, {"2 <= q <= 256", "q = 1"});
+  expect_model_error([] { SpinModel::potts(3, 257, {}); }, {"q = 257"});
+  expect_model_error([] { SpinModel::potts(3, -2, {}); }, {"q = -2"});
+  EXPECT_EQ(SpinModel::potts(3, 256, {{0, 1, 1.0}}).n_states(), 256);
+  EXPECT_EQ(SpinModel::potts(3, 2, {}).n_states(), 2);
+  expect_model_error([] { SpinModel::potts(0, 3, {}); }, {"n_nodes = 0"});
+}
+
+TEST(PottsModelValidation, MatrixSizeAndValues) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  expect_model_error(
+      [] {
+        SpinModel::potts(3, 3, {}, {}, {},
+                         {{0, 1, std::vector<double>(9, 0.5)}, {1, 2, {1, 2, 3, 4}}});
+      },
+      {"coupling matrix 1 (1, 2)", "4 entries", "has 9"});
+  expect_model_error([] { SpinModel::potts(3, 2, {}, {}, {}, {{0, 1, {}}}); }, {"0 entries"});
+  expect_model_error(
+      [&] {
+        SpinModel::potts(3, 2, {}, {}, {}, {{2, 0, {0.0, 1.0, nan, 0.0}}});
+      },
+      {"coupling matrix 0 (2, 0)", "entry (1, 0) is NaN"});
+  expect_model_error(
+      [&] {
+        SpinModel::potts(3, 2, {}, {}, {}, {{0, 1, {0.0, -inf, 0.0, 0.0}}});
+      },
+      {"entry (0, 1) is -Inf"});
+  expect_model_error(
+      [] {
+        SpinModel::potts(3, 2, {}, {}, {}, {{0, 3, {0, 0, 0, 0}}});
+      },
+      {"node 3 out of range [0, 3)"});
+  expect_model_error(
+      [] {
+        SpinModel::potts(3, 2, {}, {}, {}, {{1, 1, {0, 0, 0, 0}}});
+      },
+      {"self-loop"});
+}
+
+TEST(PottsModelValidation, EdgeInBothListsOrMatrixTwice) {
+  const std::vector<double> w(4, 0.25);
+  expect_model_error(
+      [&] {
+        SpinModel::potts(4, 2, {{0, 1, 1.0}, {2, 1, 0.5}}, {}, {}, {{1, 2, w}});
+      },
+      {"edge (1, 2)", "both as a Potts coupling and as a coupling matrix"});
+  expect_model_error(
+      [&] {
+        SpinModel::potts(4, 2, {}, {}, {}, {{0, 3, w}, {3, 0, w}});
+      },
+      {"coupling matrix of edge (0, 3) given twice"});
+  expect_model_error(
+      [] {
+        SpinModel::potts(4, 3, {{0, 1, 1.0}, {1, 0, 2.0}});
+      },
+      {"different couplings 1 and 2"});
+}
+
+TEST(PottsModelValidation, StateFieldsAndClamps) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expect_model_error(
+      [] {
+        SpinModel::potts(2, 3, {}, {1, 2, 3, 4, 5});
+      },
+      {"5 entries", "2 nodes", "3 per node"});
+  expect_model_error(
+      [&] {
+        SpinModel::potts(2, 3, {}, {0, 0, 0, 0, 0, nan});
+      },
+      {"field of node 1, state 2 is NaN"});
+  expect_model_error(
+      [] {
+        SpinModel::potts(4, 3, {}, {}, {{2, 3}});
+      },
+      {"clamp of node 2: value 3 is not a state in [0, 3)"});
+  expect_model_error([] { SpinModel::potts(4, 3, {}, {}, {{2, -1}}); }, {"value -1"});
+  expect_model_error(
+      [] {
+        SpinModel::potts(4, 3, {}, {}, {{4, 0}});
+      },
+      {"clamp 0: node 4 out of range [0, 4)"});
+  expect_model_error(
+      [] {
+        SpinModel::potts(4, 3, {}, {}, {{1, 0}, {1, 2}});
+      },
+      {"node 1 clamped twice", "0 and 2"});
+  // State 0 is a clamp like any other (for Ising spins 0 is not a value at all).
+  const auto model = SpinModel::potts(4, 3, {{0, 1, 1.0}}, {}, {{1, 0}, {3, 2}, {3, 2}});
+  EXPECT_EQ(model.n_free(), 2);
+  EXPECT_EQ(model.clamped_states(), (std::vector<std::int16_t>{-1, 0, -1, 2}));
+  EXPECT_EQ(model.clamped(), (std::vector<std::int8_t>{0, 1, 0, 1}));
+  EXPECT_EQ(model.block_offsets().back(), 2);
+}
+
+TEST(PottsModel, LayoutAndEdgeCouplings) {
+  // A matrix given as (2, 0) is stored transposed as (0, 2); Potts-form edges read as J delta.
+  const std::vector<double> w20 = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};  // (x_2, x_0)
+  const auto model = SpinModel::potts(3, 3, {{1, 0, -1.5}}, {}, {}, {{2, 0, w20}});
+  EXPECT_TRUE(model.is_potts());
+  EXPECT_FALSE(SpinModel::from_edges(2, {}).is_potts());
+  ASSERT_EQ(model.n_edges(), 2);
+  EXPECT_EQ(model.edges()[0].i, 0);
+  EXPECT_EQ(model.edges()[0].j, 1);
+  EXPECT_EQ(model.edges()[1].i, 0);
+  EXPECT_EQ(model.edges()[1].j, 2);
+  EXPECT_EQ(model.state_fields(), std::vector<double>(9, 0.0));
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      EXPECT_EQ(model.edge_coupling(0, a, b), a == b ? -1.5 : 0.0);
+      EXPECT_EQ(model.edge_coupling(1, a, b), w20[static_cast<std::size_t>(b * 3 + a)]);
+    }
+  }
+  // CRS matrices are oriented (x_row, x_column): row 2's entry for column 0 is w20 itself.
+  ASSERT_EQ(model.csr_matrices().size(), 4u * 9u);
+  const auto& cols = model.columns();
+  for (auto e = model.row_offsets()[2]; e < model.row_offsets()[3]; ++e) {
+    ASSERT_EQ(cols[static_cast<std::size_t>(e)], 0);
+    for (std::size_t k = 0; k < 9; ++k) {
+      EXPECT_EQ(model.csr_matrices()[static_cast<std::size_t>(e) * 9 + k], w20[k]);
+    }
+  }
+  // Only Potts-form edges: no matrices at all.
+  EXPECT_TRUE(SpinModel::potts(3, 3, {{0, 1, 1.0}}).csr_matrices().empty());
+}
+
+TEST(PottsModelEnergy, HandComputedCase) {
+  // q = 3; h_0 = (0.5, 0, -1), h_1 = 0, h_2 = (0, 0.25, 0); J_01 = 2 (Potts form);
+  // W_12(x_1, x_2) general.
+  const std::vector<double> fields = {0.5, 0.0, -1.0, 0, 0, 0, 0.0, 0.25, 0.0};
+  const std::vector<double> w12 = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const auto model = SpinModel::potts(3, 3, {{0, 1, 2.0}}, fields, {}, {{1, 2, w12}});
+  // x = (0, 0, 1): h = 0.5 + 0 + 0.25; J delta = 2; W_12(0, 1) = 2; E = -4.75.
+  EXPECT_DOUBLE_EQ(model.potts_energy({0, 0, 1}), -4.75);
+  // x = (2, 1, 0): h = -1 + 0 + 0; J delta = 0; W_12(1, 0) = 4; E = -3.
+  EXPECT_DOUBLE_EQ(model.potts_energy({2, 1, 0}), -3.0);
+  // energy() reads the bytes as states too.
+  EXPECT_DOUBLE_EQ(model.energy({2, 1, 0}), -3.0);
+  // magnitude: max|h_i| summed (1 + 0 + 0.25) plus max|W| per edge (2 + 9).
+  EXPECT_DOUBLE_EQ(model.magnitude(), 12.25);
+}
+
+TEST(PottsModelEnergy, ClampedNodesTakeTheirStateAndBadStatesAreRefused) {
+  const auto model = SpinModel::potts(3, 4, {{0, 1, 1.0}, {1, 2, -0.5}}, {}, {{1, 3}});
+  EXPECT_DOUBLE_EQ(model.potts_energy({3, 0, 3}), -(1.0 - 0.5));
+  EXPECT_DOUBLE_EQ(model.potts_energy({3, 3, 3}), -(1.0 - 0.5));
+  EXPECT_DOUBLE_EQ(model.potts_energy({3, 200, 1}), -1.0);  // the clamped byte is ignored
+  expect_model_error([&] { (void)model.potts_energy({0, 0}); }, {"2 states", "3 nodes"});
+  expect_model_error(
+      [&] {
+        (void)model.potts_energy({0, 0, 4});
+      },
+      {"state of node 2 is 4", "q = 4"});
+  expect_model_error(
+      [] {
+        (void)SpinModel::from_edges(2, {}).potts_energy({0, 1});
+      },
+      {"not a Potts model"});
+}
+
 }  // namespace

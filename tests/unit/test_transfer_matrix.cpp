@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../support/exact_enumeration.hpp"
+#include "../support/statistics_checks.hpp"
 #include "../support/transfer_matrix.hpp"
 #include "hamon/core/diagnostics.hpp"
 #include "hamon/policies/dispatch.hpp"
@@ -67,25 +68,14 @@ TEST(TransferMatrix, matches_enumeration_on_small_strips) {
     for (std::size_t i = 0; i < exact.node_means.size(); ++i) {
       EXPECT_NEAR(strip.node_means[i], exact.node_means[i], 1e-10) << "node " << i;
     }
+    ASSERT_EQ(strip.edge_means.size(), exact.edge_means.size());
+    for (std::size_t e = 0; e < exact.edge_means.size(); ++e) {
+      EXPECT_NEAR(strip.edge_means[e], exact.edge_means[e], 1e-10) << "edge " << e;
+    }
   }
   const SpinModel wide = glass_strip(4, 4, false, 1.0, 0.0, 9, {});
   EXPECT_THROW(hamon::test::strip_moments(wide, 3, 1.0), std::invalid_argument);  // too narrow
 }
-
-struct Moments2 {
-  double sum = 0.0;
-  double sum_sq = 0.0;
-  std::int64_t n = 0;
-  void add(double z) {
-    sum += z;
-    sum_sq += z * z;
-    ++n;
-  }
-  double mean() const { return sum / static_cast<double>(n); }
-  double variance() const {
-    return (sum_sq - sum * sum / static_cast<double>(n)) / static_cast<double>(n - 1);
-  }
-};
 
 TEST(Calibration, error_bars_cover_the_exact_values_as_often_as_they_claim) {
   // A 10 x 30 glass strip (periodic across 10) with fields and two clamped nodes, at
@@ -107,7 +97,7 @@ TEST(Calibration, error_bars_cover_the_exact_values_as_often_as_they_claim) {
   const double exact_energy = exact.energy / static_cast<double>(model.n_nodes());
 
   constexpr int kSeeds = 16;
-  Moments2 energy, nodes, ss, ti;
+  hamon_test::ZMoments energy, nodes, ss, ti;
   for (int k = 0; k < kSeeds; ++k) {
     hamon::NrptOptions o;
     o.n_chains = 16;
