@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_timing.hpp"
 #include "hamon/backend_list.hpp"
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
@@ -89,23 +90,7 @@ struct Setup {
   }
 };
 
-/// Runs `body(iteration)` once per benchmark iteration, fenced, timed by the wall clock;
-/// returns the total seconds.
-template <class Space, class Body>
-double timed_loop(benchmark::State& state, const Space& space, Body&& body) {
-  double seconds = 0.0;
-  std::uint32_t iteration = 0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    body(iteration++);
-    space.fence();
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(t);
-    seconds += t;
-  }
-  return seconds;
-}
+using hamon::perf::timed_loop;
 
 /// One sweep per iteration, on the CSR path (`csr_only`) or the automatic choice.
 template <class Space>

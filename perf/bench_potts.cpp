@@ -28,6 +28,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bench_timing.hpp"
 #include "hamon/backend_list.hpp"
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
@@ -62,21 +63,7 @@ std::vector<double> linear_ladder(int chains, double top) {
   return betas;
 }
 
-template <class Space, class Body>
-double timed_loop(benchmark::State& state, const Space& space, Body&& body) {
-  double seconds = 0.0;
-  std::uint32_t iteration = 0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    body(iteration++);
-    space.fence();
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(t);
-    seconds += t;
-  }
-  return seconds;
-}
+using hamon::perf::timed_loop;
 
 template <class Space>
 void potts_sweep(benchmark::State& state) {
@@ -129,19 +116,7 @@ void potts_round_loop(benchmark::State& state) {
   options.seed = 7;
   const double per_round = static_cast<double>(model.n_nodes()) * options.n_chains * options.n_expl;
   options.n_rounds = std::max<std::int64_t>(50, static_cast<std::int64_t>(3e7 / per_round));
-  double seconds = 0.0;
-  std::int64_t updates = 0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    const auto result = hamon::nrpt(Space(), model, options);
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(t);
-    seconds += t;
-    updates += result.spin_updates;
-    benchmark::DoNotOptimize(result.total_round_trips);
-  }
-  state.counters["updates_per_ns"] = static_cast<double>(updates) / seconds * 1e-9;
+  state.counters["updates_per_ns"] = hamon::perf::nrpt_updates_per_ns<Space>(state, model, options);
 }
 
 void plain_potts_sweep(benchmark::State& state) {
@@ -149,16 +124,10 @@ void plain_potts_sweep(benchmark::State& state) {
   hamon::perf::PlainPottsSweep plain(side, static_cast<int>(state.range(1)),
                                      static_cast<int>(state.range(2)), 7);
   plain.sweep();
-  double seconds = 0.0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
+  const double seconds = timed_loop(state, hamon::perf::NoFence{}, [&](std::uint32_t) {
     plain.sweep();
     benchmark::DoNotOptimize(plain.states());
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(t);
-    seconds += t;
-  }
+  });
   state.counters["updates_per_ns"] = static_cast<double>(plain.updates_per_sweep()) *
                                      static_cast<double>(state.iterations()) / seconds * 1e-9;
 }

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 
+#include "bench_timing.hpp"
 #include "hamon/backend_list.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/nrpt.hpp"
@@ -45,19 +46,8 @@ void round_loop(benchmark::State& state) {
   // start) stays a small part of the time, as in a real run.
   const double per_round = static_cast<double>(model.n_nodes()) * options.n_chains * options.n_expl;
   options.n_rounds = std::max<std::int64_t>(100, static_cast<std::int64_t>(1e8 / per_round));
-  double seconds = 0.0;
-  std::int64_t updates = 0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    const auto result = hamon::nrpt(Space(), model, options);
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(t);
-    seconds += t;
-    updates += result.spin_updates;
-    benchmark::DoNotOptimize(result.total_round_trips);
-  }
-  state.counters["spin_updates_per_ns"] = static_cast<double>(updates) / seconds * 1e-9;
+  state.counters["spin_updates_per_ns"] =
+      hamon::perf::nrpt_updates_per_ns<Space>(state, model, options);
   state.counters["rounds"] = static_cast<double>(options.n_rounds);
 }
 

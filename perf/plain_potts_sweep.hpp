@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "hamon/core/seeds.hpp"
+
 namespace hamon::perf {
 
 class PlainPottsSweep {
@@ -57,12 +59,7 @@ class PlainPottsSweep {
   const std::uint8_t* states() const { return states_.data(); }
 
  private:
-  std::uint64_t next() {  // splitmix64, as plain_sweep.hpp
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return mix64(state_ += kSplitMix64Increment); }  // splitmix64
 
   int side_, chains_, q_;
   std::uint64_t state_;

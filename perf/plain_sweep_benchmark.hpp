@@ -7,6 +7,7 @@
 
 #include <chrono>
 
+#include "bench_timing.hpp"
 #include "plain_sweep.hpp"
 
 namespace hamon::perf {
@@ -16,16 +17,10 @@ namespace hamon::perf {
 inline void time_plain_sweep(benchmark::State& state, int side, int chains, const char* counter) {
   PlainSweep plain(side, chains, 7);
   plain.sweep();
-  double seconds = 0.0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
+  const double seconds = timed_loop(state, NoFence{}, [&](std::uint32_t) {
     plain.sweep();
     benchmark::DoNotOptimize(plain.spins());
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(t);
-    seconds += t;
-  }
+  });
   state.counters[counter] = static_cast<double>(plain.updates_per_sweep()) *
                             static_cast<double>(state.iterations()) / seconds * 1e-9;
 }
