@@ -128,14 +128,15 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
                                                     use_host_registers<ExecutionSpace>(kernel));
 }
 
-/// One Potts sweep (impl/potts_update.hpp): the colour blocks in turn, the lattice's
+/// One Potts sweep (impl/potts_update.hpp) in the host style (`HostStyle`: a node in every
+/// machine per work item) or the device style: the colour blocks in turn, the lattice's
 /// checkerboard when its fast path applies (same bits).
-template <class ExecutionSpace>
-void potts_sweep(const ExecutionSpace& space,
-                 const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                 const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
-                 std::uint32_t sweep) {
-  PottsUpdate<ExecutionSpace> update;
+template <bool HostStyle, class ExecutionSpace>
+void potts_sweep_in_style(const ExecutionSpace& space,
+                          const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                          const ChainState<ExecutionSpace>& state, std::uint64_t seed,
+                          std::uint32_t round, std::uint32_t sweep) {
+  PottsUpdate<ExecutionSpace, HostStyle> update;
   update.model = model;
   update.spins = state.spins;
   update.betas = state.betas;
@@ -148,15 +149,16 @@ void potts_sweep(const ExecutionSpace& space,
   update.sweep = sweep;
   update.round = round;
   if (update.n_machines == 0) return;
-  // A Potts update costs about q Ising ones (host lanes: machines, 4 per draw).
-  const std::int64_t cost_per_node = static_cast<std::int64_t>(update.n_machines) * model.n_states;
+  // A Potts update costs about q Ising ones.
+  const std::int64_t cost_per_node = host_lane_slots(update.n_machines) * model.n_states;
+  const std::int64_t items_per_node = HostStyle ? 1 : update.n_groups;
   if (model.lattice.enabled) {
     update.lattice = model.lattice;
     const std::int64_t n_block = model.lattice.n_nodes / 2;
     for (std::int32_t colour = 0; colour < 2; ++colour) {
       update.colour = colour;
-      launch(space, "hamon::potts_lattice_sweep", n_block * update.n_groups,
-             n_block * cost_per_node, update);
+      launch(space, "hamon::potts_lattice_sweep", n_block * items_per_node, n_block * cost_per_node,
+             update);
     }
     return;
   }
@@ -165,8 +167,23 @@ void potts_sweep(const ExecutionSpace& space,
     update.block_begin = model.block_offsets[c];
     const std::int64_t n_block = model.block_offsets[c + 1] - update.block_begin;
     if (n_block == 0) continue;
-    launch(space, "hamon::potts_sweep", n_block * update.n_groups, n_block * cost_per_node, update);
+    launch(space, "hamon::potts_sweep", n_block * items_per_node, n_block * cost_per_node, update);
   }
+}
+
+template <class ExecutionSpace>
+void potts_sweep(const ExecutionSpace& space,
+                 const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                 const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
+                 std::uint32_t sweep, HostKernel kernel) {
+  if constexpr (host_style<ExecutionSpace>) {
+    if (kernel != HostKernel::device) {
+      potts_sweep_in_style<true>(space, model, state, seed, round, sweep);
+      return;
+    }
+  }
+  (void)kernel;
+  potts_sweep_in_style<false>(space, model, state, seed, round, sweep);
 }
 
 /// Fills state.potts_weight (when the model's local fields are integers) from the ladder.
@@ -252,8 +269,8 @@ void refresh_acceptance_thresholds(const ExecutionSpace& space,
 }
 
 /// One block-Gibbs sweep of every machine: each colour class in turn (a Potts model:
-/// detail::potts_sweep, whatever `kernel`). Periodic lattices
-/// with integer local fields take the lattice fast path (DeviceModel::lattice), which
+/// detail::potts_sweep: `kernel` device selects the device style, else the host style). Periodic
+/// lattices with integer local fields take the lattice fast path (DeviceModel::lattice), which
 /// gives the same bits as the general path. `kernel` chooses the host implementation
 /// (same bits either way).
 template <class ExecutionSpace>
@@ -263,7 +280,7 @@ void gibbs_sweep(const ExecutionSpace& space,
                  std::uint32_t sweep, detail::HostKernel kernel = detail::HostKernel::best) {
   using memory_space = typename ExecutionSpace::memory_space;
   if (model.n_states > 0) {
-    detail::potts_sweep(space, model, state, seed, round, sweep);
+    detail::potts_sweep(space, model, state, seed, round, sweep, kernel);
     return;
   }
   const std::int32_t bound = state.up_limit.extent(0) > 0 ? model.integer_field_bound : -1;

@@ -12,7 +12,8 @@
 //
 // The word for (round, sweep, node, machine) is word (machine % 4) of Philox4x32-10 at
 // counter (node, machine / 4, sweep | kPottsSweep, round): a work item updates one node
-// in 4 machines (adjacent in memory, ChainState), on every space.
+// in 4 machines (adjacent in memory, ChainState) in the device style; the host style
+// updates a node in every machine, 16 side by side in vectorised loops (same bits).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
 #include "hamon/core/impl/exp.hpp"
+#include "hamon/core/impl/launch.hpp"
 #include "hamon/core/spin_model.hpp"
 
 namespace hamon::detail {
@@ -38,7 +40,13 @@ KOKKOS_FORCEINLINE_FUNCTION std::int8_t potts_byte(std::int32_t state) {
   return static_cast<std::int8_t>(static_cast<std::uint8_t>(state));
 }
 
-template <class ExecutionSpace>
+/// Machines a host work item updates side by side (a multiple of 4: whole draws).
+inline constexpr std::int32_t kPottsHostLanes = 16;
+
+/// HostStyle: a work item is one node in every machine, kPottsHostLanes machines at a time
+/// in loops the compiler vectorises (the same arithmetic per machine as the device style,
+/// so the same bits); otherwise one node in kPottsMachinesPerDraw machines (any space).
+template <class ExecutionSpace, bool HostStyle>
 struct PottsUpdate {
   using memory_space = typename ExecutionSpace::memory_space;
 
@@ -120,7 +128,133 @@ struct PottsUpdate {
     return q - 1;
   }
 
+  /// The host style: node k of the block in every machine. A state is the number of
+  /// s < q - 1 whose cumulative weight is <= the target, which is draw()'s first s with
+  /// target < cumulative (the cumulative weights do not decrease), without a branch.
+  KOKKOS_INLINE_FUNCTION void update_node_in_every_machine(std::int64_t k) const {
+    const std::int64_t i = node(k);
+    std::int64_t j[6];
+    std::int32_t lattice_coupling[6];
+    const std::int32_t n = lattice.enabled ? lattice_neighbours(i, j, lattice_coupling) : 0;
+    for (std::int32_t first = 0; first < n_machines; first += kPottsHostLanes) {
+      if (n_machines - first >= kPottsHostLanes) {
+        update_lanes(i, first, n, j, lattice_coupling);
+      } else {
+        // A partial chunk (fewer than 16 machines): draw by draw, as the device style does
+        // (the same bits; measured faster than loops of a run-time length).
+        for (std::int64_t g = first / kPottsMachinesPerDraw; g < n_groups; ++g) {
+          update_node_in_four_machines(k * n_groups + g);
+        }
+      }
+    }
+  }
+
+  /// Node i in machines [first, first + kPottsHostLanes) (a compile-time trip count, so
+  /// the loops vectorise without remainders).
+  KOKKOS_INLINE_FUNCTION void update_lanes(std::int64_t i, std::int32_t first, std::int32_t n,
+                                           const std::int64_t* j,
+                                           const std::int32_t* lattice_coupling) const {
+    const std::int32_t q = model.n_states;
+    constexpr std::int32_t lanes = kPottsHostLanes;
+    const bool matrices = model.csr_matrices.extent(0) > 0;
+    const bool table = weight.extent(0) > 0;
+    std::uint32_t word[kPottsHostLanes];
+    for (std::int32_t g = 0; g * kPottsMachinesPerDraw < lanes; ++g) {
+      const Philox4 w =
+          philox4(seed, static_cast<std::uint32_t>(i),
+                  first_group + static_cast<std::uint32_t>(first / kPottsMachinesPerDraw + g),
+                  sweep | kPottsSweep, round);
+      for (std::int32_t t = 0; t < kPottsMachinesPerDraw; ++t) {
+        word[g * kPottsMachinesPerDraw + t] = w.w[t];
+      }
+    }
+    double phi[kMaxStates][kPottsHostLanes];
+    for (std::int32_t s = 0; s < q; ++s) {
+      const double h = model.state_fields(i * q + s);
+      for (std::int32_t lane = 0; lane < kPottsHostLanes; ++lane) phi[s][lane] = h;
+    }
+    const auto add_potts = [&](std::int64_t neighbour, double coupling) {
+      const std::int8_t* x = &spins(first, neighbour);
+      for (std::int32_t s = 0; s < q; ++s) {
+        HAMON_SIMD
+        for (std::int32_t lane = 0; lane < lanes; ++lane) {
+          phi[s][lane] += potts_state(x[lane]) == s ? coupling : 0.0;
+        }
+      }
+    };
+    if (lattice.enabled) {
+      for (std::int32_t k2 = 0; k2 < n; ++k2) {
+        add_potts(j[k2], static_cast<double>(lattice_coupling[k2]));
+      }
+    } else {
+      for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
+        if (!matrices) {
+          add_potts(model.columns(e), model.couplings(e));
+          continue;
+        }
+        const std::int8_t* x = &spins(first, model.columns(e));
+        for (std::int32_t lane = 0; lane < lanes; ++lane) {
+          const std::int64_t at = e * q * q + potts_state(x[lane]);
+          for (std::int32_t s = 0; s < q; ++s) phi[s][lane] += model.csr_matrices(at + s * q);
+        }
+      }
+    }
+    double top[kPottsHostLanes], beta[kPottsHostLanes], total[kPottsHostLanes];
+    std::int32_t chain[kPottsHostLanes], state[kPottsHostLanes];
+    for (std::int32_t lane = 0; lane < lanes; ++lane) {
+      chain[lane] = chain_of_machine(first + lane);
+      beta[lane] = betas(chain[lane]);
+      top[lane] = phi[0][lane];
+      total[lane] = 0.0;
+      state[lane] = 0;
+    }
+    for (std::int32_t s = 1; s < q; ++s) {
+      HAMON_SIMD
+      for (std::int32_t lane = 0; lane < lanes; ++lane) {
+        top[lane] = phi[s][lane] > top[lane] ? phi[s][lane] : top[lane];
+      }
+    }
+    for (std::int32_t s = 0; s < q; ++s) {
+      if (table) {
+        // weight(chain, gap) as one gather: rows of the LayoutRight table.
+        const double* w = weight.data();
+        const auto width = static_cast<std::int32_t>(weight.extent(1));
+        HAMON_SIMD
+        for (std::int32_t lane = 0; lane < lanes; ++lane) {
+          total[lane] +=
+              w[chain[lane] * width + static_cast<std::int32_t>(top[lane] - phi[s][lane])];
+          phi[s][lane] = total[lane];
+        }
+      } else {
+        HAMON_SIMD
+        for (std::int32_t lane = 0; lane < lanes; ++lane) {
+          total[lane] += deterministic_exp(-(beta[lane] * (top[lane] - phi[s][lane])));
+          phi[s][lane] = total[lane];
+        }
+      }
+    }
+    for (std::int32_t lane = 0; lane < lanes; ++lane) {
+      total[lane] = (static_cast<double>(word[lane]) + 0.5) * 0x1p-32 * total[lane];  // target
+    }
+    for (std::int32_t s = 0; s < q - 1; ++s) {
+      HAMON_SIMD
+      for (std::int32_t lane = 0; lane < lanes; ++lane) {
+        state[lane] += phi[s][lane] <= total[lane] ? 1 : 0;
+      }
+    }
+    for (std::int32_t lane = 0; lane < lanes; ++lane)
+      spins(first + lane, i) = potts_byte(state[lane]);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
+    if constexpr (HostStyle) {
+      update_node_in_every_machine(idx);
+    } else {
+      update_node_in_four_machines(idx);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void update_node_in_four_machines(std::int64_t idx) const {
     const std::int64_t k = idx / n_groups;
     const auto group = static_cast<std::int32_t>(idx % n_groups);
     const std::int64_t i = node(k);
