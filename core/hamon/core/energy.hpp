@@ -7,7 +7,9 @@
 // (DeviceModel::energy_fraction_bits fractional bits, chosen so no sum can overflow) and
 // the integers are summed: integer addition is associative, so every space and thread
 // count gets the same bits (partial sums of node chunks meet in integer atomics). The
-// rounding error is below 2^-(bits+1) per node.
+// rounding error is below 2^-(bits+1) per node. A bond is counted at one of its nodes:
+// the lower-numbered in the CSR path, the one below it along its dimension in the lattice
+// fast path (implicit neighbours, no index loads).
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
@@ -19,6 +21,7 @@
 #include "hamon/core/impl/fixed_point.hpp"
 #include "hamon/core/impl/launch.hpp"
 #include "hamon/core/impl/potts_energy.hpp"
+#include "hamon/core/lattice_geometry.hpp"
 
 namespace hamon {
 
@@ -41,14 +44,47 @@ struct ChunkEnergy {
   std::int64_t n_chunks;
   bool registers;
 
-  /// Fixed-point energy term of node i in machine m: -s_i (h_i + sum_{j > i} J_ij s_j).
-  KOKKOS_FORCEINLINE_FUNCTION std::int64_t term(std::int64_t i, std::int32_t m) const {
-    double field = model.fields(i);
-    for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
-      const std::int32_t j = model.columns(e);
-      if (j > i) field += model.couplings(e) * spins(m, j);
+  using Cursor = typename LatticeGeometry<typename ExecutionSpace::memory_space>::Cursor;
+
+  /// Where a walk through a chunk's nodes (in order) starts, and its next node.
+  KOKKOS_FORCEINLINE_FUNCTION Cursor node_cursor(std::int64_t i) const {
+    return model.lattice.enabled ? model.lattice.at(i) : Cursor{i, {0, 0, 0}, 0u};
+  }
+  /// `LatticeDims`: the lattice's dimension when the caller knows it at compile time (the
+  /// register path), -1 for the CSR bonds, 0 to ask the model.
+  template <int LatticeDims = 0>
+  KOKKOS_FORCEINLINE_FUNCTION void next_node(Cursor& c) const {
+    if (LatticeDims > 0 || (LatticeDims == 0 && model.lattice.enabled)) {
+      model.lattice.template step<(LatticeDims > 0 ? LatticeDims : 0)>(c);
+    } else {
+      ++c.node;
     }
-    return to_fixed_point(-spins(m, i) * field, scale);
+  }
+
+  /// Calls f(j, J) for the bonds counted at node c.node, every bond once over all nodes: in
+  /// the lattice fast path the + neighbour along each dimension (implicit, integer J), else
+  /// the CRS entries with j > i. The sums differ in which node a bond is counted at, not
+  /// in value: lattice terms are integers, exact in fixed point (same bits either way).
+  template <int LatticeDims = 0, class F>
+  KOKKOS_FORCEINLINE_FUNCTION void for_each_counted_bond(const Cursor& c, F&& f) const {
+    if (LatticeDims > 0 || (LatticeDims == 0 && model.lattice.enabled)) {
+      model.lattice.template for_each_up_bond<(LatticeDims > 0 ? LatticeDims : 0)>(c, f);
+      return;
+    }
+    const std::int64_t i = c.node;
+    for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
+      const std::int64_t j = model.columns(e);
+      if (j > i) f(j, model.couplings(e));
+    }
+  }
+
+  /// Fixed-point energy term of node c.node in machine m: -s_i (h_i + sum of its counted
+  /// bonds J_ij s_j).
+  KOKKOS_FORCEINLINE_FUNCTION std::int64_t term(const Cursor& c, std::int32_t m) const {
+    double field = model.fields(c.node);
+    for_each_counted_bond(c,
+                          [&](std::int64_t j, auto coupling) { field += coupling * spins(m, j); });
+    return to_fixed_point(-spins(m, c.node) * field, scale);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
@@ -59,7 +95,13 @@ struct ChunkEnergy {
           begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk : model.n_nodes;
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
       if (registers && model.integer_field_bound >= 0) {
-        integer_chunk(begin, end);
+        if (!model.lattice.enabled) {
+          integer_chunk<-1>(begin, end);
+        } else if (model.lattice.dims == 2) {
+          integer_chunk<2>(begin, end);
+        } else {
+          integer_chunk<3>(begin, end);
+        }
         return;
       }
 #endif
@@ -67,18 +109,16 @@ struct ChunkEnergy {
         const std::int32_t lanes =
             n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
         std::int64_t sum[kHostLanes] = {};
-        for (std::int64_t i = begin; i < end; ++i) {
+        Cursor c = node_cursor(begin);
+        for (std::int64_t i = begin; i < end; ++i, next_node(c)) {
           double field[kHostLanes];
           const double h = model.fields(i);
           for (std::int32_t lane = 0; lane < kHostLanes; ++lane) field[lane] = h;
-          for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
-            const std::int32_t j = model.columns(e);
-            if (j <= i) continue;
-            const double coupling = model.couplings(e);
+          for_each_counted_bond(c, [&](std::int64_t j, auto coupling) {
             const std::int8_t* neighbour = &spins(first, j);
             for (std::int32_t lane = 0; lane < lanes; ++lane)
               field[lane] += coupling * neighbour[lane];
-          }
+          });
           const std::int8_t* own = &spins(first, i);
           for (std::int32_t lane = 0; lane < lanes; ++lane) {
             sum[lane] += to_fixed_point(-own[lane] * field[lane], scale);
@@ -95,16 +135,18 @@ struct ChunkEnergy {
       const std::int64_t end =
           begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk : model.n_nodes;
       std::int64_t sum = 0;
-      for (std::int64_t i = begin; i < end; ++i) sum += term(i, m);
+      Cursor c = node_cursor(begin);
+      for (std::int64_t i = begin; i < end; ++i, next_node(c)) sum += term(c, m);
       Kokkos::atomic_add(&energy_fixed(m), sum);
     }
   }
 
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-  /// Integer couplings and fields: every node term -s_i (h_i + sum_{j > i} J_ij s_j) is an
+  /// Integer couplings and fields: every node term -s_i (h_i + its counted bonds J_ij s_j) is an
   /// integer of magnitude <= integer_field_bound <= 64, so terms add exactly in 16-bit
   /// lanes (256 at a time) and 32-bit lanes (a chunk), and the fixed-point energy is that
   /// integer times 2^fraction_bits, exactly what the general path sums term by term.
+  template <int LatticeDims>
   HAMON_AVX512 void integer_chunk(std::int64_t begin, std::int64_t end) const {
     constexpr std::int64_t kExact16 = 256;  // 256 * 64 < 2^15
     const std::int64_t unit = std::int64_t(1) << model.energy_fraction_bits;
@@ -116,17 +158,15 @@ struct ChunkEnergy {
       for (std::int64_t part = begin; part < end; part += kExact16) {
         const std::int64_t part_end = part + kExact16 < end ? part + kExact16 : end;
         __m512i partial = _mm512_setzero_si512();
-        for (std::int64_t i = part; i < part_end; ++i) {
+        Cursor c = node_cursor(part);
+        for (std::int64_t i = part; i < part_end; ++i, next_node<LatticeDims>(c)) {
           __m512i field = _mm512_set1_epi16(static_cast<short>(model.fields(i)));
-          for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
-            const std::int32_t j = model.columns(e);
-            if (j <= i) continue;
+          for_each_counted_bond<LatticeDims>(c, [&](std::int64_t j, auto coupling) HAMON_AVX512 {
             const __m512i s =
                 _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
             field = _mm512_add_epi16(
-                field,
-                _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(model.couplings(e)))));
-          }
+                field, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
+          });
           const __m512i own =
               _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, i)));
           partial = _mm512_sub_epi16(partial, _mm512_mullo_epi16(own, field));

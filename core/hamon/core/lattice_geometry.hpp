@@ -105,9 +105,8 @@ struct LatticeGeometry {
     }
   }
 
-  /// Calls f(neighbour, J) for the 2 * dims neighbours of `node`.
-  template <class F>
-  KOKKOS_INLINE_FUNCTION void for_each_neighbour(std::int64_t node, F&& f) const {
+  /// The cursor at `node` (divisions), for walks over every node (step) or one lookup.
+  KOKKOS_INLINE_FUNCTION Cursor at(std::int64_t node) const {
     Cursor c{node, {0, 0, 0}, 0u};
     auto rest = static_cast<std::uint32_t>(node);
     for (std::int32_t d = dims - 1; d >= 0; --d) {
@@ -115,7 +114,37 @@ struct LatticeGeometry {
       c.coordinate[d] = rest % e;
       rest /= e;
     }
-    for_each_neighbour(c, static_cast<F&&>(f));
+    return c;
+  }
+
+  /// Moves the cursor to the next node in row-major order, whatever its colour. `Dims`:
+  /// the lattice's dimension when known at compile time (0: dims).
+  template <int Dims = 0>
+  KOKKOS_FORCEINLINE_FUNCTION void step(Cursor& c) const {
+    ++c.node;
+    for (std::int32_t d = (Dims > 0 ? Dims : dims) - 1; d >= 0; --d) {
+      if (++c.coordinate[d] < static_cast<std::uint32_t>(extent[d])) return;
+      c.coordinate[d] = 0;
+    }
+  }
+
+  /// Calls f(neighbour, J) for the 2 * dims neighbours of `node`.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_neighbour(std::int64_t node, F&& f) const {
+    for_each_neighbour(at(node), static_cast<F&&>(f));
+  }
+
+  /// Calls f(neighbour, J) for the + neighbour along each dimension: over all nodes, every
+  /// bond once (the energy pass).
+  template <int Dims = 0, class F>
+  KOKKOS_FORCEINLINE_FUNCTION void for_each_up_bond(const Cursor& c, F&& f) const {
+    for (std::int32_t d = (Dims > 0 ? Dims : dims) - 1; d >= 0; --d) {
+      const std::uint32_t x = c.coordinate[d];
+      const std::int64_t up =
+          c.node + (x + 1 < static_cast<std::uint32_t>(extent[d]) ? stride[d]
+                                                                  : -(extent[d] - 1) * stride[d]);
+      f(up, static_cast<std::int32_t>(coupling_up(d, c.node)));
+    }
   }
 
   /// The integer local field h_i + sum_j J_ij s_j of `node` for machines
