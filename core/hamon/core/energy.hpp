@@ -7,9 +7,8 @@
 // (DeviceModel::energy_fraction_bits fractional bits, chosen so no sum can overflow) and
 // the integers are summed: integer addition is associative, so every space and thread
 // count gets the same bits (partial sums of node chunks meet in integer atomics). The
-// rounding error is below 2^-(bits+1) per node. A bond is counted at one of its nodes:
-// the lower-numbered in the CSR path, the one below it along its dimension in the lattice
-// fast path (implicit neighbours, no index loads).
+// rounding error is below 2^-(bits+1) per node. Which node a bond is counted at:
+// impl/counted_bonds.hpp (the lattice fast path walks implicit neighbours).
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
@@ -18,10 +17,10 @@
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
+#include "hamon/core/impl/counted_bonds.hpp"
 #include "hamon/core/impl/fixed_point.hpp"
 #include "hamon/core/impl/launch.hpp"
 #include "hamon/core/impl/potts_energy.hpp"
-#include "hamon/core/lattice_geometry.hpp"
 
 namespace hamon {
 
@@ -44,46 +43,16 @@ struct ChunkEnergy {
   std::int64_t n_chunks;
   bool registers;
 
-  using Cursor = typename LatticeGeometry<typename ExecutionSpace::memory_space>::Cursor;
-
-  /// Where a walk through a chunk's nodes (in order) starts, and its next node.
-  KOKKOS_FORCEINLINE_FUNCTION Cursor node_cursor(std::int64_t i) const {
-    return model.lattice.enabled ? model.lattice.at(i) : Cursor{i, {0, 0, 0}, 0u};
-  }
-  /// `LatticeDims`: the lattice's dimension when the caller knows it at compile time (the
-  /// register path), -1 for the CSR bonds, 0 to ask the model.
-  template <int LatticeDims = 0>
-  KOKKOS_FORCEINLINE_FUNCTION void next_node(Cursor& c) const {
-    if (LatticeDims > 0 || (LatticeDims == 0 && model.lattice.enabled)) {
-      model.lattice.template step<(LatticeDims > 0 ? LatticeDims : 0)>(c);
-    } else {
-      ++c.node;
-    }
-  }
-
-  /// Calls f(j, J) for the bonds counted at node c.node, every bond once over all nodes: in
-  /// the lattice fast path the + neighbour along each dimension (implicit, integer J), else
-  /// the CRS entries with j > i. The sums differ in which node a bond is counted at, not
-  /// in value: lattice terms are integers, exact in fixed point (same bits either way).
-  template <int LatticeDims = 0, class F>
-  KOKKOS_FORCEINLINE_FUNCTION void for_each_counted_bond(const Cursor& c, F&& f) const {
-    if (LatticeDims > 0 || (LatticeDims == 0 && model.lattice.enabled)) {
-      model.lattice.template for_each_up_bond<(LatticeDims > 0 ? LatticeDims : 0)>(c, f);
-      return;
-    }
-    const std::int64_t i = c.node;
-    for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
-      const std::int64_t j = model.columns(e);
-      if (j > i) f(j, model.couplings(e));
-    }
-  }
+  using Bonds = CountedBonds<typename ExecutionSpace::memory_space>;
+  using Cursor = typename Bonds::Cursor;
 
   /// Fixed-point energy term of node c.node in machine m: -s_i (h_i + sum of its counted
   /// bonds J_ij s_j).
   KOKKOS_FORCEINLINE_FUNCTION std::int64_t term(const Cursor& c, std::int32_t m) const {
     double field = model.fields(c.node);
-    for_each_counted_bond(c,
-                          [&](std::int64_t j, auto coupling) { field += coupling * spins(m, j); });
+    Bonds::for_each(model, c, [&](std::int64_t j, auto coupling, std::int64_t) {
+      field += coupling * spins(m, j);
+    });
     return to_fixed_point(-spins(m, c.node) * field, scale);
   }
 
@@ -109,12 +78,12 @@ struct ChunkEnergy {
         const std::int32_t lanes =
             n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
         std::int64_t sum[kHostLanes] = {};
-        Cursor c = node_cursor(begin);
-        for (std::int64_t i = begin; i < end; ++i, next_node(c)) {
+        Cursor c = Bonds::first(model, begin);
+        for (std::int64_t i = begin; i < end; ++i, Bonds::next(model, c)) {
           double field[kHostLanes];
           const double h = model.fields(i);
           for (std::int32_t lane = 0; lane < kHostLanes; ++lane) field[lane] = h;
-          for_each_counted_bond(c, [&](std::int64_t j, auto coupling) {
+          Bonds::for_each(model, c, [&](std::int64_t j, auto coupling, std::int64_t) {
             const std::int8_t* neighbour = &spins(first, j);
             for (std::int32_t lane = 0; lane < lanes; ++lane)
               field[lane] += coupling * neighbour[lane];
@@ -135,8 +104,8 @@ struct ChunkEnergy {
       const std::int64_t end =
           begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk : model.n_nodes;
       std::int64_t sum = 0;
-      Cursor c = node_cursor(begin);
-      for (std::int64_t i = begin; i < end; ++i, next_node(c)) sum += term(c, m);
+      Cursor c = Bonds::first(model, begin);
+      for (std::int64_t i = begin; i < end; ++i, Bonds::next(model, c)) sum += term(c, m);
       Kokkos::atomic_add(&energy_fixed(m), sum);
     }
   }
@@ -158,15 +127,17 @@ struct ChunkEnergy {
       for (std::int64_t part = begin; part < end; part += kExact16) {
         const std::int64_t part_end = part + kExact16 < end ? part + kExact16 : end;
         __m512i partial = _mm512_setzero_si512();
-        Cursor c = node_cursor(part);
-        for (std::int64_t i = part; i < part_end; ++i, next_node<LatticeDims>(c)) {
+        Cursor c = Bonds::first(model, part);
+        for (std::int64_t i = part; i < part_end;
+             ++i, Bonds::template next<LatticeDims>(model, c)) {
           __m512i field = _mm512_set1_epi16(static_cast<short>(model.fields(i)));
-          for_each_counted_bond<LatticeDims>(c, [&](std::int64_t j, auto coupling) HAMON_AVX512 {
-            const __m512i s =
-                _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
-            field = _mm512_add_epi16(
-                field, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
-          });
+          Bonds::template for_each<LatticeDims>(
+              model, c, [&](std::int64_t j, auto coupling, std::int64_t) HAMON_AVX512 {
+                const __m512i s =
+                    _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
+                field = _mm512_add_epi16(
+                    field, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
+              });
           const __m512i own =
               _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, i)));
           partial = _mm512_sub_epi16(partial, _mm512_mullo_epi16(own, field));
@@ -230,16 +201,7 @@ void compute_energies(const ExecutionSpace& space,
       space, "hamon::clear_energies", state.n_local_machines(),
       KOKKOS_LAMBDA(const std::int64_t m) { energy_fixed(m) = 0; });
   if (model.n_states > 0) {
-    const std::int32_t n_machines = state.n_local_machines();
-    if (n_machines == 0) return;
-    const std::int64_t n_chunks =
-        (model.n_nodes + detail::kEnergyNodeChunk - 1) / detail::kEnergyNodeChunk;
-    const detail::PottsChunkEnergy<ExecutionSpace> potts{
-        model,        state.spins,
-        energy_fixed, std::ldexp(1.0, model.energy_fraction_bits),
-        n_machines,   detail::kEnergyNodeChunk};
-    detail::launch(space, "hamon::potts_energies", n_chunks * n_machines,
-                   model.n_nodes * n_machines * model.n_states / 2, potts);
+    detail::launch_potts_energies(space, model, state, kernel);
     return;
   }
   if constexpr (detail::host_style<ExecutionSpace>) {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Energies of a Potts model's machines, E(x) = -(sum_i h_i(x_i) + sum_{i<j} W_ij(x_i, x_j)),
-// in the fixed point of energy.hpp: node i's term -(h_i(x_i) + sum_{j > i} W_ij(x_i, x_j))
-// is rounded to an integer and the integers are summed, so every space and thread count
-// gets the same bits. A work item sums one chunk of nodes in one machine (machines of a
-// chunk in adjacent items), on every space.
+// in the fixed point of energy.hpp: node i's term -(h_i(x_i) + the W_ij(x_i, x_j) of its
+// counted bonds, impl/counted_bonds.hpp) is rounded to an integer and the integers are
+// summed, so every space and thread count gets the same bits. A work item sums one chunk
+// of nodes in every machine (the host style: machines side by side in vectorised loops)
+// or in one machine (the device style, which tests also run on host spaces); each term's
+// sum is formed in the same order either way.
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
@@ -12,13 +14,20 @@
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
+#include "hamon/core/gibbs_sweep.hpp"
+#include "hamon/core/impl/counted_bonds.hpp"
 #include "hamon/core/impl/fixed_point.hpp"
+#include "hamon/core/impl/launch.hpp"
 #include "hamon/core/impl/potts_update.hpp"
+#include "hamon/core/impl/sweep_blocks.hpp"
 
 namespace hamon::detail {
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, bool HostStyle = host_style<ExecutionSpace>>
 struct PottsChunkEnergy {
+  using Bonds = CountedBonds<typename ExecutionSpace::memory_space>;
+  using Cursor = typename Bonds::Cursor;
+
   DeviceModel<typename ExecutionSpace::memory_space> model;
   typename ChainState<ExecutionSpace>::spin_view spins;
   typename ChainState<ExecutionSpace>::template view<std::int64_t> energy_fixed;
@@ -26,32 +35,107 @@ struct PottsChunkEnergy {
   std::int32_t n_machines = 0;
   std::int64_t chunk = 1;
 
-  KOKKOS_INLINE_FUNCTION std::int64_t term(std::int64_t i, std::int32_t m) const {
+  /// W_ij(x, y) of the bond in CRS entry e (-1: a lattice bond, Potts-form) with J.
+  KOKKOS_FORCEINLINE_FUNCTION double bond_weight(std::int64_t e, double coupling, std::int32_t x,
+                                                 std::int32_t y) const {
     const std::int32_t q = model.n_states;
-    const std::int32_t x = potts_state(spins(m, i));
-    const bool matrices = model.csr_matrices.extent(0) > 0;
-    double sum = model.state_fields(i * q + x);
-    for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
-      const std::int32_t j = model.columns(e);
-      if (j <= i) continue;
-      const std::int32_t y = potts_state(spins(m, j));
-      if (matrices) {
-        sum += model.csr_matrices(e * q * q + x * q + y);
-      } else if (x == y) {
-        sum += model.couplings(e);
-      }
-    }
+    if (model.csr_matrices.extent(0) > 0) return model.csr_matrices(e * q * q + x * q + y);
+    return x == y ? coupling : 0.0;
+  }
+
+  KOKKOS_INLINE_FUNCTION std::int64_t term(const Cursor& c, std::int32_t m) const {
+    const std::int32_t x = potts_state(spins(m, c.node));
+    double sum = model.state_fields(c.node * model.n_states + x);
+    Bonds::for_each(model, c, [&](std::int64_t j, auto coupling, std::int64_t e) {
+      sum += bond_weight(e, static_cast<double>(coupling), x, potts_state(spins(m, j)));
+    });
     return to_fixed_point(-sum, scale);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
-    const auto m = static_cast<std::int32_t>(idx % n_machines);
-    const std::int64_t begin = (idx / n_machines) * chunk;
+    const std::int64_t chunk_index = HostStyle ? idx : idx / n_machines;
+    const std::int64_t begin = chunk_index * chunk;
     const std::int64_t end = begin + chunk < model.n_nodes ? begin + chunk : model.n_nodes;
-    std::int64_t sum = 0;
-    for (std::int64_t i = begin; i < end; ++i) sum += term(i, m);
-    Kokkos::atomic_add(&energy_fixed(m), sum);
+    if constexpr (HostStyle) {
+      const std::int32_t q = model.n_states;
+      const bool matrices = model.csr_matrices.extent(0) > 0;
+      for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
+        const std::int32_t lanes =
+            n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
+        std::int64_t total[kHostLanes] = {};
+        Cursor c = Bonds::first(model, begin);
+        for (std::int64_t i = begin; i < end; ++i, Bonds::next(model, c)) {
+          const std::int8_t* own = &spins(first, i);
+          double sum[kHostLanes];
+          for (std::int32_t lane = 0; lane < lanes; ++lane) {
+            sum[lane] = model.state_fields(i * q + potts_state(own[lane]));
+          }
+          Bonds::for_each(model, c, [&](std::int64_t j, auto coupling, std::int64_t e) {
+            const std::int8_t* other = &spins(first, j);
+            if (matrices) {
+              for (std::int32_t lane = 0; lane < lanes; ++lane) {
+                sum[lane] += bond_weight(e, 0.0, potts_state(own[lane]), potts_state(other[lane]));
+              }
+            } else {
+              // bond_weight's J delta(x, y), vectorised (equal bytes: equal states).
+              const auto J = static_cast<double>(coupling);
+              HAMON_SIMD
+              for (std::int32_t lane = 0; lane < lanes; ++lane) {
+                sum[lane] += own[lane] == other[lane] ? J : 0.0;
+              }
+            }
+          });
+          HAMON_SIMD
+          for (std::int32_t lane = 0; lane < lanes; ++lane) {
+            total[lane] += to_fixed_point(-sum[lane], scale);
+          }
+        }
+        for (std::int32_t lane = 0; lane < lanes; ++lane) {
+          Kokkos::atomic_add(&energy_fixed(first + lane), total[lane]);
+        }
+      }
+    } else {
+      const auto m = static_cast<std::int32_t>(idx % n_machines);
+      std::int64_t total = 0;
+      Cursor c = Bonds::first(model, begin);
+      for (std::int64_t i = begin; i < end; ++i, Bonds::next(model, c)) total += term(c, m);
+      Kokkos::atomic_add(&energy_fixed(m), total);
+    }
   }
 };
+
+template <bool HostStyle, class ExecutionSpace>
+void launch_potts_energies_in(const ExecutionSpace& space,
+                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                              const ChainState<ExecutionSpace>& state, std::int64_t chunk) {
+  const std::int32_t n_machines = state.n_local_machines();
+  const std::int64_t n_chunks = (model.n_nodes + chunk - 1) / chunk;
+  const PottsChunkEnergy<ExecutionSpace, HostStyle> kernel{
+      model,
+      state.spins,
+      state.local_energy_fixed(),
+      std::ldexp(1.0, model.energy_fraction_bits),
+      n_machines,
+      chunk};
+  launch(space, "hamon::potts_energies", HostStyle ? n_chunks : n_chunks * n_machines,
+         model.n_nodes * n_machines * model.n_states / 2, kernel);
+}
+
+/// The Potts energies (compute_energies, energy.hpp): the host style on host spaces unless
+/// `kernel` asks for the device style.
+template <class ExecutionSpace>
+void launch_potts_energies(const ExecutionSpace& space,
+                           const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                           const ChainState<ExecutionSpace>& state, HostKernel kernel) {
+  constexpr std::int64_t kPottsEnergyChunk = 512;
+  if (state.n_local_machines() == 0) return;
+  if constexpr (host_style<ExecutionSpace>) {
+    if (kernel != HostKernel::device) {
+      launch_potts_energies_in<true>(space, model, state, kPottsEnergyChunk);
+      return;
+    }
+  }
+  launch_potts_energies_in<false>(space, model, state, kPottsEnergyChunk);
+}
 
 }  // namespace hamon::detail
