@@ -548,6 +548,27 @@ TEST_F(DispatchTest, alias_model_shares_the_memory_and_carries_every_fact) {
   EXPECT_FALSE(alias.lattice.enabled);
 }
 
+// What a Sampler's kernels copy once per launch: the same memory (lattice tables too) and
+// the same facts, with no reference counted by any copy.
+TEST_F(DispatchTest, view_aliases_share_the_memory_and_count_no_references) {
+  const SpinModel model = hamon::make_lattice({4, 6}, true);
+  const auto original = hamon::make_device_model(Kokkos::DefaultHostExecutionSpace(), model);
+  ASSERT_TRUE(original.lattice.enabled);
+  const long uses = original.couplings.use_count();
+  const auto alias = hamon::view_aliases<Kokkos::HostSpace>(original);
+  const auto copies = std::vector<hamon::DeviceModel<Kokkos::HostSpace>>(4, alias);
+  EXPECT_EQ(original.couplings.use_count(), uses);
+  EXPECT_EQ(original.lattice.coupling_up.use_count(), 1);
+  EXPECT_EQ(pointers_of(copies.back()), pointers_of(original));
+  EXPECT_TRUE(alias.lattice.enabled);
+  EXPECT_EQ(alias.lattice.dims, original.lattice.dims);
+  EXPECT_EQ(alias.lattice.coupling_up.data(), original.lattice.coupling_up.data());
+  EXPECT_EQ(alias.lattice.coupling_up.extent(1), original.lattice.coupling_up.extent(1));
+  EXPECT_EQ(alias.lattice.field.data(), original.lattice.field.data());
+  EXPECT_EQ(alias.lattice.stride[0], original.lattice.stride[0]);
+  EXPECT_EQ(alias.integer_field_bound, original.integer_field_bound);
+}
+
 TEST_F(DispatchTest, nrpt_in_place_runs_on_the_callers_host_views_without_copying) {
   const SpinModel model = glass(10);
   const NrptOptions options = rich_options();

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hamon/core/lattice_geometry.hpp"
@@ -79,6 +80,53 @@ std::int32_t integer_field_bound_for(const SpinModel& model);
 inline constexpr std::int32_t kLargestPottsWeightIndex = 4096;
 
 }  // namespace detail
+
+/// The same model over the same memory, as Views of `Target` (a memory space that can
+/// address `m`'s) that own nothing: copying them counts no references, so kernels launched
+/// with it (once per colour block and round) skip the atomic reference counting of every
+/// View. The caller keeps `m` (the owner) alive for as long as the aliases are used. The
+/// structured binding names every member of DeviceModel, so a new member is a compile error
+/// here until it is carried over, never silently dropped.
+template <class Target, class MemSpace>
+DeviceModel<Target> view_aliases(const DeviceModel<MemSpace>& m) {
+  const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
+               block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound, n_states,
+               state_fields, csr_matrices, clamp_state, lattice] = m;
+  auto alias = [](const auto& view) {
+    using T = typename std::decay_t<decltype(view)>::value_type;
+    return typename DeviceModel<Target>::template view<T>(view.data(), view.extent(0));
+  };
+  LatticeGeometry<Target> lattice_alias;
+  const auto& [enabled, dims, extent, stride, lattice_nodes, coupling_up, lattice_field] = lattice;
+  lattice_alias.enabled = enabled;
+  lattice_alias.dims = dims;
+  for (int d = 0; d < 3; ++d) {
+    lattice_alias.extent[d] = extent[d];
+    lattice_alias.stride[d] = stride[d];
+  }
+  lattice_alias.n_nodes = lattice_nodes;
+  lattice_alias.coupling_up = decltype(lattice_alias.coupling_up)(
+      coupling_up.data(), coupling_up.extent(0), coupling_up.extent(1));
+  lattice_alias.field = alias(lattice_field);
+  return DeviceModel<Target>{alias(row_offsets),
+                             alias(columns),
+                             alias(couplings),
+                             alias(fields),
+                             alias(clamped),
+                             alias(block_nodes),
+                             alias(edge_i),
+                             alias(edge_j),
+                             block_offsets,
+                             n_nodes,
+                             n_free,
+                             energy_fraction_bits,
+                             integer_field_bound,
+                             n_states,
+                             alias(state_fields),
+                             alias(csr_matrices),
+                             alias(clamp_state),
+                             lattice_alias};
+}
 
 /// Copies the model once into the memory space of `space`.
 template <class ExecutionSpace>

@@ -156,39 +156,14 @@ DeviceDecision decide_in_place(const InPlaceCandidates& candidates, std::int64_t
 /// Throws std::logic_error unless Kokkos is initialised (and not finalised).
 void require_kokkos_initialized(const char* entry_point);
 
-/// The same model seen through Views of `Target` (unmanaged, same pointers): for memory
-/// that `Target`'s execution space can access without being its own memory space (e.g.
-/// CudaUVMSpace or CudaHostPinnedSpace data run by Cuda or a host space). The structured
-/// binding names every member of DeviceModel, so a new member is a compile error here
-/// until it is carried over, never silently dropped.
+/// The same model seen through Views of `Target` (view_aliases: unmanaged, same pointers)
+/// for memory that `Target`'s execution space can access without being its own memory
+/// space (e.g. CudaUVMSpace or CudaHostPinnedSpace data run by Cuda or a host space).
 template <class Target, class MemSpace>
 DeviceModel<Target> alias_model(const DeviceModel<MemSpace>& m) {
-  const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
-               block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound, n_states,
-               state_fields, csr_matrices, clamp_state, lattice] = m;
-  (void)lattice;  // stays disabled: the general path gives the same bits
-  auto alias = [](const auto& view) {
-    using T = typename std::decay_t<decltype(view)>::value_type;
-    return typename DeviceModel<Target>::template view<T>(view.data(), view.extent(0));
-  };
-  return DeviceModel<Target>{alias(row_offsets),
-                             alias(columns),
-                             alias(couplings),
-                             alias(fields),
-                             alias(clamped),
-                             alias(block_nodes),
-                             alias(edge_i),
-                             alias(edge_j),
-                             block_offsets,
-                             n_nodes,
-                             n_free,
-                             energy_fraction_bits,
-                             integer_field_bound,
-                             n_states,
-                             alias(state_fields),
-                             alias(csr_matrices),
-                             alias(clamp_state),
-                             LatticeGeometry<Target>{}};
+  DeviceModel<Target> alias = view_aliases<Target>(m);
+  alias.lattice.enabled = false;  // stays disabled: the general path gives the same bits
+  return alias;
 }
 
 template <class Space, class MemSpace>

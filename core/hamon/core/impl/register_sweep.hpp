@@ -10,6 +10,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <type_traits>
 
 #include "hamon/core/impl/exp.hpp"
 #include "hamon/core/impl/field_boundaries.hpp"
@@ -201,10 +202,23 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
                                                             std::int32_t first) const {
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
     const LaneBetas lane_betas = betas_of_lanes(first, lanes);
-    walk_registers(
-        begin, nodes, first, lanes,
-        [&](const auto& c, const auto* bytes, auto gen) __attribute__((always_inline))
-        HAMON_AVX512 { update_node_real(c, first, lanes, lane_betas, bytes, gen); });
+    // The number of 8-lane groups fixed at compile time, so the local fields stay in
+    // registers (a run-time count spilled them to the stack).
+    const auto walk = [&](auto groups) HAMON_AVX512 {
+      walk_registers(
+          begin, nodes, first, lanes,
+          [&](const auto& c, const auto* bytes, auto gen) __attribute__((always_inline))
+          HAMON_AVX512 {
+            update_node_real<decltype(groups)::value>(c, first, lanes, lane_betas, bytes, gen);
+          });
+    };
+    if (lanes > 16) {
+      walk(std::integral_constant<int, 4>());
+    } else if (lanes > 8) {
+      walk(std::integral_constant<int, 2>());
+    } else {
+      walk(std::integral_constant<int, 1>());
+    }
   }
 
   /// Runs the Philox batches for the nodes and calls update(cursor, by_generator,
@@ -307,14 +321,16 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
 
   /// One node, real local fields: phi = h + sum_j J s_j in CRS order, then
   /// byte_heat_bath_decision and its ties, every operation as the portable loops do it.
+  template <int Groups>
   [[gnu::always_inline]] HAMON_AVX512 void update_node_real(const typename Block::Cursor& c,
                                                             std::int32_t first, std::int32_t lanes,
                                                             const LaneBetas& r,
                                                             const std::uint32_t* by_generator,
                                                             std::int32_t first_generator) const {
-    const int groups = (lanes + 7) / 8;
-    __m512d phi[4];
-    for (int q = 0; q < 4; ++q) phi[q] = _mm512_set1_pd(static_cast<double>(block.field(c)));
+    (void)lanes;
+    constexpr int groups = Groups;  // (lanes + 7) / 8
+    __m512d phi[Groups];
+    for (int q = 0; q < Groups; ++q) phi[q] = _mm512_set1_pd(static_cast<double>(block.field(c)));
     block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) HAMON_AVX512 {
       const __m256i s8 = _mm256_maskz_loadu_epi8(r.active, &spins(first, j));
       const __m512i s_lo = _mm512_cvtepi8_epi32(_mm256_castsi256_si128(s8));

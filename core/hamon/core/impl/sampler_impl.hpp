@@ -54,7 +54,8 @@ struct SamplerCore {
   using memory_space = typename ExecutionSpace::memory_space;
 
   ExecutionSpace space;
-  DeviceModel<memory_space> model;
+  DeviceModel<memory_space> model_owner;  // holds the model's Views
+  DeviceModel<memory_space> model;        // the same Views, untracked: what kernels copy
   NrptOptions options;
   RunPhases phases;
   std::vector<double> betas;  // the current ladder (host copy of state.betas)
@@ -76,7 +77,12 @@ struct SamplerCore {
 
   SamplerCore(const ExecutionSpace& space_, const DeviceModel<memory_space>& model_,
               const NrptOptions& options_, TraceSink* sink_, MachineExchange* exchange_)
-      : space(space_), model(model_), options(options_), sink(sink_), exchange(exchange_) {
+      : space(space_),
+        model_owner(model_),
+        model(view_aliases<memory_space>(model_owner)),
+        options(options_),
+        sink(sink_),
+        exchange(exchange_) {
     validate_options(options, model.n_nodes);
     phases = run_phases(options);
     betas = ladder_of(options);
