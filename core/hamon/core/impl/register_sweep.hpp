@@ -202,6 +202,7 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
                                                             std::int32_t first) const {
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
     const LaneBetas lane_betas = betas_of_lanes(first, lanes);
+    RealTieList ties;
     // The number of 8-lane groups fixed at compile time, so the local fields stay in
     // registers (a run-time count spilled them to the stack).
     const auto walk = [&](auto groups) HAMON_AVX512 {
@@ -209,7 +210,7 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
           begin, nodes, first, lanes,
           [&](const auto& c, const auto* bytes, auto gen) __attribute__((always_inline))
           HAMON_AVX512 {
-            update_node_real<decltype(groups)::value>(c, first, lanes, lane_betas, bytes, gen);
+            update_node_real<decltype(groups)::value>(c, first, lane_betas, bytes, gen, ties);
           });
     };
     if (lanes > 16) {
@@ -219,6 +220,7 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
     } else {
       walk(std::integral_constant<int, 1>());
     }
+    settle_real_ties(ties);
   }
 
   /// Runs the Philox batches for the nodes and calls update(cursor, by_generator,
@@ -279,11 +281,25 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
     }
   }
 
-  /// settle_ties for real local fields: 8 lanes from machine `first`, their bytes, local
-  /// fields and -2 beta (the factor as heat_bath_factor forms it).
-  [[gnu::noinline, gnu::cold]] HAMON_AVX512 std::uint32_t settle_real_ties(
-      std::int64_t node, std::int32_t first, std::uint32_t ties, std::uint32_t up, __m256i bytes,
+  /// Ties of the real register path, settled together like the integer path's (TieList):
+  /// a tie's spin is stored as -1 first and turned to +1 when the floating-point test with
+  /// its 24 low bits says so, before the work item ends.
+  struct RealTieList {
+    static constexpr int kCapacity = 64;
+    alignas(64) std::uint32_t node[kCapacity];
+    alignas(64) std::uint32_t machine[kCapacity];
+    alignas(64) std::uint32_t byte[kCapacity];
+    alignas(64) double phi[kCapacity];
+    alignas(64) double minus_two_beta[kCapacity];
+    int count = 0;
+  };
+
+  /// Appends lanes `ties` (bit l: machine first + l) of `node`, with their bytes, local
+  /// fields and -2 beta (8 lanes); settles the list first when it could overflow.
+  [[gnu::noinline, gnu::cold]] HAMON_AVX512 void defer_real_ties(
+      RealTieList& list, std::int64_t node, std::int32_t first, std::uint32_t ties, __m256i bytes,
       __m512d phis, __m512d minus_two_betas) const {
+    if (list.count > RealTieList::kCapacity - 8) settle_real_ties(list);
     alignas(64) std::uint32_t byte[8];
     alignas(64) double phi[8], minus_two_beta[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(byte), bytes);
@@ -291,10 +307,38 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
     _mm512_store_pd(minus_two_beta, minus_two_betas);
     for (; ties != 0; ties &= ties - 1) {
       const int l = __builtin_ctz(ties);
-      const double factor = 1.0 + deterministic_exp(minus_two_beta[l] * phi[l]);
-      if (tie_heat_bath_decision(byte[l], tie(node, first + l), factor) > 0) up |= 1u << l;
+      list.node[list.count] = static_cast<std::uint32_t>(node);
+      list.machine[list.count] = static_cast<std::uint32_t>(first + l);  // the spins' row
+      list.byte[list.count] = byte[l];
+      list.phi[list.count] = phi[l];
+      list.minus_two_beta[list.count] = minus_two_beta[l];
+      ++list.count;
     }
-    return up;
+  }
+
+  /// Draws the low bits of every listed tie (16 generators at a time: tie_bits), evaluates
+  /// heat_bath_factor's test and sets the spins that turn up; empties the list.
+  HAMON_AVX512 void settle_real_ties(RealTieList& list) const {
+    for (int t = 0; t < list.count; t += 16) {
+      const int in_batch = list.count - t >= 16 ? 16 : list.count - t;
+      const auto live = static_cast<__mmask16>(in_batch == 16 ? 0xFFFFu : (1u << in_batch) - 1u);
+      const __m512i node[1] = {_mm512_maskz_loadu_epi32(live, list.node + t)};
+      const __m512i machine =
+          _mm512_add_epi32(_mm512_maskz_loadu_epi32(live, list.machine + t),
+                           _mm512_set1_epi32(static_cast<int>(machine_counter(0))));
+      simd::PhiloxWords16 draw[1];
+      simd::philox16<1>(seed, node, machine, sweep | kTieSweep, round, draw);
+      alignas(64) std::uint32_t low_bits[16];
+      _mm512_store_si512(low_bits, _mm512_srli_epi32(draw[0].words[0], 8));
+      for (int k = 0; k < in_batch; ++k) {
+        const int i = t + k;
+        const double factor = 1.0 + deterministic_exp(list.minus_two_beta[i] * list.phi[i]);
+        if (tie_heat_bath_decision(list.byte[i], low_bits[k], factor) > 0) {
+          spins(static_cast<std::int32_t>(list.machine[i]), list.node[i]) = 1;
+        }
+      }
+    }
+    list.count = 0;
   }
 
   /// -2 beta of each lane's chain, 8 lanes per register (real local fields).
@@ -323,11 +367,10 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
   /// byte_heat_bath_decision and its ties, every operation as the portable loops do it.
   template <int Groups>
   [[gnu::always_inline]] HAMON_AVX512 void update_node_real(const typename Block::Cursor& c,
-                                                            std::int32_t first, std::int32_t lanes,
-                                                            const LaneBetas& r,
+                                                            std::int32_t first, const LaneBetas& r,
                                                             const std::uint32_t* by_generator,
-                                                            std::int32_t first_generator) const {
-    (void)lanes;
+                                                            std::int32_t first_generator,
+                                                            RealTieList& ties_left) const {
     constexpr int groups = Groups;  // (lanes + 7) / 8
     __m512d phi[Groups];
     for (int q = 0; q < Groups; ++q) phi[q] = _mm512_set1_pd(static_cast<double>(block.field(c)));
@@ -373,8 +416,7 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
       const auto ties = static_cast<std::uint32_t>(maybe_up & ~surely_up) &
                         static_cast<std::uint32_t>(r.active >> (8 * q)) & 0xFFu;
       if (__builtin_expect(ties != 0, 0)) {
-        decided =
-            settle_real_ties(c.node, first + 8 * q, ties, decided, b, phi[q], r.minus_two_beta[q]);
+        defer_real_ties(ties_left, c.node, first + 8 * q, ties, b, phi[q], r.minus_two_beta[q]);
       }
       up |= decided << (8 * q);
     }
