@@ -6,15 +6,20 @@ yardstick) measured in the same loop. On a shared machine the minimum of interle
 survives the other processes; the printed table is Markdown.
 
     BEFORE=/path/to/old/bench_kernels REPS=4 MIN_TIME=0.3 python3 perf/tools/ab_sweeps.py
+
+FILTER (a --benchmark_filter of bench_kernels, default the Serial sweeps at L = 128) picks
+other rows, e.g. the energy pass ('energy<Kokkos::Serial>'; its rate is node-machines/ns);
+BEFORE_LABEL names the old build in the table (default e7e388a).
 """
 import csv, io, os, subprocess, sys, datetime
 reps = int(os.environ.get("REPS", "4"))
 min_time = os.environ.get("MIN_TIME", "0.3")
 # BEFORE: a bench_kernels built from an earlier commit (default: a copy in /tmp); AFTER: this build.
 root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-bins = {"before (e7e388a)": os.environ.get("BEFORE", "/tmp/wt13_before_bin/bench_kernels"),
+before_label = "before (" + os.environ.get("BEFORE_LABEL", "e7e388a") + ")"
+bins = {before_label: os.environ.get("BEFORE", "/tmp/wt13_before_bin/bench_kernels"),
         "after (HEAD)": os.environ.get("AFTER", os.path.join(root, "build", "bin", "bench_kernels"))}
-filt = ("sweep_(csr|lattice)<Kokkos::Serial>/L:128/chains:(8|16|32)/")
+filt = os.environ.get("FILTER", "sweep_(csr|lattice)<Kokkos::Serial>/L:128/chains:(8|16|32)/")
 plain_filter = "plain_sweep/L:128/chains:32"
 best = {}
 loads = []
@@ -34,7 +39,8 @@ for rep in range(reps):
         k = ("plain", name); best[k] = min(best.get(k, 1e30), cpu)
 def upns(name, cpu_us):
     chains = int(name.split("chains:")[1].split("/")[0])
-    return 128 * 128 * chains / (cpu_us * 1e3)
+    side = int(name.split("L:")[1].split("/")[0])
+    return side * side * chains / (cpu_us * 1e3)
 plain = [upns(n, c) for (l, n), c in best.items() if l == "plain"][0]
 cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
 print(f"- machine: {cpu}, {os.cpu_count()} cores; date {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; "
@@ -45,5 +51,5 @@ print("| benchmark | before: updates/ns | x plain | after: updates/ns | x plain 
 print("|---|---|---|---|---|---|")
 names = sorted({n for (l, n) in best if l != "plain"})
 for n in names:
-    b = upns(n, best[("before (e7e388a)", n)]); a = upns(n, best[("after (HEAD)", n)])
+    b = upns(n, best[(before_label, n)]); a = upns(n, best[("after (HEAD)", n)])
     print(f"| {n.replace('/manual_time','')} | {b:.3f} | {b/plain:.1f} | {a:.3f} | {a/plain:.1f} | {a/b:.2f} |")
