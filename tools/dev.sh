@@ -9,7 +9,8 @@
 #                        build with MPI: tests/mpi runs under mpiexec, 1 to 4 ranks)
 #   tools/dev.sh cuda    build the Cuda variant in build-cuda/ (compiles; runs nothing;
 #                        kernel tests for Cuda only, the host build tests the host ones)
-#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan, then run the whole test
+#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O2 -g1: line tables are
+#                        all the reports need), then run the whole test
 #                        suite (cli.fuzz sets no address-space cap under ASan;
 #                        install.downstream builds with the build's sanitizer flags;
 #                        the MPI tests leave Open MPI's own leaks to tests/mpi/lsan.supp;

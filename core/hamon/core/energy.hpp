@@ -26,8 +26,6 @@ namespace hamon {
 
 namespace detail {
 
-inline constexpr std::int64_t kEnergyNodeChunk = 512;
-
 /// Energies of node chunks, in the host style (a chunk in every machine, `registers`:
 /// integer terms in AVX-512 registers where the CPU has them) or the device style (a chunk
 /// in one machine), which tests also run on host spaces (HostKernel::device).

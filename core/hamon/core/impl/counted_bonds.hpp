@@ -14,6 +14,9 @@
 
 namespace hamon::detail {
 
+/// Nodes per work item of the energy passes (energy.hpp, impl/potts_energy.hpp).
+inline constexpr std::int64_t kEnergyNodeChunk = 512;
+
 /// Walks the nodes of a chunk in order. `LatticeDims`: the lattice's dimension when the
 /// caller knows it at compile time (the register path), -1 for the CSR bonds, 0 to ask the
 /// model.

@@ -107,7 +107,8 @@ struct PottsChunkEnergy {
 template <bool HostStyle, class ExecutionSpace>
 void launch_potts_energies_in(const ExecutionSpace& space,
                               const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                              const ChainState<ExecutionSpace>& state, std::int64_t chunk) {
+                              const ChainState<ExecutionSpace>& state) {
+  constexpr std::int64_t chunk = kEnergyNodeChunk;
   const std::int32_t n_machines = state.n_local_machines();
   const std::int64_t n_chunks = (model.n_nodes + chunk - 1) / chunk;
   const PottsChunkEnergy<ExecutionSpace, HostStyle> kernel{
@@ -127,15 +128,14 @@ template <class ExecutionSpace>
 void launch_potts_energies(const ExecutionSpace& space,
                            const DeviceModel<typename ExecutionSpace::memory_space>& model,
                            const ChainState<ExecutionSpace>& state, HostKernel kernel) {
-  constexpr std::int64_t kPottsEnergyChunk = 512;
   if (state.n_local_machines() == 0) return;
   if constexpr (host_style<ExecutionSpace>) {
     if (kernel != HostKernel::device) {
-      launch_potts_energies_in<true>(space, model, state, kPottsEnergyChunk);
+      launch_potts_energies_in<true>(space, model, state);
       return;
     }
   }
-  launch_potts_energies_in<false>(space, model, state, kPottsEnergyChunk);
+  launch_potts_energies_in<false>(space, model, state);
 }
 
 }  // namespace hamon::detail
