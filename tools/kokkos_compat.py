@@ -14,6 +14,12 @@ and the compiler only checks syntax (-fsyntax-only: templates are instantiated, 
 written). tests/install/downstream/*.cpp, which CTest builds at test time, is checked with
 the flags of the library's own sources.
 
+Kokkos Kernels (RBM training's GEMMs): where the other tree has it (KokkosKernels_config.h
+in usr/include/trilinos), the build's -DHAMON_HAVE_KOKKOS_KERNELS=1 is kept and the sources
+are checked against that Kokkos Kernels; where it has none (Kokkos 5.2's packages), every
+-DHAMON_HAVE_KOKKOS_KERNELS[=...] is dropped, so those sources compile their plain-Kokkos
+fallback, as a build that does not find Kokkos Kernels would. One line says which.
+
 The build's backend test sources (tests/<backend>/tst*_<backend>.cpp, one per Kokkos backend
 of the configured build) are checked only for the backends the other Kokkos enables
 (KOKKOS_ENABLE_<BACKEND> in its KokkosCore_config.h); every other source follows the
@@ -50,11 +56,22 @@ BACKENDS = known_backends()
 
 
 def header_dirs(prefix):
+    """The tree's Kokkos include directory, then its Kokkos Kernels one where it has one."""
     dirs = [os.path.join(prefix, "usr/include/kokkos")]
     kernels = os.path.join(prefix, "usr/include/trilinos")
     if os.path.isfile(os.path.join(kernels, "KokkosKernels_config.h")):
         dirs.append(kernels)
     return dirs
+
+
+def kernels_version(kernels_dir):
+    """Kokkos Kernels' version (e.g. 4.5.1) from its KokkosKernels_config.h, or None."""
+    with open(os.path.join(kernels_dir, "KokkosKernels_config.h"), encoding="utf-8") as f:
+        m = re.search(r"^#define KOKKOSKERNELS_VERSION (\d+)", f.read(), re.M)
+    if m is None:
+        return None
+    v = int(m.group(1))
+    return f"{v // 10000}.{v // 100 % 100}.{v % 100}"
 
 
 def kokkos_config(kokkos_dir):
@@ -72,13 +89,28 @@ def kokkos_config(kokkos_dir):
     return version, on, f"c++{stds[0]}" if stds else "c++17"
 
 
+# The definition core/CMakeLists.txt sets where the build found Kokkos Kernels (its value, if
+# any, after the name).
+KERNELS_DEFINE = re.compile(r"HAMON_HAVE_KOKKOS_KERNELS(=.*)?")
+
+
+def is_kernels_define(a, following=None):
+    """Whether argument `a` (with `following`, the next one, for a lone -D) defines
+    HAMON_HAVE_KOKKOS_KERNELS."""
+    if a == "-D":
+        return following is not None and KERNELS_DEFINE.fullmatch(following) is not None
+    return a.startswith("-D") and KERNELS_DEFINE.fullmatch(a[2:]) is not None
+
+
 def is_kokkos_include(path):
     return any(os.path.isfile(os.path.join(path, name))
                for name in ("KokkosCore_config.h", "KokkosKernels_config.h"))
 
 
-def rewrite(args, new_dirs, std):
-    """The compile command `args` with the other headers, `std`, syntax only."""
+def rewrite(args, new_dirs, std, kernels=True):
+    """The compile command `args` with the other headers, `std`, syntax only; without
+    `kernels` (the other tree has no Kokkos Kernels) also without HAMON_HAVE_KOKKOS_KERNELS
+    (-DNAME, -DNAME=VALUE or -D NAME), so the source compiles its plain-Kokkos fallback."""
     out = [args[0]]
     i, inserted = 1, False
     while i < len(args):
@@ -94,6 +126,9 @@ def rewrite(args, new_dirs, std):
             i += 1
             if a == "-o" and i < len(args):
                 i += 1  # and its operand
+            elif not kernels and is_kernels_define(a, args[i] if i < len(args) else None):
+                if a == "-D":
+                    i += 1  # and its operand
             elif a in ("-c", "-Werror"):
                 pass
             elif a.startswith("-std="):
@@ -139,13 +174,14 @@ def main():
 
     build_dir = os.path.abspath(o.build_dir)
     new_dirs = header_dirs(os.path.abspath(o.prefix))
+    kernels = len(new_dirs) > 1
     version, on, std = kokkos_config(new_dirs[0])
     std = o.std or std
     with open(os.path.join(build_dir, "compile_commands.json"), encoding="utf-8") as f:
         entries = json.load(f)
 
     source_dir = source_dir_of(build_dir)
-    jobs, seen, skipped, library = [], set(), 0, None
+    jobs, seen, skipped, library, defining = [], set(), 0, None, 0
     for e in entries:
         path = os.path.normpath(os.path.join(e["directory"], e["file"]))
         if path in seen:
@@ -156,7 +192,9 @@ def main():
             skipped += 1
             continue
         args = e["arguments"] if "arguments" in e else shlex.split(e["command"])
-        jobs.append((path, e["directory"], rewrite(args, new_dirs, std)))
+        if any(is_kernels_define(a, b) for a, b in zip(args, args[1:] + [None])):
+            defining += 1
+        jobs.append((path, e["directory"], rewrite(args, new_dirs, std, kernels)))
         if library is None and os.path.relpath(path, source_dir).startswith("core" + os.sep):
             library = (e["file"], e["directory"], jobs[-1][2])
 
@@ -171,6 +209,15 @@ def main():
     label = f"Kokkos {version} ({', '.join(sorted(on)) or 'no host backend'}; -std={std})"
     print(f"kokkos_compat: {label}: {len(jobs)} translation units, {o.jobs} at a time"
           f" ({skipped} backend test sources of other backends left out)", flush=True)
+    if kernels:
+        kv = kernels_version(new_dirs[1])
+        print(f"kokkos_compat: {label}: Kokkos Kernels {kv or '(version not stated)'} in"
+              f" {new_dirs[1]}: -DHAMON_HAVE_KOKKOS_KERNELS kept ({defining} commands"
+              " define it)", flush=True)
+    else:
+        print(f"kokkos_compat: {label}: no Kokkos Kernels in {o.prefix}:"
+              f" -DHAMON_HAVE_KOKKOS_KERNELS dropped from {defining} commands (their"
+              " plain-Kokkos fallback is checked)", flush=True)
 
     def check(job):
         path, cwd, cmd = job

@@ -178,6 +178,29 @@ std::unique_ptr<SamplerBase> make_sampler(const DeviceDecision& decision, const 
   });
 }
 
+std::unique_ptr<RbmTrainerBase> make_rbm_trainer(const DeviceDecision& decision,
+                                                 const TrainingData& train,
+                                                 const RbmParameters& initial,
+                                                 const TrainingOptions& options,
+                                                 const RbmTrainingState* resume_from) {
+  detail::require_kokkos_initialized("make_rbm_trainer");
+  return with_space(decision, [&](const auto& space) -> std::unique_ptr<RbmTrainerBase> {
+    using Space = std::decay_t<decltype(space)>;
+    if (resume_from != nullptr) {
+      return std::make_unique<RbmTrainer<Space>>(space, train, options, *resume_from);
+    }
+    return std::make_unique<RbmTrainer<Space>>(space, train, initial, options);
+  });
+}
+
+std::int64_t training_work_score(const RbmParameters& parameters, const TrainingOptions& options) {
+  validate_options(options);
+  const auto machines =
+      static_cast<std::int64_t>(ladder_of(options).size()) * options.negative_chains +
+      options.batch;
+  return machines * (parameters.n_visible + parameters.n_hidden);
+}
+
 std::string execution_space_of(const DeviceDecision& decision) {
   return with_space(decision, [](const auto& space) { return space_name(space); });
 }

@@ -5,14 +5,18 @@
 The recipe is imported with a stub `spack.package` that records its directives and plays
 the small part of Spack's API the recipe calls (define, define_from_variant, spec
 subscripts, traverse, which, Executable results). It then checks:
-  - the dependencies: kokkos@3.4:5, no kokkos-kernels, yaml-cpp/CLI11 only with +cli, MPI
-    only with +mpi (on by default), the test dependencies python3 + numpy + PyYAML, every
-    backend variant pinned in Kokkos;
-  - the conflicts that cannot link (+shared over kokkos~shared~pic) and cuda_arch=none;
-  - cmake_args for several variant combinations, with Kokkos's compiler found both the
-    Spack 0.23 way (spec attribute) and the 1.x way (package property), and that every
-    HAMON_* option it sets exists in the project's CMake files;
-  - test_downstream: CMAKE_PREFIX_PATH holds every link/run dependency's prefix, and the
+  - the dependencies: kokkos@3.4:5, kokkos-kernels@3.4:5 only with +kernels (on by
+    default), yaml-cpp/CLI11 only with +cli, MPI only with +mpi (on by default), the test
+    dependencies python3 + numpy + PyYAML, every backend variant pinned in Kokkos;
+  - the conflicts that cannot link (+shared over kokkos~shared~pic, or +kernels over a
+    static non-PIC kokkos-kernels) and cuda_arch=none;
+  - cmake_args for several variant combinations (HAMON_ENABLE_KOKKOS_KERNELS follows
+    kernels, and KokkosKernels_ROOT is Spack's kokkos-kernels with +kernels only), with
+    Kokkos's compiler found both the Spack 0.23 way (spec attribute) and the 1.x way
+    (package property), and that every HAMON_* option it sets exists in the project's
+    CMake files;
+  - test_downstream: CMAKE_PREFIX_PATH holds every link/run dependency's prefix (Kokkos
+    Kernels' with +kernels, which a static libhamon's hamonConfig.cmake finds), and the
     test fails on a non-zero exit status or on output without the result line;
   - test_calibrate: fails when `hamon calibrate` fails or `hamon devices` does not read
     the file it wrote.
@@ -168,8 +172,9 @@ def check_directives(cls):
     depends = deps()
     names = [spec for spec, _ in depends]
     check("kokkos@3.4:5" in names, "kokkos@3.4:5 is not a dependency")
-    check(not any(s.startswith("kokkos-kernels") for s in names),
-          "the recipe still depends on kokkos-kernels")
+    kernels = [(s, kw.get("when")) for s, kw in depends if s.startswith("kokkos-kernels")]
+    check(kernels == [("kokkos-kernels@3.4:5", "+kernels")],
+          f"kokkos-kernels@3.4:5 should be a dependency only with +kernels, got {kernels}")
     for spec in ("yaml-cpp@0.6:", "cli11@2:"):
         whens = [kw.get("when") for s, kw in depends if s == spec]
         check(whens == ["+cli"], f"{spec} should be a dependency only with +cli, got {whens}")
@@ -186,10 +191,12 @@ def check_directives(cls):
     conflicts = [(args[0], kw.get("when")) for name, args, kw in DIRECTIVES if name == "conflicts"]
     check(("+shared", "^kokkos~shared~pic") in conflicts,
           "no conflict for +shared over a static non-PIC Kokkos")
+    check(("+shared", "+kernels ^kokkos-kernels~shared ^kokkos~pic") in conflicts,
+          "no conflict for +shared+kernels over a static non-PIC Kokkos Kernels")
     check(("+cuda", "cuda_arch=none") in conflicts, "no conflict for +cuda cuda_arch=none")
     variants = {args[0]: kw.get("default") for name, args, kw in DIRECTIVES if name == "variant"}
     expected = {"openmp": True, "serial": True, "shared": True, "cli": True, "native": False,
-                "tests": False, "mpi": True}
+                "tests": False, "mpi": True, "kernels": True}
     for name, default in expected.items():
         check(variants.get(name) == default, f"variant {name}: default {variants.get(name)}")
     check(getattr(cls, "test_requires_compiler", False) is True,
@@ -214,7 +221,7 @@ def kokkos_node(style):
 
 def root_spec(variants, style="0.23"):
     full = {"openmp": True, "serial": True, "cuda": False, "shared": True, "cli": True,
-            "native": False, "tests": False, "mpi": True}
+            "native": False, "tests": False, "mpi": True, "kernels": True}
     full.update(variants)
     python = Spec("python", attributes={
         "command": types.SimpleNamespace(path="/opt/python/bin/python3")})
@@ -227,6 +234,8 @@ def root_spec(variants, style="0.23"):
     }
     if full["mpi"]:
         deps["mpi"] = (Spec("openmpi"), ("build", "link"))
+    if full["kernels"]:
+        deps["kokkos-kernels"] = (Spec("kokkos-kernels"), ("build", "link"))
     return Spec("hamon", full, deps, prefix="/opt/hamon")
 
 
@@ -260,10 +269,13 @@ def check_cmake_args(cls):
     cases = [
         ({}, False, "0.23", {"BUILD_SHARED_LIBS": "ON", "HAMON_ENABLE_APPS": "ON",
                              "HAMON_ENABLE_NATIVE": "OFF", "BUILD_TESTING": "OFF",
-                             "HAMON_ENABLE_MPI": "ON"}),
+                             "HAMON_ENABLE_MPI": "ON", "HAMON_ENABLE_KOKKOS_KERNELS": "ON",
+                             "KokkosKernels_ROOT": "/opt/kokkos-kernels"}),
         ({"cli": False, "shared": False, "native": True, "mpi": False}, False, "1.x",
          {"BUILD_SHARED_LIBS": "OFF", "HAMON_ENABLE_APPS": "OFF", "HAMON_ENABLE_NATIVE": "ON",
-          "HAMON_ENABLE_MPI": "OFF"}),
+          "HAMON_ENABLE_MPI": "OFF", "HAMON_ENABLE_KOKKOS_KERNELS": "ON"}),
+        ({"kernels": False}, False, "1.x", {"HAMON_ENABLE_KOKKOS_KERNELS": "OFF",
+                                            "HAMON_ENABLE_MPI": "ON"}),
         ({"mpi": False}, False, "0.23", {"HAMON_ENABLE_MPI": "OFF", "HAMON_ENABLE_APPS": "ON"}),
         ({}, True, "1.x", {"BUILD_TESTING": "ON",
                            "HAMON_TEST_PYTHON": "/opt/python/bin/python3"}),
@@ -282,6 +294,9 @@ def check_cmake_args(cls):
             check(defines.get(key) == value, f"{where}: {key} = {defines.get(key)}, want {value}")
         if not variants.get("cli", True):
             check("HAMON_TEST_PYTHON" not in defines, f"{where}: HAMON_TEST_PYTHON without cli")
+        if not variants.get("kernels", True):
+            check("KokkosKernels_ROOT" not in defines,
+                  f"{where}: KokkosKernels_ROOT without kernels")
         for key in defines:
             if key.startswith("HAMON_"):
                 check(key in options, f"{where}: {key} is no option of the project's CMake")
@@ -310,7 +325,8 @@ def check_test_downstream(cls):
     configure = cmake.calls[0][0] if cmake.calls else ()
     defines = parse_defines(a for a in configure if a.startswith("-D"))
     paths = defines.get("CMAKE_PREFIX_PATH", "").split(";")
-    for prefix in ("/opt/hamon", "/opt/kokkos", "/opt/random123", "/opt/zlib-ng", "/opt/openmpi"):
+    for prefix in ("/opt/hamon", "/opt/kokkos", "/opt/random123", "/opt/zlib-ng", "/opt/openmpi",
+                   "/opt/kokkos-kernels"):
         check(prefix in paths, f"test_downstream: CMAKE_PREFIX_PATH lacks {prefix}: {paths}")
     check("/opt/cmake" not in paths, "test_downstream: a build-only dependency in the path")
     check(defines.get("CMAKE_CXX_COMPILER") == "/opt/kokkos/bin/nvcc_wrapper",

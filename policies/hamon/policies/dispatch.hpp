@@ -36,6 +36,7 @@
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/sampler.hpp"
 #include "hamon/core/spin_model.hpp"
+#include "hamon/core/train/rbm_trainer.hpp"
 #include "hamon/policies/backends.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/placement.hpp"
@@ -90,6 +91,19 @@ std::unique_ptr<SamplerBase> make_sampler(const DeviceDecision& decision, const 
                                           const NrptOptions& options, TraceSink* sink = nullptr,
                                           const SamplerState* resume_from = nullptr,
                                           MachineExchange* exchange = nullptr);
+
+/// An RBM trainer (hamon/core/train/rbm_trainer.hpp) in the space the decision names: a new
+/// run from `initial`, or (with `resume_from`) the continuation of a saved state, which any
+/// space continues with the same bits. Throws as make_sampler does.
+std::unique_ptr<RbmTrainerBase> make_rbm_trainer(const DeviceDecision& decision,
+                                                 const TrainingData& train,
+                                                 const RbmParameters& initial,
+                                                 const TrainingOptions& options,
+                                                 const RbmTrainingState* resume_from = nullptr);
+
+/// The work score of training: machines of the negative phase (chains x rungs) plus the
+/// minibatch, times the units (V + H).
+std::int64_t training_work_score(const RbmParameters& parameters, const TrainingOptions& options);
 
 /// The name of the execution space a decision runs in ("Serial", "OpenMP", "Cuda").
 /// Throws DeviceUnavailable as nrpt_with does.

@@ -52,16 +52,29 @@ class Hamon(CMakePackage, CudaPackage):
         default=True,
         description="One NRPT run across MPI ranks (hamon::MpiExchange, mpirun hamon run)",
     )
+    variant(
+        "kernels",
+        default=True,
+        description="Dense GEMMs of RBM training through Kokkos Kernels "
+        "(off: a plain Kokkos kernel)",
+    )
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.18:", type="build")
 
-    # The library's public dependencies are Kokkos and Random123, zlib a private one.
+    # The library's public dependencies are Kokkos and Random123, zlib (and +kernels Kokkos
+    # Kernels) private ones.
     depends_on("kokkos@3.4:5")
     depends_on("random123")
     depends_on("zlib-api")  # crc32 of checkpoint sections
     # MPI-3 (MPI_Comm_split_type, MPI_INT64_T), public: hamon's MPI header includes mpi.h.
     depends_on("mpi@3:", when="+mpi")
+    # Training's GEMMs (KokkosBlas::gemm), a private dependency of libhamon. Spack's
+    # kokkos-kernels pins the Kokkos of its own version (kokkos-kernels@X.Y.Z needs
+    # kokkos@X.Y.Z) and links the same kokkos node as hamon, so its range is Kokkos's. It
+    # takes its backends from that Kokkos: its serial/openmp/cuda variants only add
+    # `kokkos+<backend>` (hamon's backend variants already pin those), so none is set here.
+    depends_on("kokkos-kernels@3.4:5", when="+kernels")
     # The command-line program's own.
     depends_on("yaml-cpp@0.6:", when="+cli")
     depends_on("cli11@2:", when="+cli")
@@ -95,6 +108,13 @@ class Hamon(CMakePackage, CudaPackage):
     )
     conflicts(
         "+shared",
+        when="+kernels ^kokkos-kernels~shared ^kokkos~pic",
+        msg="a shared libhamon cannot link a static Kokkos Kernels built without -fPIC "
+        "(kokkos-kernels takes -fPIC from kokkos+pic): use hamon~shared, hamon~kernels, "
+        "or kokkos-kernels+shared / kokkos+pic",
+    )
+    conflicts(
+        "+shared",
         when="^kokkos+cuda_relocatable_device_code",
         msg="CUDA relocatable device code is linked statically: use hamon~shared",
     )
@@ -117,10 +137,15 @@ class Hamon(CMakePackage, CudaPackage):
             self.define_from_variant("HAMON_ENABLE_APPS", "cli"),
             self.define_from_variant("HAMON_ENABLE_NATIVE", "native"),
             self.define_from_variant("HAMON_ENABLE_MPI", "mpi"),
+            self.define_from_variant("HAMON_ENABLE_KOKKOS_KERNELS", "kernels"),
             self.define("BUILD_TESTING", tests),
             self.define("HAMON_ENABLE_PERF", False),
             self.define("HAMON_WARNINGS_AS_ERRORS", False),
         ]
+        if spec.satisfies("+kernels"):
+            # hamon's CMake looks for Kokkos Kernels QUIET and falls back on the plain
+            # kernel where it finds none: name Spack's rather than rely on the search path.
+            args.append(self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix))
         if tests and spec.satisfies("+cli"):
             # The python3 that has numpy and PyYAML; tests/cli stops the configuration
             # when it has none rather than dropping the CLI tests.
@@ -133,8 +158,8 @@ class Hamon(CMakePackage, CudaPackage):
 
     def _prefix_path(self):
         """hamon's prefix and those of every link and run dependency, as CMake wants them:
-        the installed hamonConfig.cmake finds Kokkos, Random123, zlib and (+mpi) MPI
-        through them."""
+        the installed hamonConfig.cmake finds Kokkos, Random123, zlib, (+mpi) MPI and
+        (a static libhamon +kernels) Kokkos Kernels through them."""
         prefixes = [str(dep.prefix) for dep in self.spec.traverse(deptype=("link", "run"))]
         return ";".join(prefixes)
 

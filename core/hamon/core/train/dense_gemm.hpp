@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// C = op(A) op(B) on an execution space instance: KokkosBlas::gemm where the build has
+// Kokkos Kernels (HAMON_HAVE_KOKKOS_KERNELS), a plain Kokkos kernel otherwise.
+//
+// Training multiplies matrices of grid values (rbm_parameters.hpp) and +-1 spins, whose
+// products and sums are exact in double: every GEMM, blocked or not, on any backend, gives
+// the same bits, and the plain kernel is the tests' independent oracle for Kokkos Kernels.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#if defined(HAMON_HAVE_KOKKOS_KERNELS)
+#include <KokkosKernels_config.h>
+
+#include <KokkosBlas3_gemm.hpp>
+#endif
+
+namespace hamon {
+
+enum class Transpose { no, yes };
+
+namespace detail {
+
+template <class A>
+KOKKOS_INLINE_FUNCTION double element(const A& a, bool transposed, std::int64_t i, std::int64_t j) {
+  return transposed ? a(j, i) : a(i, j);
+}
+
+/// The plain kernel: one C entry per work item, the inner product summed in order.
+template <class ExecutionSpace, class AView, class BView, class CView>
+void plain_gemm(const ExecutionSpace& space, Transpose ta, Transpose tb, const AView& a,
+                const BView& b, const CView& c) {
+  const bool at = ta == Transpose::yes;
+  const bool bt = tb == Transpose::yes;
+  const auto inner = static_cast<std::int64_t>(at ? a.extent(0) : a.extent(1));
+  const auto cols = static_cast<std::int64_t>(c.extent(1));
+  Kokkos::parallel_for(
+      "hamon::plain_gemm",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+          space, 0, static_cast<std::int64_t>(c.extent(0)) * cols),
+      KOKKOS_LAMBDA(const std::int64_t idx) {
+        const std::int64_t i = idx / cols;
+        const std::int64_t j = idx % cols;
+        double sum = 0.0;
+        for (std::int64_t k = 0; k < inner; ++k) {
+          sum += element(a, at, i, k) * element(b, bt, k, j);
+        }
+        c(i, j) = sum;
+      });
+}
+
+}  // namespace detail
+
+/// Which GEMM dense_gemm runs: Kokkos Kernels (where compiled in) or the plain kernel.
+enum class GemmKind { kokkos_kernels, plain };
+
+inline constexpr bool kHaveKokkosKernels =
+#if defined(HAMON_HAVE_KOKKOS_KERNELS)
+    true;
+#else
+    false;
+#endif
+
+/// c = op(a) op(b), enqueued on `space` (views of its memory). Kokkos Kernels before 4.0
+/// has no instance overload: its GEMM runs on the space's default instance, so the call is
+/// fenced on both sides there.
+template <class ExecutionSpace, class AView, class BView, class CView>
+void dense_gemm(const ExecutionSpace& space, Transpose ta, Transpose tb, const AView& a,
+                const BView& b, const CView& c, GemmKind kind = GemmKind::kokkos_kernels) {
+#if defined(HAMON_HAVE_KOKKOS_KERNELS)
+  if (kind == GemmKind::kokkos_kernels) {
+    const char* op_a = ta == Transpose::yes ? "T" : "N";
+    const char* op_b = tb == Transpose::yes ? "T" : "N";
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40000
+    KokkosBlas::gemm(space, op_a, op_b, 1.0, a, b, 0.0, c);
+#else
+    space.fence();
+    KokkosBlas::gemm(op_a, op_b, 1.0, a, b, 0.0, c);
+    typename CView::execution_space().fence();
+#endif
+    return;
+  }
+#endif
+  (void)kind;
+  detail::plain_gemm(space, ta, tb, a, b, c);
+}
+
+}  // namespace hamon
