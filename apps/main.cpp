@@ -86,7 +86,7 @@ int main(int argc, char* argv[]) {
   const std::vector<Command> commands = {
       add_run_command(app),     add_validate_command(app),  add_devices_command(app),
       add_resolve_command(app), add_demo_command(app),      add_resume_command(app),
-      add_extend_command(app),  add_calibrate_command(app),
+      add_extend_command(app),  add_calibrate_command(app), add_train_command(app),
   };
   try {
     app.parse(argc, argv);

@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Plots of a hamon run directory (what `hamon run` writes), as PNGs in that directory.
+"""Plots of a hamon run directory (what `hamon run` or `hamon train` writes), as PNGs in it.
 
     python3 tools/plot_run.py runs/ising2d
+    python3 tools/plot_run.py runs/mnist_rbm
 
-Writes:
+A training run (`hamon train`: summary.yaml has `training`) gets:
+  learning_curves.png  per monitored epoch (curves.csv): held-out accuracy, reconstruction
+                       error, mean free energy, and the held-out log-likelihood with its
+                       error bar (log Z by stepping stone) where it was measured
+  samples.png          the visible units of cold negative chains (samples.npy) as square
+                       images (the units beyond the largest square, e.g. labels, dropped)
+
+A sampling run (`hamon run`) gets:
   ladder.png         the final beta ladder (and the initial one, when adaptation moved it)
                      above the local communication barrier lambda(beta) = r_i / dbeta_i
   acceptance.png     swap acceptance of every neighbouring pair (i, i+1)
@@ -308,9 +316,54 @@ def plot_magnetization(summary, arrays, directory, written):
     save(fig, directory, name, written)
 
 
+def plot_learning_curves(directory, written):
+    path = os.path.join(directory, "curves.csv")
+    if not os.path.isfile(path):
+        return
+    rows = np.genfromtxt(path, delimiter=",", names=True, dtype=float)
+    rows = np.atleast_1d(rows)
+    epoch = rows["epoch"]
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7), sharex=True)
+    panels = [
+        (axes[0][0], "heldout_accuracy", "held-out accuracy (lowest free energy's label)"),
+        (axes[0][1], "reconstruction_error", "mean-field reconstruction error"),
+        (axes[1][0], "heldout_free_energy", "mean held-out free energy F(v)"),
+    ]
+    for ax, name, title in panels:
+        ok = np.isfinite(rows[name])
+        ax.plot(epoch[ok], rows[name][ok], "o-", ms=3)
+        ax.set_title(title, fontsize=10)
+    ax = axes[1][1]
+    ok = np.isfinite(rows["heldout_log_likelihood"])
+    ax.errorbar(epoch[ok], rows["heldout_log_likelihood"][ok],
+                yerr=rows["log_likelihood_error"][ok], fmt="o-", ms=3, capsize=3)
+    ax.set_title("held-out log-likelihood per row (nats; log Z: NRPT stepping stone)", fontsize=10)
+    for ax in axes[1]:
+        ax.set_xlabel("epoch")
+    fig.tight_layout()
+    save(fig, directory, "learning_curves.png", written)
+
+
+def plot_training_samples(arrays, directory, written):
+    samples = arrays["samples"]
+    if samples is None or samples.ndim != 2 or samples.shape[0] == 0:
+        return
+    side = int(np.sqrt(samples.shape[1]))
+    images = samples[:, : side * side].reshape(-1, side, side) > 0
+    cols = int(np.ceil(np.sqrt(len(images))))
+    rows = int(np.ceil(len(images) / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(cols * 0.9, rows * 0.9))
+    for k, ax in enumerate(np.atleast_1d(axes).ravel()):
+        ax.axis("off")
+        if k < len(images):
+            ax.imshow(images[k], cmap="gray_r", interpolation="nearest")
+    fig.suptitle("cold negative chains (visible units)", fontsize=9)
+    save(fig, directory, "samples.png", written)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("directory", help="a run directory written by `hamon run`")
+    parser.add_argument("directory", help="a run directory written by `hamon run` or `hamon train`")
     args = parser.parse_args(argv)
     try:
         summary, arrays = load_run(args.directory)
@@ -318,6 +371,12 @@ def main(argv=None):
         print(f"plot_run.py: error: {error}", file=sys.stderr)
         return 2
     written = []
+    if "training" in summary:
+        plot_learning_curves(args.directory, written)
+        plot_training_samples(arrays, args.directory, written)
+        for path in written:
+            print(path)
+        return 0
     plot_ladder(summary, args.directory, written)
     plot_acceptance(summary, args.directory, written)
     plot_index_process(summary, arrays, args.directory, written)

@@ -29,6 +29,7 @@ Command add_resolve_command(CLI::App& app);
 Command add_resume_command(CLI::App& app);
 Command add_extend_command(CLI::App& app);
 Command add_calibrate_command(CLI::App& app);
+Command add_train_command(CLI::App& app);
 
 /// Bad input with no place in a file (a command-line value, the environment): exit 2.
 class UsageError : public std::runtime_error {

@@ -15,6 +15,7 @@
 #include "output/progress_display.hpp"
 #include "output/run_directory.hpp"
 #include "run/execute_run.hpp"
+#include "run/execute_training.hpp"
 #include "run/mpi_job.hpp"
 #include "run/prepare_run.hpp"
 
@@ -110,12 +111,28 @@ Command add_resume_command(CLI::App& app) {
   CLI::App* sub =
       add_common(app, "resume", "Continue an interrupted run (DIR.partial) to its end", *f);
   sub->footer(
-      "Continues DIR.partial from its last good checkpoint (a corrupt newest one falls back\n"
+      "Continues DIR.partial (a sampling or a training run) from its last good checkpoint (a "
+      "corrupt newest one falls back\n"
       "to the previous one, and says so) and renames it to DIR when done. The result is\n"
       "bit-identical to an uninterrupted run, whatever --device. A checkpoint that does not\n"
       "fit DIR.partial/config.yaml (other model, options, version) is refused.\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped again.");
-  return {sub, [f]() { return continue_command(*f, ContinueHow::resume, 0); }, true};
+  return {sub,
+          [f]() {
+            std::error_code ec;
+            const fs::path partial = partial_dir_of(normalised_run_dir(f->dir));
+            if (fs::is_regular_file(partial / kTrainingConfigFile, ec)) {
+              if (MpiJob::current().distributed()) {
+                throw UsageError("training runs in one process: resume it without mpirun");
+              }
+              TrainingRunFlags flags;
+              if (f->device_option->count() > 0) flags.device = f->device;
+              flags.speak = !f->quiet;
+              return MpiJob::current().is_root() ? train_resume(f->dir, flags) : 0;
+            }
+            return continue_command(*f, ContinueHow::resume, 0);
+          },
+          true};
 }
 
 Command add_extend_command(CLI::App& app) {

@@ -5,13 +5,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 
 #include "config/parse_sections.hpp"
-#include "config/unclosed_flow.hpp"
+#include "config/yaml_document.hpp"
 #include "config/yaml_reader.hpp"
 #include "hamon/policies/device_spec.hpp"
 
@@ -47,24 +45,7 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
   ExperimentConfig config;
   config.file = name;
   config.base_dir = base_dir;
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    // yaml-cpp places a missing ']' or '}' at the end of the file: point at the opener.
-    const auto opener =
-        e.msg.find("flow") != std::string::npos ? unclosed_flow(text) : std::nullopt;
-    if (opener) {
-      const char* what = opener->bracket == '[' ? "flow sequence '['" : "flow mapping '{'";
-      throw ConfigError(Location{name, opener->line, opener->column, ""},
-                        std::string("invalid YAML: the ") + what +
-                            " opened here is never closed (" + e.msg + ")");
-    }
-    const bool located = !e.mark.is_null() && e.mark.line >= 0;
-    throw ConfigError(
-        Location{name, located ? e.mark.line + 1 : 0, located ? e.mark.column + 1 : 0, ""},
-        "invalid YAML: " + e.msg);
-  }
+  const YAML::Node root = load_yaml_document(text, name);
   YamlReader reader(name, config.locations);
   if (root.IsNull()) {
     throw ConfigError(Location{name, 1, 1, ""},
@@ -98,21 +79,8 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
 }
 
 ExperimentConfig parse_experiment_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw ConfigError(Location{path, 0, 0, ""}, "is a directory, not an experiment file");
-  }
-  if (!std::filesystem::exists(path, ec)) {
-    throw ConfigError(Location{path, 0, 0, ""}, "no such experiment file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(Location{path, 0, 0, ""}, "cannot open the experiment file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw ConfigError(Location{path, 0, 0, ""}, "cannot read the experiment file");
-  std::string base = std::filesystem::path(path).parent_path().string();
-  if (base.empty()) base = ".";
-  return parse_experiment_text(text.str(), path, base);
+  return parse_experiment_text(read_config_file(path, "experiment file"), path,
+                               config_base_dir(path));
 }
 
 void apply_overrides(ExperimentConfig& config, const Overrides& overrides) {

@@ -8,9 +8,15 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "run/npy_file.hpp"
+
 namespace hamon::cli {
 
 std::vector<double> read_numbers_file(const std::string& path) {
+  const std::string npy = ".npy";
+  if (path.size() >= npy.size() && path.compare(path.size() - npy.size(), npy.size(), npy) == 0) {
+    return npy_doubles(read_npy(path), path);  // e.g. the weights.npy of `hamon train`
+  }
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open");
   std::vector<double> values;

@@ -2,7 +2,8 @@
 #pragma once
 // Text files of numbers (RBM weights and biases): whitespace-separated numbers, any
 // number per line, '#' starts a comment. Weights are visible-major (one line per visible
-// node is the natural layout).
+// node is the natural layout). A file named *.npy is read as a float64 NumPy array in C
+// order instead (the weights.npy, visible_bias.npy and hidden_bias.npy of `hamon train`).
 
 #include <string>
 #include <vector>

@@ -109,6 +109,7 @@ def main():
     ap.add_argument("--hamon-spec", default="hamon")
     ap.add_argument("--reinstall", action="store_true")
     a = ap.parse_args()
+    a.data_dir = os.path.abspath(a.data_dir)
     if not 0.0 < a.train_fraction_of_rows <= 1.0:
         raise SystemExit("error: --train-fraction-of-rows must be in (0, 1]")
     if a.base_python is None:
@@ -171,8 +172,8 @@ def main():
     md = []
     md.append("# Issue 16 — Python/JAX hamon peer: RBM training by PCD\n")
     md.append(f"- date: {date}; load average before {' '.join(load_before)}, after "
-              f"{' '.join(load_after)} (shared 2-core machine; the run was under `nice -n 19`"
-              " when launched so)")
+              f"{' '.join(load_after)} (shared machine: timings "
+              "move with other load)")
     md.append(f"- machine: `lscpu` Model name: {lscpu_model()}; {os.cpu_count()} cores; "
               f"{platform.system()} {platform.release()}")
     md.append(f"- Python hamon {versions[0]} (PyPI), jax {versions[1]}, jaxlib {versions[2]}, "

@@ -125,6 +125,7 @@ class RbmChains {
 
   /// `sweeps` sweeps of every machine with the parameters `theta`, counters (s, round).
   void sweep(const FlatRbm<ExecutionSpace>& theta, std::int32_t sweeps, std::uint32_t round) {
+    hidden_fields_current_ = path_ == SweepPath::dense;
     if (path_ == SweepPath::csr) {
       copy_parameters_to_graph(theta);
       for (std::int32_t s = 0; s < sweeps; ++s) {
@@ -142,9 +143,12 @@ class RbmChains {
     }
   }
 
-  /// E of every machine under `theta` (into energies()).
+  /// E of every machine under `theta` (into energies()). The dense sweep's last step left
+  /// the hidden fields of the current visible units behind: then no GEMM is needed.
   void compute_energies(const FlatRbm<ExecutionSpace>& theta) {
-    dense_gemm(space_, Transpose::no, Transpose::no, visible_, theta.weights(), hidden_fields_);
+    if (!hidden_fields_current_) {
+      dense_gemm(space_, Transpose::no, Transpose::no, visible_, theta.weights(), hidden_fields_);
+    }
     const auto v = visible_;
     const auto h = hidden_;
     const auto f = hidden_fields_;
@@ -168,6 +172,7 @@ class RbmChains {
     const auto rungs = static_cast<std::int32_t>(ladder_.size());
     if (rungs < 2) return;
     compute_energies(theta);
+    hidden_fields_current_ = false;  // the swaps below move states, not their fields
     const std::int32_t parity = static_cast<std::int32_t>(round % 2u);
     const std::int32_t pairs = (rungs - 1 - parity + 1) / 2;
     if (pairs <= 0) return;
@@ -263,6 +268,7 @@ class RbmChains {
     copy_counts(accepted, accepted_);
     space_.fence();
     sync_layers();
+    hidden_fields_current_ = false;
   }
 
  private:
@@ -349,6 +355,7 @@ class RbmChains {
   typename views::matrix visible_, hidden_, visible_fields_, hidden_fields_;
   Kokkos::View<double*, typename views::device> energy_;
   Kokkos::View<std::int64_t*, memory_space> attempted_, accepted_;
+  bool hidden_fields_current_ = false;  // hidden_fields_ = visible_ W for the current theta
 };
 
 }  // namespace hamon::detail

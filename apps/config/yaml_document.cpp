@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "config/yaml_document.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "config/config_error.hpp"
+#include "config/unclosed_flow.hpp"
+
+namespace hamon::cli {
+
+std::string read_config_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ConfigError(Location{path, 0, 0, ""}, "is a directory, not an " + what);
+  }
+  if (!std::filesystem::exists(path, ec)) {
+    throw ConfigError(Location{path, 0, 0, ""}, "no such " + what);
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(Location{path, 0, 0, ""}, "cannot open the " + what);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(Location{path, 0, 0, ""}, "cannot read the " + what);
+  return text.str();
+}
+
+YAML::Node load_yaml_document(const std::string& text, const std::string& name) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp places a missing ']' or '}' at the end of the file: point at the opener.
+    const auto opener =
+        e.msg.find("flow") != std::string::npos ? unclosed_flow(text) : std::nullopt;
+    if (opener) {
+      const char* kind = opener->bracket == '[' ? "flow sequence '['" : "flow mapping '{'";
+      throw ConfigError(Location{name, opener->line, opener->column, ""},
+                        std::string("invalid YAML: the ") + kind +
+                            " opened here is never closed (" + e.msg + ")");
+    }
+    const bool located = !e.mark.is_null() && e.mark.line >= 0;
+    throw ConfigError(
+        Location{name, located ? e.mark.line + 1 : 0, located ? e.mark.column + 1 : 0, ""},
+        "invalid YAML: " + e.msg);
+  }
+}
+
+std::string config_base_dir(const std::string& path) {
+  std::string base = std::filesystem::path(path).parent_path().string();
+  return base.empty() ? "." : base;
+}
+
+}  // namespace hamon::cli

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Reading a YAML configuration file (an experiment, a training run): the file's text, its
+// document with located errors, and the directory its relative paths start from.
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+namespace hamon::cli {
+
+/// The text of `path`; ConfigError at `path` when it is missing, a directory or unreadable
+/// (`what` names the kind of file in the message).
+std::string read_config_file(const std::string& path, const std::string& what);
+
+/// The document of `text` (from file `name`). Invalid YAML is a ConfigError at the
+/// error's line and column (an unclosed '[' or '{': at its opener).
+YAML::Node load_yaml_document(const std::string& text, const std::string& name);
+
+/// The directory relative paths in `path` start from ("." for a bare file name).
+std::string config_base_dir(const std::string& path);
+
+}  // namespace hamon::cli

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A training run (`hamon train`, `hamon resume` of a training directory): the data, the
+// device, the trainer, the epochs with their monitoring, checkpoints and the run directory.
+//
+// The run directory (DIR.partial while it runs, DIR when done; run_directory.hpp):
+//   training.yaml      the training file as given
+//   checkpoint.bin     the training state (every output.checkpoint_every epochs, on a stop
+//                      signal, and at the end)
+//   curves.csv         one row per monitored epoch: held-out free energy, accuracy,
+//                      reconstruction error, log-likelihood with log Z and their errors
+//   weights.npy        float64 V x H, visible-major; visible_bias.npy (V); hidden_bias.npy (H)
+//   samples.npy        int8 +-1, the visible units of cold negative chains (monitor.samples)
+//   summary.yaml       training.* (heldout_accuracy, heldout_log_likelihood, ...)
+// tools/plot_run.py DIR draws learning_curves.png and samples.png from them.
+
+#include <string>
+
+#include "config/training_config.hpp"
+
+namespace hamon::cli {
+
+inline constexpr const char* kTrainingConfigFile = "training.yaml";
+
+struct TrainingRunFlags {
+  std::string out;     // overrides output.dir (empty: keep)
+  std::string device;  // overrides device (empty: keep)
+  bool overwrite = false;
+  bool speak = true;  // progress on stderr, the report on stdout
+};
+
+/// `hamon train CONFIG`: a new run. Throws ConfigError / UsageError for bad input (nothing
+/// created), RunStopped when a stop signal ended it (DIR.partial resumable).
+int train_new(const std::string& config_file, const TrainingRunFlags& flags);
+
+/// `hamon resume DIR` of a training run (DIR.partial/training.yaml exists).
+int train_resume(const std::string& dir, const TrainingRunFlags& flags);
+
+}  // namespace hamon::cli
