@@ -8,7 +8,8 @@
 #   tools/dev.sh test    build, then run the whole test suite with CTest (the presets
 #                        build with MPI: tests/mpi runs under mpiexec, 1 to 4 ranks)
 #   tools/dev.sh cuda    build the Cuda variant in build-cuda/ (compiles; runs nothing;
-#                        kernel tests for Cuda only, the host build tests the host ones)
+#                        kernel tests for Cuda only, the host build tests the host ones;
+#                        HAMON_CUDA_PERF=OFF: without the benchmarks)
 #   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O2 -g1: line tables are
 #                        all the reports need), then run the whole test
 #                        suite (cli.fuzz sets no address-space cap under ASan;
@@ -96,8 +97,11 @@ case "$command" in
     prefix=$(provisioned_prefix cuda)
     # -arch=sm_80 also for CMake's compiler check (nvcc_wrapper's default sm_35 is rejected
     # by CUDA 11.8); the -I shadows another toolkit's headers (see provision-deps.sh).
+    # HAMON_CUDA_PERF=OFF leaves the benchmarks out (CI: perf/ defines no kernels, it calls
+    # the library, whose kernels the library and the Cuda test binary compile).
     configure_and_build cuda "$prefix" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
-      -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include"
+      -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include" \
+      -DHAMON_ENABLE_PERF="${HAMON_CUDA_PERF:-ON}"
     ;;
   *)
     echo "usage: tools/dev.sh demo|test|cuda|asan|compat" >&2

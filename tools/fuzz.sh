@@ -35,6 +35,8 @@ for name in $harnesses; do
   # The examples seed the parsers they belong to (one copy of each, in examples/).
   case "$name" in
     experiment_file) cp -n examples/*.yaml "$corpus"/ ;;
+    training_file) cp -n examples/mnist_rbm.yaml "$corpus"/ ;;
+    npy_file) cp -n examples/data/mnist/digits_0.npy "$corpus"/ ;;
     graph_file) cp -n examples/graph_file.txt "$corpus"/ ;;
   esac
   if [ "$mode" = smoke ]; then

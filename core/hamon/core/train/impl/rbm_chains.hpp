@@ -157,9 +157,8 @@ class RbmChains {
     const double* c = theta.hidden_bias();
     const std::int64_t nv = n_visible_;
     const std::int64_t nh = n_hidden_;
-    Kokkos::parallel_for(
-        "hamon::rbm_energies", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, n_machines()),
-        KOKKOS_LAMBDA(const std::int32_t m) {
+    for_each_index(
+        space_, "hamon::rbm_energies", n_machines(), KOKKOS_LAMBDA(const std::int64_t m) {
           double sum = 0.0;
           for (std::int64_t i = 0; i < nv; ++i) sum += b[i] * v(m, i);
           for (std::int64_t j = 0; j < nh; ++j) sum += h(m, j) * (f(m, j) + c[j]);
@@ -187,9 +186,8 @@ class RbmChains {
     const std::int64_t nv = n_visible_;
     const std::int64_t nh = n_hidden_;
     const std::uint64_t seed = seed_;
-    Kokkos::parallel_for(
-        "hamon::rbm_deo_swaps",
-        Kokkos::RangePolicy<ExecutionSpace>(space_, 0, static_cast<std::int64_t>(pairs) * ladders),
+    for_each_index(
+        space_, "hamon::rbm_deo_swaps", static_cast<std::int64_t>(pairs) * ladders,
         KOKKOS_LAMBDA(const std::int64_t idx) {
           const auto ladder = static_cast<std::int32_t>(idx % ladders);
           const auto r = static_cast<std::int32_t>(parity + 2 * (idx / ladders));
@@ -271,7 +269,7 @@ class RbmChains {
     hidden_fields_current_ = false;
   }
 
- private:
+ // Public for nvcc: a class's extended device lambdas may not live in private members.
   void decide(const typename views::matrix& fields, const typename views::matrix& layer,
               const double* bias, std::int64_t first_node, std::int64_t n_units, std::int32_t s,
               std::uint32_t round) {
@@ -289,10 +287,7 @@ class RbmChains {
     f.sweep = static_cast<std::uint32_t>(s);
     f.round = round;
     const std::int64_t groups = (n_machines() + kMachinesPerDraw - 1) / kMachinesPerDraw;
-    Kokkos::parallel_for("hamon::rbm_decide_layer",
-                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-                             space_, 0, n_units * groups),
-                         f);
+    for_each_index(space_, "hamon::rbm_decide_layer", n_units * groups, f);
   }
 
   /// The +-1 doubles of both layers from the spins.
@@ -303,11 +298,8 @@ class RbmChains {
     const std::int64_t nv = n_visible_;
     const std::int64_t n = nv + n_hidden_;
     const std::int32_t machines = n_machines();
-    Kokkos::parallel_for(
-        "hamon::rbm_sync_layers",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0,
-                                                                             n * machines),
-        KOKKOS_LAMBDA(const std::int64_t idx) {
+    for_each_index(
+        space_, "hamon::rbm_sync_layers", n * machines, KOKKOS_LAMBDA(const std::int64_t idx) {
           const auto m = static_cast<std::int32_t>(idx % machines);
           const std::int64_t i = idx / machines;
           const double s = spins(m, i);
@@ -328,21 +320,19 @@ class RbmChains {
     const auto values = theta.values;
     const std::int64_t nv = n_visible_;
     const std::int64_t nh = n_hidden_;
-    Kokkos::parallel_for(
-        "hamon::rbm_copy_to_graph",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, nv * nh),
-        KOKKOS_LAMBDA(const std::int64_t k) {
+    for_each_index(
+        space_, "hamon::rbm_copy_to_graph", nv * nh, KOKKOS_LAMBDA(const std::int64_t k) {
           const std::int64_t v = k / nh;
           const std::int64_t h = k % nh;
           couplings(v * nh + h) = values(k);
           couplings(nv * nh + h * nv + v) = values(k);
         });
-    Kokkos::parallel_for(
-        "hamon::rbm_copy_fields",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, nv + nh),
+    for_each_index(
+        space_, "hamon::rbm_copy_fields", nv + nh,
         KOKKOS_LAMBDA(const std::int64_t i) { fields(i) = values(nv * nh + i); });
   }
 
+ private:
   ExecutionSpace space_;
   std::int64_t n_visible_;
   std::int64_t n_hidden_;

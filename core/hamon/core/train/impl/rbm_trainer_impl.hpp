@@ -150,10 +150,8 @@ struct RbmTrainerCore {
     const auto ord = order;
     const std::int64_t nv = n_visible;
     const std::int64_t nh = n_hidden;
-    Kokkos::parallel_for(
-        "hamon::train_gather_batch",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, batch * nv),
-        KOKKOS_LAMBDA(const std::int64_t idx) {
+    for_each_index(
+        space, "hamon::train_gather_batch", batch * nv, KOKKOS_LAMBDA(const std::int64_t idx) {
           const std::int64_t b = idx / nv;
           const std::int64_t v = idx % nv;
           x(b, v) = r(ord(start + b), v);
@@ -163,10 +161,8 @@ struct RbmTrainerCore {
     const auto hd = batch_hidden;
     const double* c = theta.hidden_bias();
     if (options.positive_phase == PositivePhase::expectation) {
-      Kokkos::parallel_for(
-          "hamon::train_hidden_expectation",
-          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
-                                                                               batch * nh),
+      for_each_index(
+          space, "hamon::train_hidden_expectation", batch * nh,
           KOKKOS_LAMBDA(const std::int64_t idx) {
             const std::int64_t b = idx / nh;
             const std::int64_t h = idx % nh;
@@ -195,10 +191,8 @@ struct RbmTrainerCore {
     const std::uint64_t seed = train_seed(options.seed, TrainStream::chains, 0);
     const auto round = static_cast<std::uint32_t>(t);
     const std::int64_t groups = (batch + kMachinesPerDraw - 1) / kMachinesPerDraw;
-    Kokkos::parallel_for(
-        "hamon::train_hidden_sample",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, groups * nh),
-        KOKKOS_LAMBDA(const std::int64_t idx) {
+    for_each_index(
+        space, "hamon::train_hidden_sample", groups * nh, KOKKOS_LAMBDA(const std::int64_t idx) {
           const std::int64_t h = idx % nh;
           const auto group = static_cast<std::uint32_t>(idx / nh);
           const auto node = static_cast<std::uint32_t>(nv + h);
@@ -223,11 +217,8 @@ struct RbmTrainerCore {
     const auto values = out.values;
     const std::int64_t nv = n_visible;
     const std::int64_t offset = out.visible_offset();
-    Kokkos::parallel_for(
-        "hamon::train_column_sums",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
-                                                                             nv + n_hidden),
-        KOKKOS_LAMBDA(const std::int64_t i) {
+    for_each_index(
+        space, "hamon::train_column_sums", nv + n_hidden, KOKKOS_LAMBDA(const std::int64_t i) {
           double sum = 0.0;
           for (std::int64_t k = first; k < first + n; ++k) sum += i < nv ? v(k, i) : h(k, i - nv);
           values(offset + i) = sum;
@@ -489,10 +480,8 @@ RbmEvaluation RbmTrainer<ExecutionSpace>::evaluate(const TrainingData& data) con
     dense_gemm(c.space, Transpose::no, Transpose::no, x, c.theta.weights(), fh);
     const double* hidden_bias = c.theta.hidden_bias();
     const std::int64_t nh = c.n_hidden;
-    Kokkos::parallel_for(
-        "hamon::recon_hidden_means",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(c.space, 0, rows * nh),
-        KOKKOS_LAMBDA(const std::int64_t idx) {
+    detail::for_each_index(
+        c.space, "hamon::recon_hidden_means", rows * nh, KOKKOS_LAMBDA(const std::int64_t idx) {
           const std::int64_t r = idx / nh;
           const std::int64_t h = idx % nh;
           fh(r, h) = detail::deterministic_tanh(fh(r, h) + hidden_bias[h]);
