@@ -88,9 +88,9 @@ void rbm_update(benchmark::State& state) {
 
 }  // namespace
 
-#define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier)                              \
-  BENCHMARK_TEMPLATE(rbm_update, Kokkos::Class)                                         \
-      ->ArgsProduct({{0, 1}, {0, 1}})                                                   \
-      ->Unit(benchmark::kMillisecond)                                                   \
+#define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier) \
+  BENCHMARK_TEMPLATE(rbm_update, Kokkos::Class)            \
+      ->ArgsProduct({{0, 1}, {0, 1}})                      \
+      ->Unit(benchmark::kMillisecond)                      \
       ->MinTime(2.0);
 HAMON_FOR_EACH_ENABLED_BACKEND(HAMON_BENCHMARK_BACKEND)

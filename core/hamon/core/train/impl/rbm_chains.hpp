@@ -269,7 +269,7 @@ class RbmChains {
     hidden_fields_current_ = false;
   }
 
- // Public for nvcc: a class's extended device lambdas may not live in private members.
+  // Public for nvcc: a class's extended device lambdas may not live in private members.
   void decide(const typename views::matrix& fields, const typename views::matrix& layer,
               const double* bias, std::int64_t first_node, std::int64_t n_units, std::int32_t s,
               std::uint32_t round) {
