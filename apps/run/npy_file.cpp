@@ -5,7 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
-#include <regex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -21,6 +21,28 @@ std::size_t element_size(const std::string& descr) {
   if (descr == "|b1" || descr == "|u1" || descr == "|i1") return 1;
   if (descr == "<f8" || descr == ">f8") return 8;
   return 0;
+}
+
+/// The value of 'key' in the header dict: a quoted string, a word (True / False) or a
+/// parenthesised tuple, as its text; nullopt when the key is not there.
+std::optional<std::string> header_value(const std::string& header, const std::string& key) {
+  const std::size_t at = header.find("'" + key + "'");
+  if (at == std::string::npos) return std::nullopt;
+  std::size_t pos = header.find_first_not_of(' ', at + key.size() + 2);
+  if (pos == std::string::npos || header[pos] != ':') return std::nullopt;
+  pos = header.find_first_not_of(' ', pos + 1);
+  if (pos == std::string::npos) return std::nullopt;
+  const char open = header[pos];
+  std::size_t end = std::string::npos;
+  if (open == '\'') {
+    end = header.find('\'', pos + 1);
+  } else if (open == '(') {
+    end = header.find(')', pos + 1);
+  } else {
+    end = header.find_first_of(",} ", pos) - 1;
+  }
+  if (end == std::string::npos || end < pos) return std::nullopt;
+  return header.substr(pos, end - pos + 1);
 }
 
 /// The shape tuple "(R, C)", "(R,)" or "()".
@@ -68,28 +90,29 @@ NpyArray parse_npy(const std::string& bytes, const std::string& name) {
   }
   if (header_length > bytes.size() - header_start) fail(name, "the header is truncated");
   const std::string header = bytes.substr(header_start, header_length);
-  static const std::regex kDescr(R"('descr'\s*:\s*'([^']*)')");
-  static const std::regex kOrder(R"('fortran_order'\s*:\s*(True|False))");
-  static const std::regex kShape(R"('shape'\s*:\s*(\([^)]*\)))");
-  std::smatch descr, order, shape;
-  if (!std::regex_search(header, descr, kDescr) || !std::regex_search(header, order, kOrder) ||
-      !std::regex_search(header, shape, kShape)) {
+  const std::optional<std::string> descr = header_value(header, "descr");
+  const std::optional<std::string> order = header_value(header, "fortran_order");
+  const std::optional<std::string> shape_text = header_value(header, "shape");
+  if (!descr || !order || !shape_text || descr->size() < 2 || descr->front() != '\'' ||
+      descr->back() != '\'' || (*order != "True" && *order != "False") ||
+      shape_text->front() != '(') {
     fail(name, "the header is not a dict with 'descr', 'fortran_order' and 'shape'");
   }
   NpyArray a;
-  a.descr = descr[1];
+  a.descr = descr->substr(1, descr->size() - 2);
   if (element_size(a.descr) == 0) {
     fail(name, "unsupported dtype '" + a.descr + "' (expected bool, uint8, int8 or float64)");
   }
-  if (order[1] == "True") fail(name, "Fortran-order arrays are not supported (save in C order)");
-  a.shape = parse_shape(shape[1], name);
+  if (*order == "True") fail(name, "Fortran-order arrays are not supported (save in C order)");
+  const std::string& shape = *shape_text;
+  a.shape = parse_shape(shape, name);
   if (a.shape.empty() || a.shape.size() > 2) {
-    fail(name, "expected a 1- or 2-dimensional array, got shape " + std::string(shape[1]));
+    fail(name, "expected a 1- or 2-dimensional array, got shape " + shape);
   }
   std::size_t count = 1;
   for (std::size_t extent : a.shape) {
     if (extent != 0 && count > std::numeric_limits<std::size_t>::max() / 8 / extent) {
-      fail(name, "the shape " + std::string(shape[1]) + " is too large");
+      fail(name, "the shape " + shape + " is too large");
     }
     count *= extent;
   }
@@ -97,8 +120,7 @@ NpyArray parse_npy(const std::string& bytes, const std::string& name) {
   const std::size_t expected = count * element_size(a.descr);
   if (bytes.size() - data_start != expected) {
     fail(name, "the data has " + std::to_string(bytes.size() - data_start) + " bytes, but shape " +
-                   std::string(shape[1]) + " of '" + a.descr + "' needs " +
-                   std::to_string(expected));
+                   shape + " of '" + a.descr + "' needs " + std::to_string(expected));
   }
   a.data = bytes.substr(data_start);
   return a;
