@@ -11,7 +11,11 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "hamon/core/fingerprint.hpp"
 #include "hamon/core/impl/byte_codec.hpp"
@@ -49,80 +53,42 @@ CheckpointIdentity read_identity(ByteReader& r) {
   return id;
 }
 
-std::string state_bytes(const SamplerState& s) {
-  ByteWriter w;
-  w.i64(s.rounds_done);
-  w.u32(static_cast<std::uint32_t>(s.n_machines));
-  w.i64(s.n_nodes);
-  w.list(s.betas);
-  w.list(s.chain_of_machine);
-  w.list(s.machine_of_chain);
-  w.list(s.trip_phase);
-  w.list(s.energy_fixed);
-  w.list(s.attempted);
-  w.list(s.accepted);
-  w.list(s.round_trips);
-  w.list(s.restarts);
-  return w.bytes();
+/// The state's sections (tag, payload) in file order: its field list, cut where a field
+/// starts a section.
+std::vector<std::pair<std::string, std::string>> state_sections(const SamplerState& s) {
+  std::vector<std::pair<std::string, ByteWriter>> sections;
+  for_each_field(s, [&](const auto& f) {
+    using T = std::remove_const_t<std::remove_reference_t<decltype(f.value)>>;
+    if (f.section != nullptr) sections.emplace_back(f.section, ByteWriter{});
+    if constexpr (has_field_list_v<T>) {
+      detail::write_fields(sections.back().second, f.value);
+    } else {
+      detail::write_value(sections.back().second, f.value, f.codec);
+    }
+  });
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [tag, w] : sections) out.emplace_back(tag, w.bytes());
+  return out;
 }
 
-void read_state(ByteReader& r, SamplerState& s) {
-  s.rounds_done = r.i64();
-  s.n_machines = static_cast<std::int32_t>(r.u32());
-  s.n_nodes = r.i64();
-  s.betas = r.list<double>();
-  s.chain_of_machine = r.list<std::int32_t>();
-  s.machine_of_chain = r.list<std::int32_t>();
-  s.trip_phase = r.list<std::int8_t>();
-  s.energy_fixed = r.list<std::int64_t>();
-  s.attempted = r.list<std::int64_t>();
-  s.accepted = r.list<std::int64_t>();
-  s.round_trips = r.list<std::int64_t>();
-  s.restarts = r.list<std::int64_t>();
-}
-
-std::string moment_bytes(const MomentBatchesState& m) {
-  ByteWriter w;
-  w.i64(m.length);
-  w.i64(m.n_batches);
-  w.i64(m.in_batch);
-  w.packed(m.node_sums);
-  w.packed(m.edge_sums);
-  w.list(m.energy_sums);
-  w.list(m.abs_magnetization_sums);
-  w.list(m.counts);
-  return w.bytes();
-}
-
-void read_moments(ByteReader& r, MomentBatchesState& m) {
-  m.length = r.i64();
-  m.n_batches = r.i64();
-  m.in_batch = r.i64();
-  m.node_sums = r.packed();
-  m.edge_sums = r.packed();
-  m.energy_sums = r.list<double>();
-  m.abs_magnetization_sums = r.list<std::int64_t>();
-  m.counts = r.list<std::int64_t>();
-}
-
-std::string trace_bytes(const TraceState& t) {
-  ByteWriter w;
-  w.i64(t.samples_rows);
-  w.i64(t.energy_rows);
-  w.i64(t.index_rows);
-  w.list(t.samples);
-  w.list(t.energies);
-  w.list(t.index_process);
-  return w.bytes();
-}
-
-void read_traces(ByteReader& r, TraceState& t) {
-  t.samples_rows = r.i64();
-  t.energy_rows = r.i64();
-  t.index_rows = r.i64();
-  t.samples = r.list<std::int8_t>();
-  t.energies = r.list<double>();
-  t.index_process = r.list<std::int32_t>();
+/// The inverse of state_sections: `payload(tag)` is a section's bytes (it throws for a
+/// missing one); each section must be read to its last byte.
+template <class Payload>
+void read_state_sections(SamplerState& s, const std::string& name, const Payload& payload) {
+  std::optional<ByteReader> r;
+  for_each_field(s, [&](const auto& f) {
+    using T = std::remove_reference_t<decltype(f.value)>;
+    if (f.section != nullptr) {
+      if (r) r->finish();
+      r.emplace(payload(f.section), name + " section " + f.section);
+    }
+    if constexpr (has_field_list_v<T>) {
+      detail::read_fields(*r, f.value);
+    } else {
+      detail::read_value(*r, f.value, f.codec);
+    }
+  });
+  if (r) r->finish();
 }
 
 std::string attachment_bytes(const std::map<std::string, std::string>& attachments) {
@@ -223,19 +189,10 @@ void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& e
 }
 
 void write_checkpoint(std::ostream& out, const Checkpoint& c) {
-  const std::vector<std::pair<std::string, std::string>> sections = {
-      {"IDNT", identity_bytes(c.identity)},
-      {"STAT", state_bytes(c.state)},
-      {"SPIN",
-       [&] {
-         ByteWriter w;
-         w.list(c.state.spins);
-         return w.bytes();
-       }()},
-      {"MOMT", moment_bytes(c.state.moments)},
-      {"TRAC", trace_bytes(c.state.traces)},
-      {"ATCH", attachment_bytes(c.attachments)},
-  };
+  std::vector<std::pair<std::string, std::string>> sections = {
+      {"IDNT", identity_bytes(c.identity)}};
+  for (auto& section : state_sections(c.state)) sections.push_back(std::move(section));
+  sections.emplace_back("ATCH", attachment_bytes(c.attachments));
   ByteWriter head;
   for (char ch : kMagic) head.u8(static_cast<std::uint8_t>(ch));
   head.u32(kCheckpointFormatVersion);
@@ -286,26 +243,7 @@ Checkpoint read_checkpoint(std::istream& in, const std::string& name) {
     c.identity = read_identity(r);
     r.finish();
   }
-  {
-    ByteReader r(section("STAT"), name + " section STAT");
-    read_state(r, c.state);
-    r.finish();
-  }
-  {
-    ByteReader r(section("SPIN"), name + " section SPIN");
-    c.state.spins = r.list<std::int8_t>();
-    r.finish();
-  }
-  {
-    ByteReader r(section("MOMT"), name + " section MOMT");
-    read_moments(r, c.state.moments);
-    r.finish();
-  }
-  {
-    ByteReader r(section("TRAC"), name + " section TRAC");
-    read_traces(r, c.state.traces);
-    r.finish();
-  }
+  read_state_sections(c.state, name, section);
   {
     ByteReader r(section("ATCH"), name + " section ATCH");
     const std::uint64_t n = r.u64();

@@ -331,23 +331,23 @@ TEST(TEST_CATEGORY, sampler_ladder_update_keeps_counters_of_unattempted_pairs) {
   hamon::detail::SamplerCore<TEST_EXECSPACE> core(
       TEST_EXECSPACE(), hamon::make_device_model(TEST_EXECSPACE(), model), o, nullptr, nullptr);
   core.run(10, {});
-  const std::vector<double> before = core.betas;
-  auto attempted = hamon::detail::to_host_vector<std::int64_t>(core.state.attempted);
-  auto accepted = hamon::detail::to_host_vector<std::int64_t>(core.state.accepted);
+  const std::vector<double> before = core.ladder.betas;
+  auto attempted = hamon::detail::to_host_vector<std::int64_t>(core.loop.state.attempted);
+  auto accepted = hamon::detail::to_host_vector<std::int64_t>(core.loop.state.accepted);
   attempted[2] = 0;
   accepted[2] = 0;
-  hamon::detail::copy_from_host(core.state.attempted, attempted);
-  hamon::detail::copy_from_host(core.state.accepted, accepted);
-  core.update_ladder();
-  EXPECT_EQ(core.betas, before);
-  EXPECT_EQ(hamon::detail::to_host_vector<std::int64_t>(core.state.attempted), attempted);
+  hamon::detail::copy_from_host(core.loop.state.attempted, attempted);
+  hamon::detail::copy_from_host(core.loop.state.accepted, accepted);
+  core.ladder.update(core.space, core.model, core.loop);
+  EXPECT_EQ(core.ladder.betas, before);
+  EXPECT_EQ(hamon::detail::to_host_vector<std::int64_t>(core.loop.state.attempted), attempted);
   // With every pair attempted, the update moves the ladder and resets the counters.
   core.run(10, {});
-  core.update_ladder();
-  EXPECT_NE(core.betas, before);
-  EXPECT_EQ(core.betas.front(), before.front());
-  EXPECT_EQ(core.betas.back(), before.back());
-  for (std::int64_t a : hamon::detail::to_host_vector<std::int64_t>(core.state.attempted)) {
+  core.ladder.update(core.space, core.model, core.loop);
+  EXPECT_NE(core.ladder.betas, before);
+  EXPECT_EQ(core.ladder.betas.front(), before.front());
+  EXPECT_EQ(core.ladder.betas.back(), before.back());
+  for (std::int64_t a : hamon::detail::to_host_vector<std::int64_t>(core.loop.state.attempted)) {
     EXPECT_EQ(a, 0);
   }
 }

@@ -11,16 +11,19 @@
 // One process may hold the spins of a block of the machines only (a run over several
 // ranks: machine_exchange.hpp): `spins` then has the rows of machines
 // [first_machine, first_machine + n_local_machines()), while the ladder, the permutations,
-// the energies, the counters and the trip phases cover every machine (replicated).
+// the energies, the counters and the trip phases (MachineRecords) cover every machine
+// (replicated).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <utility>
 
+#include "hamon/core/machine_records.hpp"
+
 namespace hamon {
 
 template <class ExecutionSpace>
-struct ChainState {
+struct ChainState : MachineRecords<ViewsIn<typename ExecutionSpace::memory_space>::template type> {
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
   using spin_view = Kokkos::View<std::int8_t**, Kokkos::LayoutLeft, memory_space>;
@@ -37,14 +40,6 @@ struct ChainState {
   /// changing `betas`.
   Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space> up_limit;
   view<std::int32_t> up_floor;
-  view<std::int32_t> chain_of_machine;  // which temperature each machine runs at
-  view<std::int32_t> machine_of_chain;  // the inverse permutation
-  view<std::int64_t> energy_fixed;      // per machine, fixed point (see energy.hpp)
-  view<std::int64_t> attempted;         // per pair (i, i+1)
-  view<std::int64_t> accepted;
-  view<std::int64_t> round_trips;  // per machine
-  view<std::int64_t> restarts;     // per machine
-  view<std::int8_t> trip_phase;    // per machine: TripPhase (swap.hpp)
   /// With real local fields, the field values where the byte decision changes, per chain
   /// (n_chains, 257; impl/field_boundaries.hpp): allocated and filled by
   /// refresh_acceptance_thresholds. Empty: the sweep evaluates exp per update instead.
@@ -54,7 +49,9 @@ struct ChainState {
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> potts_weight;
 
   /// Every machine of the run.
-  std::int32_t n_machines() const { return static_cast<std::int32_t>(chain_of_machine.extent(0)); }
+  std::int32_t n_machines() const {
+    return static_cast<std::int32_t>(this->chain_of_machine.extent(0));
+  }
   /// The machines whose spins this state holds.
   std::int32_t n_local_machines() const { return static_cast<std::int32_t>(spins.extent(0)); }
   std::pair<std::int64_t, std::int64_t> local_range() const {
@@ -62,12 +59,23 @@ struct ChainState {
   }
   /// chain_of_machine and energy_fixed of the local machines (indexed by spins' rows).
   view<std::int32_t> local_chain_of_machine() const {
-    return Kokkos::subview(chain_of_machine, local_range());
+    return Kokkos::subview(this->chain_of_machine, local_range());
   }
   view<std::int64_t> local_energy_fixed() const {
-    return Kokkos::subview(energy_fixed, local_range());
+    return Kokkos::subview(this->energy_fixed, local_range());
   }
   std::int64_t n_nodes() const { return static_cast<std::int64_t>(spins.extent(1)); }
 };
 
 }  // namespace hamon
+
+namespace hamon::detail {
+
+/// The row of `machine` in a state's spins, or -1 when the state does not hold it.
+KOKKOS_INLINE_FUNCTION std::int32_t local_row(std::int32_t machine, std::int32_t first,
+                                              std::int32_t n_local) {
+  const std::int32_t row = machine - first;
+  return row >= 0 && row < n_local ? row : -1;
+}
+
+}  // namespace hamon::detail

@@ -5,15 +5,24 @@
 // it: spins machine-major (spins[m * n_nodes + i]), counters as 64-bit integers, the ladder
 // and the energies by bit pattern. checkpoint.hpp writes it to a file; a Sampler built on
 // any space from a SamplerState continues with the same bits as one that never stopped.
+//
+// Each struct lists its fields once (field_list.hpp); the checkpoint file, the sampler's
+// snapshot and restore and the tests' comparisons all walk those lists, and the list order
+// is the file's byte order.
 
 #include <cstdint>
+#include <tuple>
+#include <type_traits>
 #include <vector>
+
+#include "hamon/core/field_list.hpp"
+#include "hamon/core/machine_records.hpp"
 
 namespace hamon {
 
-/// The moment accumulators of the cold chain (observers.hpp): batch b of `length` measured
-/// rounds holds sums over its rounds; batches [0, n_batches) are complete and the batch
-/// n_batches holds `in_batch` rounds so far. The rows are (n_batches + 1) x extent.
+/// The moment accumulators of the cold chain (impl/sampler/moment_accumulator.hpp): batch b of
+/// `length` measured rounds holds sums over its rounds; batches [0, n_batches) are complete and the
+/// batch n_batches holds `in_batch` rounds so far. The rows are (n_batches + 1) x extent.
 struct MomentBatchesState {
   std::int64_t length = 1;
   std::int64_t n_batches = 0;
@@ -23,7 +32,25 @@ struct MomentBatchesState {
   std::vector<double> energy_sums;      // rows
   std::vector<std::int64_t> abs_magnetization_sums;
   std::vector<std::int64_t> counts;
+
+  template <class Self>
+  static auto fields(Self& m) {
+    return std::tuple_cat(
+        std::make_tuple(field("length", m.length), field("n_batches", m.n_batches),
+                        field("in_batch", m.in_batch)),
+        sums(m));
+  }
+  /// The batch sums, in the order of the sampler's moment buffers.
+  template <class Self>
+  static auto sums(Self& m) {
+    return std::make_tuple(field("node_sums", m.node_sums).with_codec(FieldCodec::packed),
+                           field("edge_sums", m.edge_sums).with_codec(FieldCodec::packed),
+                           field("energy_sums", m.energy_sums),
+                           field("abs_magnetization_sums", m.abs_magnetization_sums),
+                           field("counts", m.counts));
+  }
 };
+static_assert(field_list_is_complete<MomentBatchesState>());
 
 /// The traces a sampler without a sink keeps on the host (a sink's rows are the sink's).
 struct TraceState {
@@ -33,24 +60,42 @@ struct TraceState {
   std::vector<std::int8_t> samples;  // kept rows (empty with a sink)
   std::vector<double> energies;
   std::vector<std::int32_t> index_process;
-};
 
-struct SamplerState {
+  template <class Self>
+  static auto fields(Self& t) {
+    return std::make_tuple(field("samples_rows", t.samples_rows),
+                           field("energy_rows", t.energy_rows), field("index_rows", t.index_rows),
+                           field("samples", t.samples), field("energies", t.energies),
+                           field("index_process", t.index_process));
+  }
+};
+static_assert(field_list_is_complete<TraceState>());
+
+/// The machine records (machine_records.hpp) are SamplerState's base: s.attempted etc.
+struct SamplerState : MachineRecords<HostList> {
+  using Records = MachineRecords<HostList>;
   std::int64_t rounds_done = 0;  // burn-in included
   std::int32_t n_machines = 0;
   std::int64_t n_nodes = 0;
   std::vector<double> betas;  // the current ladder
   std::vector<std::int8_t> spins;
-  std::vector<std::int32_t> chain_of_machine;
-  std::vector<std::int32_t> machine_of_chain;
-  std::vector<std::int8_t> trip_phase;  // swap.hpp, TripPhase
-  std::vector<std::int64_t> energy_fixed;
-  std::vector<std::int64_t> attempted;
-  std::vector<std::int64_t> accepted;
-  std::vector<std::int64_t> round_trips;
-  std::vector<std::int64_t> restarts;
   MomentBatchesState moments;  // empty rows when moments are off
   TraceState traces;
+
+  /// The checkpoint sections, in file order: STAT (the round, the shape, the ladder and the
+  /// machine records), SPIN, MOMT and TRAC.
+  template <class Self>
+  static auto fields(Self& s) {
+    using RecordsOfSelf = std::conditional_t<std::is_const_v<Self>, const Records, Records>;
+    return std::make_tuple(field("rounds_done", s.rounds_done).starts_section("STAT"),
+                           field("n_machines", s.n_machines), field("n_nodes", s.n_nodes),
+                           field("betas", s.betas),
+                           field("machine_records", static_cast<RecordsOfSelf&>(s)),
+                           field("spins", s.spins).starts_section("SPIN"),
+                           field("moments", s.moments).starts_section("MOMT"),
+                           field("traces", s.traces).starts_section("TRAC"));
+  }
 };
+static_assert(field_list_is_complete<SamplerState>());
 
 }  // namespace hamon

@@ -46,17 +46,7 @@ CheckpointIdentity training_identity(const TrainingData& train, std::int64_t n_h
 std::string training_state_bytes(const RbmTrainingState& s) {
   detail::ByteWriter w;
   w.u32(kTrainingStateVersion);
-  w.i64(s.parameters.n_visible);
-  w.i64(s.parameters.n_hidden);
-  w.list(s.parameters.weights);
-  w.list(s.parameters.visible_bias);
-  w.list(s.parameters.hidden_bias);
-  w.list(s.moment1);
-  w.list(s.moment2);
-  w.list(s.chains);
-  w.i64(s.updates_done);
-  w.list(s.swaps_attempted);
-  w.list(s.swaps_accepted);
+  detail::write_fields(w, s);
   return w.bytes();
 }
 
@@ -64,17 +54,7 @@ RbmTrainingState read_training_state(const std::string& bytes, const std::string
   detail::ByteReader r(bytes, where + ": the training state");
   if (r.u32() != kTrainingStateVersion) r.fail("has an unknown version");
   RbmTrainingState s;
-  s.parameters.n_visible = r.i64();
-  s.parameters.n_hidden = r.i64();
-  s.parameters.weights = r.list<double>();
-  s.parameters.visible_bias = r.list<double>();
-  s.parameters.hidden_bias = r.list<double>();
-  s.moment1 = r.list<double>();
-  s.moment2 = r.list<double>();
-  s.chains = r.list<std::int8_t>();
-  s.updates_done = r.i64();
-  s.swaps_attempted = r.list<std::int64_t>();
-  s.swaps_accepted = r.list<std::int64_t>();
+  detail::read_fields(r, s);
   r.finish();
   return s;
 }

@@ -2,7 +2,8 @@
 #pragma once
 // Little-endian, fixed-width byte encoding of checkpoint payloads (checkpoint.cpp, training
 // state): ByteWriter appends, ByteReader reads back and throws CheckpointError "WHERE is
-// truncated" (or names what else is wrong) instead of reading past the end.
+// truncated" (or names what else is wrong) instead of reading past the end. write_fields
+// and read_fields carry a field list (field_list.hpp) through them in list order.
 
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "hamon/core/checkpoint.hpp"
+#include "hamon/core/field_list.hpp"
 
 namespace hamon::detail {
 
@@ -167,5 +169,73 @@ class ByteReader {
   std::string where_;
   std::size_t pos_ = 0;
 };
+
+// ---- field lists -------------------------------------------------------------------------
+
+// One value: scalars in their own width (32-bit integers as u32), lists with their count,
+// packed lists in the narrowest width.
+inline void write_value(ByteWriter& w, std::int64_t v, FieldCodec) {
+  w.i64(v);
+}
+inline void write_value(ByteWriter& w, std::int32_t v, FieldCodec) {
+  w.u32(static_cast<std::uint32_t>(v));
+}
+inline void write_value(ByteWriter& w, double v, FieldCodec) {
+  w.f64(v);
+}
+inline void write_value(ByteWriter& w, const std::vector<std::int64_t>& v, FieldCodec codec) {
+  if (codec == FieldCodec::packed) {
+    w.packed(v);
+  } else {
+    w.list(v);
+  }
+}
+template <class T>
+void write_value(ByteWriter& w, const std::vector<T>& v, FieldCodec) {
+  w.list(v);
+}
+
+inline void read_value(ByteReader& r, std::int64_t& v, FieldCodec) {
+  v = r.i64();
+}
+inline void read_value(ByteReader& r, std::int32_t& v, FieldCodec) {
+  v = static_cast<std::int32_t>(r.u32());
+}
+inline void read_value(ByteReader& r, double& v, FieldCodec) {
+  v = r.f64();
+}
+inline void read_value(ByteReader& r, std::vector<std::int64_t>& v, FieldCodec codec) {
+  v = codec == FieldCodec::packed ? r.packed() : r.list<std::int64_t>();
+}
+template <class T>
+void read_value(ByteReader& r, std::vector<T>& v, FieldCodec) {
+  v = r.list<T>();
+}
+
+/// Every field of `state` into `w`, walking into fields with lists of their own (section
+/// marks are the caller's: see checkpoint.cpp).
+template <class State>
+void write_fields(ByteWriter& w, const State& state) {
+  for_each_field(state, [&](const auto& f) {
+    using T = std::remove_const_t<std::remove_reference_t<decltype(f.value)>>;
+    if constexpr (has_field_list_v<T>) {
+      write_fields(w, f.value);
+    } else {
+      write_value(w, f.value, f.codec);
+    }
+  });
+}
+
+template <class State>
+void read_fields(ByteReader& r, State& state) {
+  for_each_field(state, [&](const auto& f) {
+    using T = std::remove_reference_t<decltype(f.value)>;
+    if constexpr (has_field_list_v<T>) {
+      read_fields(r, f.value);
+    } else {
+      read_value(r, f.value, f.codec);
+    }
+  });
+}
 
 }  // namespace hamon::detail

@@ -17,8 +17,10 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
+#include "hamon/core/field_list.hpp"
 #include "hamon/core/spin_model.hpp"
 
 namespace hamon {
@@ -43,7 +45,15 @@ struct RbmParameters {
   std::vector<double> weights;       // V x H, visible-major: W_vh at [v * H + h]
   std::vector<double> visible_bias;  // V
   std::vector<double> hidden_bias;   // H
+
+  template <class Self>
+  static auto fields(Self& p) {
+    return std::make_tuple(field("n_visible", p.n_visible), field("n_hidden", p.n_hidden),
+                           field("weights", p.weights), field("visible_bias", p.visible_bias),
+                           field("hidden_bias", p.hidden_bias));
+  }
 };
+static_assert(field_list_is_complete<RbmParameters>());
 
 /// The largest |parameter| that keeps every local field and partial sum below 2^19 (where
 /// snap_to_grid and exactness hold): 2^19 / (max(V, H) + 1).

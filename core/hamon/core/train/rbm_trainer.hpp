@@ -46,7 +46,17 @@ struct RbmTrainingState {
   std::int64_t updates_done = 0;
   std::vector<std::int64_t> swaps_attempted;  // per rung pair (i, i+1)
   std::vector<std::int64_t> swaps_accepted;
+
+  /// The checkpoint's order (training_checkpoint.cpp).
+  template <class Self>
+  static auto fields(Self& s) {
+    return std::make_tuple(
+        field("parameters", s.parameters), field("moment1", s.moment1), field("moment2", s.moment2),
+        field("chains", s.chains), field("updates_done", s.updates_done),
+        field("swaps_attempted", s.swaps_attempted), field("swaps_accepted", s.swaps_accepted));
+  }
 };
+static_assert(field_list_is_complete<RbmTrainingState>());
 
 struct RbmEvaluation {
   std::int64_t n_rows = 0;

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The sampler's round loop: the machines' state in the execution space (ChainState), the
+// round number, and what one round does to them: n_expl Gibbs sweeps, the energies, one
+// DEO swap pass and the index process. Its state is the round, the spins and the machine
+// records of SamplerState; the spins of a run over ranks are gathered to rank 0 to save
+// and each rank restores its own block.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hamon/core/chain_state.hpp"
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/energy.hpp"
+#include "hamon/core/gibbs_sweep.hpp"
+#include "hamon/core/impl/host_copies.hpp"
+#include "hamon/core/impl/sampler/rank_link.hpp"
+#include "hamon/core/impl/sampler/restore_checks.hpp"
+#include "hamon/core/make_chain_state.hpp"
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler_state.hpp"
+#include "hamon/core/swap.hpp"
+
+namespace hamon::detail {
+
+template <class ExecutionSpace>
+struct RoundLoop {
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  ChainState<ExecutionSpace> state;
+  std::int64_t rounds_done = 0;  // burn-in included
+
+  std::int32_t n_chains() const { return static_cast<std::int32_t>(state.betas.extent(0)); }
+
+  /// The sweeps of round `round`, then (when `energies`) every local machine's energy.
+  void sweep(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
+             const NrptOptions& options, bool energies) {
+    const auto round = static_cast<std::uint32_t>(rounds_done);
+    for (std::int32_t sweep = 0; sweep < options.n_expl; ++sweep) {
+      gibbs_sweep(space, model, state, options.seed, round, static_cast<std::uint32_t>(sweep));
+    }
+    if (energies) compute_energies(space, model, state);
+  }
+
+  /// The ranks' energies of this round into every rank's state.
+  void share_energies(RankLink& link, bool energies, bool vote, bool& any_vote) {
+    std::vector<std::int64_t> mine;
+    if (energies) mine = to_host_vector<std::int64_t>(state.local_energy_fixed());
+    const auto all = link.exchange_round(std::move(mine), energies, vote, any_vote);
+    if (energies) copy_from_host(state.energy_fixed, all);
+  }
+
+  /// One DEO pass (even or odd pairs by the round's parity) and the index process.
+  void swap(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
+            const NrptOptions& options) {
+    deo_swap_pass(space, state, options.seed, static_cast<std::uint32_t>(rounds_done),
+                  model.energy_fraction_bits);
+    update_index_process(space, state);
+  }
+
+  void reset_swap_counters(const ExecutionSpace& space) {
+    Kokkos::deep_copy(space, state.attempted, 0);
+    Kokkos::deep_copy(space, state.accepted, 0);
+    Kokkos::deep_copy(space, state.round_trips, 0);
+    Kokkos::deep_copy(space, state.restarts, 0);
+  }
+
+  /// The round, the shape, the spins (every machine's, on rank 0) and the machine records.
+  void save(SamplerState& s, const RankLink& link) const {
+    s.rounds_done = rounds_done;
+    s.n_machines = state.n_machines();
+    s.n_nodes = state.n_nodes();
+    const auto spins = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state.spins);
+    const std::int32_t n_local = state.n_local_machines();
+    std::vector<std::int8_t> mine(static_cast<std::size_t>(n_local * s.n_nodes));
+    for (std::int32_t m = 0; m < n_local; ++m) {
+      for (std::int64_t i = 0; i < s.n_nodes; ++i) {
+        mine[static_cast<std::size_t>(m * s.n_nodes + i)] = spins(m, i);
+      }
+    }
+    s.spins = link.gathered_machines(std::move(mine), s.n_nodes);
+    for_each_field_pair(fields_of(state), fields_of<SamplerState::Records>(s),
+                        [](const auto& view, const auto& saved) {
+                          using T = typename std::decay_t<decltype(saved.value)>::value_type;
+                          saved.value = to_host_vector<T>(view.value);
+                        });
+  }
+
+  /// The spins of this state's machines (all of them in one process) from a whole state.
+  void restore_spins(const SamplerState& s) {
+    if (s.spins.size() != static_cast<std::size_t>(s.n_machines * s.n_nodes)) {
+      state_misfit("the spins have the wrong size");
+    }
+    auto spins = Kokkos::create_mirror_view(state.spins);
+    const std::int32_t first = state.first_machine;
+    for (std::int32_t m = 0; m < state.n_local_machines(); ++m) {
+      for (std::int64_t i = 0; i < s.n_nodes; ++i) {
+        spins(m, i) = s.spins[static_cast<std::size_t>((first + m) * s.n_nodes + i)];
+      }
+    }
+    Kokkos::deep_copy(state.spins, spins);
+  }
+
+  /// The inverse of save (the caller has checked the shape and restored the ladder).
+  void restore(const SamplerState& s) {
+    rounds_done = s.rounds_done;
+    restore_spins(s);
+    for_each_field_pair(fields_of(state), fields_of<const SamplerState::Records>(s),
+                        [](const auto& view, const auto& saved) {
+                          restore_view(view.value, saved.value, saved.name);
+                        });
+  }
+};
+
+}  // namespace hamon::detail

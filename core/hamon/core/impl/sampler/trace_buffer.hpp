@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The sampler's trace buffer: samples of the cold chain, energies by temperature and the
+// index process are written into chunks of kTraceChunkRows rows in the execution space
+// and leave it when a chunk is full or the sampler flushes (a checkpoint, result()): to a
+// TraceSink when one is given (memory O(chunk)), else into host vectors that result()
+// returns and the state carries. Its state is TraceState (row counts, kept rows).
+//
+// Over ranks, a rank writes the cold chain's spins only in rounds when it holds that
+// machine (zero otherwise); the sample rows are summed over the ranks before rank 0 hands
+// them over. The energies and the index process come from replicated views and are the
+// same on every rank.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "hamon/core/chain_state.hpp"
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/energy.hpp"
+#include "hamon/core/impl/launch.hpp"
+#include "hamon/core/impl/sampler/rank_link.hpp"
+#include "hamon/core/impl/sampler/restore_checks.hpp"
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler.hpp"
+#include "hamon/core/sampler_state.hpp"
+
+namespace hamon::detail {
+
+/// Rows of a trace chunk in the execution space (memory O(chunk), not O(rounds)).
+inline constexpr std::int64_t kTraceChunkRows = 4096;
+
+template <class ExecutionSpace>
+struct TraceChunks {
+  using memory_space = typename ExecutionSpace::memory_space;
+  template <class T>
+  using matrix = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
+
+  // samples: every `samples_every` measured rounds, the cold chain at `sample_nodes`
+  std::int64_t samples_every = 0;
+  Kokkos::View<std::int32_t*, memory_space> sample_nodes;
+  matrix<std::int8_t> samples;         // (chunk, n_sample_nodes)
+  matrix<double> energies;             // (chunk, n_chains), by temperature
+  matrix<std::int32_t> index_process;  // (chunk, n_machines): chain of every machine
+  // rows of the current chunks (the host knows them; kernels get them as arguments)
+  std::int64_t samples_in_chunk = 0;
+  std::int64_t traces_in_chunk = 0;
+
+  bool on() const {
+    return samples_every > 0 || energies.extent(0) > 0 || index_process.extent(0) > 0;
+  }
+};
+
+template <class ExecutionSpace>
+TraceChunks<ExecutionSpace> make_trace_chunks(
+    const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
+    const ObserverOptions& options, std::int32_t n_chains) {
+  using chunks = TraceChunks<ExecutionSpace>;
+  chunks b;
+  auto alloc = [&space](const char* label) {
+    return Kokkos::view_alloc(space, std::string(label));
+  };
+  if (options.samples_every > 0) {
+    b.samples_every = options.samples_every;
+    std::vector<std::int32_t> nodes;
+    if (options.sample_nodes.empty()) {
+      for (std::int64_t i = 0; i < model.n_nodes; ++i)
+        nodes.push_back(static_cast<std::int32_t>(i));
+    } else {
+      for (std::int64_t i : options.sample_nodes) nodes.push_back(static_cast<std::int32_t>(i));
+    }
+    b.sample_nodes = to_view(space, nodes, "hamon::sample_nodes");
+    b.samples = typename chunks::template matrix<std::int8_t>(alloc("hamon::samples_chunk"),
+                                                              kTraceChunkRows, nodes.size());
+  }
+  if (options.energies) {
+    b.energies = typename chunks::template matrix<double>(alloc("hamon::energy_chunk"),
+                                                          kTraceChunkRows, n_chains);
+  }
+  if (options.index_process) {
+    b.index_process = typename chunks::template matrix<std::int32_t>(alloc("hamon::index_chunk"),
+                                                                     kTraceChunkRows, n_chains);
+  }
+  return b;
+}
+
+/// The trace rows of measured round `r` (0-based). Returns true when a chunk is full (the
+/// caller flushes it before the next round).
+template <class ExecutionSpace>
+bool record_traces(const ExecutionSpace& space,
+                   const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                   const ChainState<ExecutionSpace>& state, TraceChunks<ExecutionSpace>& b,
+                   std::int64_t r) {
+  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
+  const auto machine_of_chain = state.machine_of_chain;
+  const auto spins = state.spins;
+  bool chunk_full = false;
+  if (b.samples_every > 0 && (r + 1) % b.samples_every == 0) {
+    const std::int64_t row = b.samples_in_chunk++;
+    const auto samples = b.samples;
+    const auto nodes = b.sample_nodes;
+    const auto n_samples = static_cast<std::int64_t>(nodes.extent(0));
+    const std::int32_t first = state.first_machine;
+    const std::int32_t n_local = state.n_local_machines();
+    launch(
+        space, "hamon::observe_samples", n_samples, n_samples, KOKKOS_LAMBDA(const std::int64_t k) {
+          const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+          samples(row, k) = m >= 0 ? spins(m, nodes(k)) : std::int8_t(0);
+        });
+    chunk_full = chunk_full || b.samples_in_chunk == kTraceChunkRows;
+  }
+  if (b.energies.extent(0) > 0 || b.index_process.extent(0) > 0) {
+    const std::int64_t row = b.traces_in_chunk++;
+    if (b.energies.extent(0) > 0) {
+      const auto energies = b.energies;
+      const auto energy_fixed = state.energy_fixed;
+      const int bits = model.energy_fraction_bits;
+      small_for(
+          space, "hamon::observe_energies", top + 1, KOKKOS_LAMBDA(const std::int64_t c) {
+            energies(row, c) = fixed_point_energy(energy_fixed(machine_of_chain(c)), bits);
+          });
+    }
+    if (b.index_process.extent(0) > 0) {
+      const auto trace = b.index_process;
+      const auto chain_of_machine = state.chain_of_machine;
+      small_for(
+          space, "hamon::observe_index_process", top + 1,
+          KOKKOS_LAMBDA(const std::int64_t m) { trace(row, m) = chain_of_machine(m); });
+    }
+    chunk_full = chunk_full || b.traces_in_chunk == kTraceChunkRows;
+  }
+  return chunk_full;
+}
+
+/// The host side: where the rows go, and how many have gone.
+template <class ExecutionSpace>
+struct TraceBuffer {
+  TraceChunks<ExecutionSpace> chunks;
+  TraceSink* sink = nullptr;
+  TraceState kept;  // row counts, and the rows themselves without a sink
+
+  /// Every row written so far leaves the execution space.
+  void flush(const RankLink& link) {
+    hand_over(link, chunks.samples, chunks.samples_in_chunk, kept.samples_rows, kept.samples,
+              &TraceSink::append_samples);
+    chunks.samples_in_chunk = 0;
+    hand_over(link, chunks.energies, chunks.energies.extent(0) > 0 ? chunks.traces_in_chunk : 0,
+              kept.energy_rows, kept.energies, &TraceSink::append_energies);
+    hand_over(link, chunks.index_process,
+              chunks.index_process.extent(0) > 0 ? chunks.traces_in_chunk : 0, kept.index_rows,
+              kept.index_process, &TraceSink::append_index_process);
+    chunks.traces_in_chunk = 0;
+  }
+
+  /// Rows [0, rows) of a chunk to the sink or `to`. Over ranks, only rank 0 hands over;
+  /// the samples (bytes, zero on the ranks without the cold machine) are summed first.
+  /// Without a sink, the other ranks keep the replicated traces (energies, index process)
+  /// as one process would, and no samples.
+  template <class T, class Matrix>
+  void hand_over(const RankLink& link, const Matrix& chunk, std::int64_t rows,
+                 std::int64_t& counter, std::vector<T>& to,
+                 void (TraceSink::*append)(const T*, std::int64_t, std::int64_t)) {
+    if (rows == 0) return;
+    counter += rows;
+    const auto columns = static_cast<std::int64_t>(chunk.extent(1));
+    const auto filled = Kokkos::subview(chunk, std::make_pair(std::int64_t(0), rows), Kokkos::ALL);
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), filled);
+    std::vector<T> block(static_cast<std::size_t>(rows * columns));
+    for (std::int64_t r = 0; r < rows; ++r) {
+      for (std::int64_t c = 0; c < columns; ++c) {
+        block[static_cast<std::size_t>(r * columns + c)] = host(r, c);
+      }
+    }
+    constexpr bool replicated = !std::is_same_v<T, std::int8_t>;
+    if constexpr (!replicated) block = link.summed_over_ranks(std::move(block));
+    if (!link.is_root() && (sink != nullptr || !replicated)) return;
+    if (sink != nullptr) {  // rank 0's
+      (sink->*append)(block.data(), rows, columns);
+    } else {
+      to.insert(to.end(), block.begin(), block.end());
+    }
+  }
+
+  /// Takes over a saved TraceState, refusing kept rows that do not match their counts.
+  void restore(const TraceState& t, const RankLink& link, std::int64_t n_chains) {
+    const auto sample_columns = static_cast<std::int64_t>(chunks.samples.extent(1));
+    if (t.samples_rows < 0 || t.energy_rows < 0 || t.index_rows < 0) {
+      state_misfit("negative trace rows");
+    }
+    if (sink == nullptr &&
+        (static_cast<std::int64_t>(t.samples.size()) != t.samples_rows * sample_columns ||
+         static_cast<std::int64_t>(t.energies.size()) !=
+             (chunks.energies.extent(0) > 0 ? t.energy_rows * n_chains : 0) ||
+         static_cast<std::int64_t>(t.index_process.size()) !=
+             (chunks.index_process.extent(0) > 0 ? t.index_rows * n_chains : 0))) {
+      state_misfit("the kept traces do not match their row counts");
+    }
+    kept = t;
+    if (!link.is_root()) kept.samples.clear();  // rank 0 keeps them
+    if (sink != nullptr) {
+      kept.samples.clear();
+      kept.energies.clear();
+      kept.index_process.clear();
+    }
+  }
+};
+
+}  // namespace hamon::detail
