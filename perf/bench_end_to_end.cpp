@@ -24,7 +24,8 @@
 //
 // --quick: L in {16, 32} x chains 8 x n_expl 1, 0.02 s per call, one repeat (a smoke
 // test; its numbers are not a measurement). The markdown table goes to stdout and to --out.
-// Recorded result: perf/results/end_to_end_host.md (see perf/README.md).
+// Recorded results: perf/results/end_to_end/ (the current one is named in
+// perf/results/README.md).
 #include <sys/utsname.h>
 
 #include <Kokkos_Core.hpp>

@@ -27,7 +27,7 @@
 // 1 when the acceptance table replaces exp).
 //
 //   build/bin/bench_kernels [--benchmark_filter=...] [--benchmark_format=json]
-//   python3 perf/tools/record_benchmark.py build/bin/bench_kernels kernels_host
+//   python3 perf/tools/record_benchmark.py build/bin/bench_kernels kernels/$(date -u +%F)-full-grid
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// What one NRPT run over MPI ranks costs per round (issue 15, part 8). Run under mpirun,
+// What one NRPT run over MPI ranks costs per round, to tell whether exchanging every
+// chain's energy each round stays small beside the sweeps it waits for. Run under mpirun,
 // once per rank count; rank 0 prints and writes the JSON (perf/tools/mpi_model.py runs it
 // for 1..4 ranks, fits the alpha-beta model and prints the tables):
 //

@@ -17,7 +17,7 @@
 // updates_per_ns (node updates), node_machines_per_ns (energy).
 //
 //   build/bin/bench_potts [--benchmark_filter=...]
-//   python3 perf/tools/record_benchmark.py build/bin/bench_potts potts_host
+//   python3 perf/tools/record_benchmark.py build/bin/bench_potts potts/$(date -u +%F)-full-grid
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>

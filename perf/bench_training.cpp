@@ -14,7 +14,8 @@
 // Counters: updates_per_s, updates_per_epoch (2377 / batch; an epoch takes Time x that).
 //
 //   build/bin/bench_training [--benchmark_filter=...]
-//   python3 perf/tools/record_benchmark.py build/bin/bench_training training_host
+//   python3 perf/tools/record_benchmark.py build/bin/bench_training NAME
+// with NAME = training/$(date -u +%F)-update-dense-vs-csr
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>

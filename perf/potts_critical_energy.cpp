@@ -5,7 +5,7 @@
 // (q = 3: alpha = 1/3, nu = 5/6, exponent 0.8; q = 2: a log, exponent ~1). A long
 // measurement, not a benchmark (no timing is asserted anywhere): NRPT with an adapted
 // ladder on [beta_lo beta_c, beta_c] (--beta-lo 0.8), the cold chain's energy per site
-// with its batch-means error. Results: perf/results/potts_critical_energy.md; the suite's
+// with its batch-means error. Results: perf/results/potts_critical_energy/; the suite's
 // short check is tstPotts.hpp's potts_critical_energy_l16.
 //
 //   potts_critical_energy [--q 3] [--sizes 16,32,64] [--rounds 200000,60000,20000]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""What checkpoints cost, through `hamon run` (issue: resumable sampling, "Cost"):
+"""What checkpoints cost, through `hamon run` (a resumable run must stay cheap to checkpoint):
 
 1. Wall time: the 128 x 128 +-J glass, 32 chains, 4 sweeps/round, moments and energies on,
    run with `checkpoint: false` and with `checkpoint: {every: 1000}` (each checkpoint holds
@@ -13,7 +13,9 @@
    run of 10^5 rounds (what does not grow with the run).
 
 Run from the repository root after `tools/dev.sh test`:
-    python3 perf/checkpoint/checkpoint_cost.py [--repeats 3] [--out perf/results/checkpoint_cost_host.md]
+    python3 perf/checkpoint/checkpoint_cost.py [--repeats 3] [--out FILE]
+
+The record goes to perf/results/checkpoint_cost/DATE-host.md by default (DATE: today).
 """
 
 import argparse
@@ -127,8 +129,8 @@ def main():
     parser.add_argument("--device", default="openmp")
     parser.add_argument("--long-rounds", type=int, default=10**7)
     parser.add_argument("--memory-only", action="store_true", help="skip the wall-time part")
-    parser.add_argument("--out", default=os.path.join(ROOT, "perf", "results",
-                                                      "checkpoint_cost_host.md"))
+    parser.add_argument("--out", default=os.path.join(
+        ROOT, "perf", "results", "checkpoint_cost", f"{datetime.date.today().isoformat()}-host.md"))
     args = parser.parse_args()
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "2")
@@ -191,6 +193,7 @@ def main():
         "bytes.",
         "",
     ]
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))

@@ -19,8 +19,9 @@ One invocation, from the repository root:
    time-to-result (a fresh process each, wall clock from spawn to result);
 4. checks the cold-chain energy per node of both agree (batch means, 32 batches,
    |diff| <= 4 sqrt(se1^2 + se2^2));
-5. writes perf/results/compare_jax.md and (matplotlib permitting)
-   perf/results/compare_jax_throughput.png (throughput vs L for both).
+5. writes perf/results/compare_jax/DATE-L<L>.md and (matplotlib permitting)
+   perf/results/compare_jax/DATE-throughput-vs-L.png (throughput vs L for both), DATE
+   the UTC day of the run, so earlier records stay beside the new one.
 
 See perf/compare/README.md.
 """
@@ -323,7 +324,8 @@ def main():
     ap.add_argument("--hamon-spec", default="hamon",
                     help="pip requirement for the Python hamon (default: newest that installs)")
     ap.add_argument("--reinstall", action="store_true")
-    ap.add_argument("--results", default=os.path.join(ROOT, "perf", "results"))
+    ap.add_argument("--results", default=os.path.join(ROOT, "perf", "results", "compare_jax"),
+                    help="folder for the record (default perf/results/compare_jax)")
     ap.add_argument("--no-record", action="store_true", help="print only, write no results file")
     a = ap.parse_args()
     if a.base_python is None:
@@ -343,7 +345,9 @@ def main():
         raise SystemExit(f"error: {a.hamon} not found; build it first (tools/dev.sh demo)")
 
     t_start = time.time()
-    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    now = datetime.datetime.now(datetime.timezone.utc)
+    date = now.strftime("%Y-%m-%d %H:%M UTC")
+    day = now.strftime("%Y-%m-%d")  # the record's file names
     load_before = loadavg()
     versions, install_cmds = ensure_venv(a.venv, a.base_python, a.hamon_spec, a.reinstall)
     cpp_version = subprocess.run([a.hamon, "--version"], capture_output=True,
@@ -390,7 +394,7 @@ def main():
         return 0 if ok else 1
 
     os.makedirs(a.results, exist_ok=True)
-    png = os.path.join(a.results, "compare_jax_throughput.png")
+    png = os.path.join(a.results, f"{day}-throughput-vs-L.png")
     plot_note = ""
     if len(points) >= 2:
         try:
@@ -487,7 +491,7 @@ def main():
                 f"{p['cpp'][d]['cold_s']:.3f} | {p['cpp'][d]['cold_ratio']:.3g}×" for d in a.devices) + " |")
         md.append("")
         md.append(plot_note)
-    md_path = os.path.join(a.results, "compare_jax.md")
+    md_path = os.path.join(a.results, f"{day}-L{a.L}.md")
     with open(md_path, "w") as f:
         f.write("\n".join(md) + "\n")
     log(f"\nwrote {rel(md_path)}" + (f" and {rel(png)}" if plot_note.startswith("!") else ""))

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Peer benchmark: RBM training by persistent contrastive divergence in the Python/JAX hamon.
 
-What is compared (issue 16): the task `hamon train` trains, run with the Python hamon's
+What is compared: the task `hamon train` trains, run with the Python hamon's
 own PCD machinery (PyPI `hamon`, `hamon.models.ising`: `IsingEBM`, `IsingTrainingSpec`,
 `estimate_kl_grad(..., return_negative_state=True)`), so its per-epoch wall time and the
 held-out accuracy can be put next to the C++ numbers:
@@ -28,7 +28,7 @@ of compare_with_jax.py (newest pyenv Python >= 3.12, newest `hamon` that install
 `jax`); the training runs in perf/compare/jax_train_driver.py inside the venv.
 
     python3 perf/compare/train_with_jax.py --hidden 500 --epochs 2 \
-        --out perf/results/issue16_python_peer.md
+        --out perf/results/training/$(date -u +%F)-python-peer.md
 """
 
 import argparse
@@ -170,7 +170,7 @@ def main():
     argv = " ".join(shlex.quote(x) for x in sys.argv[1:])
     relp = lambda x: cw.rel(x) if x.startswith(ROOT) else x  # noqa: E731
     md = []
-    md.append("# Issue 16 — Python/JAX hamon peer: RBM training by PCD\n")
+    md.append("# Python/JAX hamon peer: RBM training by PCD\n")
     md.append(f"- date: {date}; load average before {' '.join(load_before)}, after "
               f"{' '.join(load_after)} (shared machine: timings "
               "move with other load)")

@@ -7,17 +7,23 @@ survives the other processes; the printed table is Markdown.
 
     BEFORE=/path/to/old/bench_kernels REPS=4 MIN_TIME=0.3 python3 perf/tools/ab_sweeps.py
 
+BEFORE is required: a bench_kernels built from the commit to compare against (e.g. in a
+git worktree); AFTER defaults to build/bin/bench_kernels.
+
 FILTER (a --benchmark_filter of bench_kernels, default the Serial sweeps at L = 128) picks
 other rows, e.g. the energy pass ('energy<Kokkos::Serial>'; its rate is node-machines/ns);
-BEFORE_LABEL names the old build in the table (default e7e388a).
+BEFORE_LABEL names the old build in the table (default "old"; a commit hash is best).
+Records of such comparisons live in perf/results/before_after/.
 """
 import csv, io, os, subprocess, sys, datetime
 reps = int(os.environ.get("REPS", "4"))
 min_time = os.environ.get("MIN_TIME", "0.3")
-# BEFORE: a bench_kernels built from an earlier commit (default: a copy in /tmp); AFTER: this build.
+# BEFORE: a bench_kernels built from an earlier commit; AFTER: this build.
 root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-before_label = "before (" + os.environ.get("BEFORE_LABEL", "e7e388a") + ")"
-bins = {before_label: os.environ.get("BEFORE", "/tmp/wt13_before_bin/bench_kernels"),
+if not os.environ.get("BEFORE"):
+    sys.exit("ab_sweeps.py: set BEFORE to the bench_kernels of the build to compare against")
+before_label = "before (" + os.environ.get("BEFORE_LABEL", "old") + ")"
+bins = {before_label: os.environ["BEFORE"],
         "after (HEAD)": os.environ.get("AFTER", os.path.join(root, "build", "bin", "bench_kernels"))}
 filt = os.environ.get("FILTER", "sweep_(csr|lattice)<Kokkos::Serial>/L:128/chains:(8|16|32)/")
 plain_filter = "plain_sweep/L:128/chains:32"

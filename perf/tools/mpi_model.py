@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """Runs perf/bench_mpi_round under mpirun for several rank counts, fits the alpha-beta
 model of MPI_Allgather to its measurements and extrapolates the per-round exchange of an
-NRPT run to many ranks (issue 15, part 8). Results: perf/results/mpi_round.md.
+NRPT run to many ranks. Results: perf/results/mpi_round/ (one DATE-WHERE.md and .json
+per recording).
 
   python3 perf/tools/mpi_model.py run --bench build/bin/bench_mpi_round --ranks 1,2,3,4 \
-      --out perf/results/mpi_round.json [--md FILE]
-  python3 perf/tools/mpi_model.py fit perf/results/mpi_round.json [--md FILE]
+      --out perf/results/mpi_round/DATE-one-node.json [--md FILE]
+  python3 perf/tools/mpi_model.py fit perf/results/mpi_round/DATE-one-node.json [--md FILE]
 
 Model (Thakur, Rabenseifner & Gropp, "Optimization of Collective Communication Operations
 in MPICH", IJHPCA 19(1), 2005): an allgather of n bytes in total over p ranks by recursive

@@ -5,7 +5,9 @@
     python3 perf/tools/record_benchmark.py BINARY NAME [--filter REGEX] [-- extra args]
 
 Writes perf/results/NAME.json (the raw benchmark output) and perf/results/NAME.md (machine,
-date, exact command, and a table of every benchmark with its counters).
+date, exact command, and a table of every benchmark with its counters). NAME is
+BENCHMARK/DATE-WHAT, one folder per benchmark (perf/results/README.md), e.g.
+kernels/2026-12-01-quiet-evening; the folder is created if it is missing.
 """
 import argparse
 import datetime
@@ -48,6 +50,7 @@ def main():
     results_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results")
     os.makedirs(results_dir, exist_ok=True)
     json_path = os.path.join(results_dir, args.name + ".json")
+    os.makedirs(os.path.dirname(json_path), exist_ok=True)
     command = [args.binary, "--benchmark_format=json"]
     if args.filter:
         command.append("--benchmark_filter=" + args.filter)

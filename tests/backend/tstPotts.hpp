@@ -235,11 +235,11 @@ TEST(TEST_CATEGORY, potts_critical_energy_l16) {
   // The 2D q = 3 Potts ferromagnet (E = -sum delta) at its exact critical point
   // beta_c = ln(1 + sqrt 3): the energy per site tends to u_c = -(1 + 1/sqrt 3) = -1.5774 as
   // L grows, with a finite-size shift ~ L^{-(1 - alpha)/nu} = L^{-0.8} (alpha = 1/3,
-  // nu = 5/6). perf/results/potts_critical_energy.md records L = 16, 32, 64 from long runs
-  // (perf/potts_critical_energy.cpp): u(16) = -1.62271(116), u(16) - u_c = -0.0454, the
-  // shift shrinking with L. Here a short run at L = 16 must reproduce u(16) within 5 of its
-  // errors plus 0.006 (5 errors of the recorded value), lie within 0.07 of u_c (the L = 16
-  // shift and half again), and have an error below 0.01.
+  // nu = 5/6). perf/results/potts_critical_energy/2026-12-01-q3.md records L = 16, 32, 64
+  // from long runs (perf/potts_critical_energy.cpp): u(16) = -1.62271(116), u(16) - u_c =
+  // -0.0454, the shift shrinking with L. Here a short run at L = 16 must reproduce u(16)
+  // within 5 of its errors plus 0.006 (5 errors of the recorded value), lie within 0.07 of
+  // u_c (the L = 16 shift and half again), and have an error below 0.01.
   const double q = 3.0;
   const double beta_c = std::log(1.0 + std::sqrt(q));
   const double u_c = -(1.0 + 1.0 / std::sqrt(q));

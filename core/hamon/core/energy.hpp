@@ -179,7 +179,8 @@ void launch_energies(const ExecutionSpace& space,
                                                       n_chunks,
                                                       registers};
   const std::int64_t items = HostStyle ? n_chunks : n_chunks * state.n_local_machines();
-  // An energy term costs about half a sweep update (measured, perf/results/kernels_host.md).
+  // An energy term costs about half a sweep update (measured:
+  // perf/results/kernels/2026-11-30-full-grid.md).
   launch(space, "hamon::energies", items,
          model.n_nodes * host_lane_slots(state.n_local_machines()) / 2, kernel);
 }

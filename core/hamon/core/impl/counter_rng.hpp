@@ -24,7 +24,7 @@ namespace hamon::detail {
 
 /// The version of the random stream, recorded where streams are (checkpoints): runs with
 /// the same seed and version give the same bits.
-///   1 = one 32-bit Philox word per heat-bath update (the stream before issue 13);
+///   1 = one 32-bit Philox word per heat-bath update (the original stream);
 ///   2 = one byte per update (16 updates per Philox call), with the 24 low bits drawn from
 ///       a separate counter domain only on a tie (impl/heat_bath.hpp).
 inline constexpr std::uint32_t kRandomStreamVersion = 2;

@@ -16,7 +16,7 @@ inline constexpr bool host_style =
 /// Below this much work (node updates, counted in register lanes) a host kernel runs on the
 /// calling thread: an OpenMP fork/join plus the launch costs ~3 us on the 2-core reference
 /// machine, which is what ~8000 updates save when split over two threads
-/// (perf/results/device_crossover_host.md).
+/// (perf/results/device_crossover/2026-11-30-host.md).
 inline constexpr std::int64_t kInlineHostWork = 8192;
 
 /// Host register lanes a node of `machines` machines occupies (multiples of 16).
