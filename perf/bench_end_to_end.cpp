@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end NRPT throughput through the dispatcher, as a user calls it:
 //
-//   hamon::nrpt(model, options, hamon::parse_device_spec(DEVICE))
+//   hamon::routed_nrpt(model, options, hamon::parse_device_spec(DEVICE))
 //
 // on a 2D periodic +-J Edwards-Anderson lattice (hamon::make_lattice({L, L}, true,
 // pm_one(1))), L in {16, 32, 64, 128} x chains in {8, 16, 32} x n_expl in {1, 4}, ladder
@@ -111,7 +111,7 @@ Call run_once(const hamon::SpinModel& model, const hamon::NrptOptions& options,
               const hamon::DeviceSpec& spec) {
   Call call;
   const auto start = std::chrono::steady_clock::now();
-  call.routed = hamon::nrpt(model, options, spec);
+  call.routed = hamon::routed_nrpt(model, options, spec);
   call.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return call;
 }
@@ -175,7 +175,7 @@ void usage() {
   std::cout << "bench_end_to_end [--out FILE.md] [--devices serial,openmp,auto] [--seconds S]\n"
                "                 [--repeats N] [--sizes 16,32] [--chains 8,16] [--n-expl 1,4]\n"
                "                 [--quick]\n"
-               "Full NRPT runs of a 2D +-J EA lattice through hamon::nrpt(model, options, "
+               "Full NRPT runs of a 2D +-J EA lattice through hamon::routed_nrpt(model, options, "
                "device);\nsee the top of perf/bench_end_to_end.cpp.\n";
 }
 
@@ -242,7 +242,7 @@ int main(int argc, char** argv) {
       "- command: `" + command.str() + "`",
       "- model: 2D periodic +-J EA lattice (make_lattice({L, L}, true, pm_one(1))), ladder linear "
       "in beta over [0, 1], no burn-in, no observers, seed 7",
-      "- time: wall time of one hamon::nrpt(model, options, parse_device_spec(device)) call "
+      "- time: wall time of one hamon::routed_nrpt(model, options, parse_device_spec(device)) call "
       "(routing, model copy, random start, rounds, copy-back), median of " +
           std::to_string(config.repeats) + ", after one warm-up call",
       "",

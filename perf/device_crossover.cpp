@@ -124,8 +124,8 @@ double median(std::vector<double> values) {
 int run_cold_child(const Config& config, const std::string& space, int side, int chains) {
   const auto start = std::chrono::steady_clock::now();
   const hamon::SpinModel model = hamon::calibration_model(side);
-  const hamon::RoutedResult routed =
-      hamon::nrpt(model, hamon::calibration_options(sweep_of(config), chains), spec_named(space));
+  const hamon::RoutedResult routed = hamon::routed_nrpt(
+      model, hamon::calibration_options(sweep_of(config), chains), spec_named(space));
   const double seconds = seconds_since(start);
   std::cout << "cold_seconds " << std::setprecision(9) << seconds << "\n"
             << "cold_placement " << to_string(routed.decision.placement) << ":"

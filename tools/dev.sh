@@ -7,20 +7,26 @@
 #   tools/dev.sh demo    build, then run the demo experiment (build/bin/hamon)
 #   tools/dev.sh test    build, then run the whole test suite with CTest (the presets
 #                        build with MPI: tests/mpi runs under mpiexec, 1 to 4 ranks)
-#   tools/dev.sh cuda    build the Cuda variant in build-cuda/ (compiles; runs nothing;
-#                        kernel tests for Cuda only, the host build tests the host ones;
-#                        HAMON_CUDA_PERF=OFF: without the benchmarks)
-#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O2 -g1: line tables are
-#                        all the reports need), then run the whole test
-#                        suite (cli.fuzz sets no address-space cap under ASan;
-#                        install.downstream builds with the build's sanitizer flags;
-#                        the MPI tests leave Open MPI's own leaks to tests/mpi/lsan.supp;
-#                        no benchmarks: their speed under ASan means nothing)
-#   tools/dev.sh compat  configure build/, then compile (syntax only) every translation unit
+#   tools/dev.sh cuda [TARGET...]
+#                        build the Cuda variant in build-cuda/ (compiles; runs nothing;
+#                        kernel tests for Cuda only, the host build tests the host ones);
+#                        given targets, only those (CI: `hamon hamon_tests_cuda`, the library
+#                        and the Cuda kernel tests: every device kernel, nothing host-only)
+#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O1 -g1: line tables are
+#                        all the reports need), then run the test suite but for what checks
+#                        the build system rather than code (install, spack, repo) and the
+#                        one-thread OpenMP runs (the same code as two threads); its kernel
+#                        tests are OpenMP's (Serial's are the same host code); cli.fuzz sets
+#                        no address-space cap under ASan; the MPI tests leave Open MPI's own
+#                        leaks to tests/mpi/lsan.supp; no benchmarks
+#   tools/dev.sh compat  configure build-compat/ (never build/, so the README's build stays
+#                        as it is), then compile (syntax only) every translation unit
 #                        of the library, the CLI, the tests and the benchmarks against the
 #                        headers of Kokkos 4.5.1 + Kokkos Kernels 4.5.1 (C++17, Serial) and
 #                        of Kokkos 5.2.2 (C++20, OpenMP), unpacked by provision-deps.sh
 #                        kokkos-headers (tools/kokkos_compat.py); builds and runs nothing
+#   tools/dev.sh format  clang-format --dry-run -Werror over every C++ file git tracks (the
+#                        .cpp.in templates are not C++ until CMake fills them in)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -48,13 +54,24 @@ provisioned_prefix() {
   if [ -n "${Kokkos_ROOT:-}" ]; then echo ""; else tools/provision-deps.sh "$variant"; fi
 }
 
+# configure_and_build PRESET PREFIX [CMAKE_ARGS...] [-- TARGET...]
 configure_and_build() {
   local preset=$1 prefix=$2
   shift 2
+  local args=() targets=()
+  while [ $# -gt 0 ]; do
+    if [ "$1" = "--" ]; then
+      shift
+      targets=(--target "$@")
+      break
+    fi
+    args+=("$1")
+    shift
+  done
   stage "configure ($preset)"
-  cmake --preset "$preset" "$(dependency_args "$prefix")" "$@" >/dev/null
-  stage "build ($preset)"
-  cmake --build --preset "$preset" -j "$jobs"
+  cmake --preset "$preset" "$(dependency_args "$prefix")" "${args[@]}" >/dev/null
+  stage "build ($preset${targets[*]:+: ${targets[*]:1}})"
+  cmake --build --preset "$preset" -j "$jobs" "${targets[@]}"
 }
 
 command=${1:-}
@@ -81,12 +98,12 @@ case "$command" in
     prefix=$(provisioned_prefix host)
     stage "dependencies (kokkos-headers)"
     headers=$(tools/provision-deps.sh kokkos-headers) # Kokkos 4.5 and 5.2, one a line
-    stage "configure (host)"
-    cmake --preset host "$(dependency_args "$prefix")" >/dev/null
+    stage "configure (host, in build-compat/)"
+    cmake --preset host -B build-compat "$(dependency_args "$prefix")" >/dev/null
     failed=0
     while read -r kokkos; do
       stage "compile check against $(basename "$kokkos")"
-      tools/kokkos_compat.py build "$kokkos" --jobs "$jobs" || failed=1
+      tools/kokkos_compat.py build-compat "$kokkos" --jobs "$jobs" || failed=1
     done <<<"$headers"
     if [ "$failed" -ne 0 ]; then
       stage "compile check failed"
@@ -97,14 +114,18 @@ case "$command" in
     prefix=$(provisioned_prefix cuda)
     # -arch=sm_80 also for CMake's compiler check (nvcc_wrapper's default sm_35 is rejected
     # by CUDA 11.8); the -I shadows another toolkit's headers (see provision-deps.sh).
-    # HAMON_CUDA_PERF=OFF leaves the benchmarks out (CI: perf/ defines no kernels, it calls
-    # the library, whose kernels the library and the Cuda test binary compile).
+    shift
+    targets=()
+    if [ $# -gt 0 ]; then targets=(-- "$@"); fi
     configure_and_build cuda "$prefix" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
-      -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include" \
-      -DHAMON_ENABLE_PERF="${HAMON_CUDA_PERF:-ON}"
+      -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include" "${targets[@]}"
+    ;;
+  format)
+    stage "clang-format check"
+    git ls-files -z '*.cpp' '*.hpp' '*.h' | xargs -0 clang-format --dry-run -Werror
     ;;
   *)
-    echo "usage: tools/dev.sh demo|test|cuda|asan|compat" >&2
+    echo "usage: tools/dev.sh demo|test|cuda [TARGET...]|asan|compat|format" >&2
     exit 2
     ;;
 esac

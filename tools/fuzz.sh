@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds the libFuzzer harnesses (tests/fuzz, clang) in build-fuzz/ and runs each one.
+# Builds the libFuzzer harnesses (tests/fuzz, clang) in build-fuzz/ and runs each one (as
+# many at once as HAMON_BUILD_JOBS, default the core count: each is one process).
 #
 #   tools/fuzz.sh smoke          every harness for HAMON_FUZZ_SECONDS (default 20) seconds
 #   tools/fuzz.sh long [RUNS]    every harness for RUNS executions (default 1000000)
@@ -28,8 +29,9 @@ cmake --build build-fuzz -j "${HAMON_BUILD_JOBS:-$(nproc)}"
 harnesses="$(sed -n 's/^set(HAMON_FUZZ_HARNESSES \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)
   $(sed -n 's/^set(HAMON_FUZZ_LIBRARY_HARNESSES \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)"
 mkdir -p build-fuzz/findings
-for name in $harnesses; do
-  corpus=build-fuzz/corpus/$name
+# run_harness NAME: one harness on its corpus; its log in build-fuzz/NAME.log.
+run_harness() {
+  local name=$1 corpus=build-fuzz/corpus/$1
   mkdir -p "$corpus"
   cp -n tests/fuzz/corpus/"$name"/* "$corpus"/ 2>/dev/null || true
   # The examples seed the parsers they belong to (one copy of each, in examples/).
@@ -39,18 +41,37 @@ for name in $harnesses; do
     npy_file) cp -n examples/data/mnist/digits_0.npy "$corpus"/ ;;
     graph_file) cp -n examples/graph_file.txt "$corpus"/ ;;
   esac
+  local limit
   if [ "$mode" = smoke ]; then
     limit=(-max_total_time="${HAMON_FUZZ_SECONDS:-20}")
   else
-    limit=(-runs="${2:-1000000}")
+    limit=(-runs="${runs}")
   fi
-  echo "== fuzz $name (${limit[*]})"
-  build-fuzz/fuzz_"$name" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-    -artifact_prefix=build-fuzz/findings/"$name"- "$corpus" 2>build-fuzz/"$name".log || {
+  if ! build-fuzz/fuzz_"$name" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix=build-fuzz/findings/"$name"- "$corpus" \
+    2>build-fuzz/"$name".log; then
     tail -40 build-fuzz/"$name".log >&2
     echo "fuzz $name: FAILED (log: build-fuzz/$name.log, input: build-fuzz/findings/)" >&2
-    exit 1
+    return 1
+  fi
+  {
+    echo "== fuzz $name (${limit[*]})"
+    grep -E "^#[0-9]+.*DONE|stat::number_of_executed_units|cov:" build-fuzz/"$name".log | tail -2
+    echo "corpus: $(find "$corpus" -type f | wc -l) files"
   }
-  grep -E "^#[0-9]+.*DONE|stat::number_of_executed_units|cov:" build-fuzz/"$name".log | tail -2
-  echo "corpus: $(find "$corpus" -type f | wc -l) files"
+}
+runs=${2:-1000000}
+# Each harness is one process on one core: as many at once as there are build jobs.
+parallel=${HAMON_BUILD_JOBS:-$(nproc)}
+failed=0
+pids=()
+for name in $harnesses; do
+  run_harness "$name" &
+  pids+=($!)
+  if [ "${#pids[@]}" -ge "$parallel" ]; then
+    wait "${pids[0]}" || failed=1
+    pids=("${pids[@]:1}")
+  fi
 done
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+exit "$failed"

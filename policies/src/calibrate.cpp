@@ -43,7 +43,7 @@ Attempt measure_once(const CalibrationSweep& sweep, const std::vector<Calibratio
   for (int rep = -1; rep < sweep.repeats; ++rep) {  // rep -1: the warm-up
     for (const CalibrationSpace& space : spaces) {
       const auto start = std::chrono::steady_clock::now();
-      const RoutedResult routed = nrpt(model, options, space.spec);
+      const RoutedResult routed = routed_nrpt(model, options, space.spec);
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (rep >= 0) samples[space.name].push_back(seconds);

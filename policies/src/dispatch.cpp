@@ -205,7 +205,8 @@ std::string execution_space_of(const DeviceDecision& decision) {
   return with_space(decision, [](const auto& space) { return space_name(space); });
 }
 
-RoutedResult nrpt(const SpinModel& model, const NrptOptions& options, const DeviceSpec& device) {
+RoutedResult routed_nrpt(const SpinModel& model, const NrptOptions& options,
+                         const DeviceSpec& device) {
   detail::require_kokkos_initialized("nrpt");
   RoutedResult out;
   out.decision = resolve_for(model, options, device);

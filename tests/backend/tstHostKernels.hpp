@@ -53,10 +53,10 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
     auto exp_path = hamon::make_chain_state(space, dm, betas, 11);
     exp_path.field_boundary = decltype(exp_path.field_boundary)();
     for (std::uint32_t sweep = 0; sweep < 3; ++sweep) {
-      hamon::gibbs_sweep(space, dm, best, 11, 4, sweep, hamon::detail::HostKernel::best);
-      hamon::gibbs_sweep(space, dm, portable, 11, 4, sweep, hamon::detail::HostKernel::portable);
-      hamon::gibbs_sweep(space, dm, device, 11, 4, sweep, hamon::detail::HostKernel::device);
-      hamon::gibbs_sweep(space, dm, exp_path, 11, 4, sweep, hamon::detail::HostKernel::best);
+      hamon::gibbs_sweep(space, dm, best, 11, 4, sweep, hamon::HostKernel::best);
+      hamon::gibbs_sweep(space, dm, portable, 11, 4, sweep, hamon::HostKernel::portable);
+      hamon::gibbs_sweep(space, dm, device, 11, 4, sweep, hamon::HostKernel::device);
+      hamon::gibbs_sweep(space, dm, exp_path, 11, 4, sweep, hamon::HostKernel::best);
     }
     const auto a = to_host(best.spins);
     const auto b = to_host(portable.spins);
@@ -82,7 +82,7 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
     for (std::int32_t m = 0; m < machines; ++m) EXPECT_EQ(ea(m), eb(m)) << "machine " << m;
     // The device style of the energy kernel and the portable loops give them too.
     for (const auto kernel :
-         {hamon::detail::HostKernel::device, hamon::detail::HostKernel::portable}) {
+         {hamon::HostKernel::device, hamon::HostKernel::portable}) {
       hamon::compute_energies(space, dm, device, kernel);
       auto ed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device.energy_fixed);
       for (std::int32_t m = 0; m < machines; ++m) {

@@ -50,7 +50,8 @@ std::vector<double> ar1(double rho, std::size_t n, std::uint64_t seed) {
 }
 
 NrptResult run_serial(const SpinModel& model, const NrptOptions& options) {
-  return hamon::nrpt(model, options, hamon::DeviceSpec::backend(hamon::Placement::serial)).result;
+  return hamon::routed_nrpt(model, options, hamon::DeviceSpec::backend(hamon::Placement::serial))
+      .result;
 }
 
 // ---- ESS ------------------------------------------------------------------------------

@@ -225,7 +225,7 @@ TEST_F(DispatchTest, same_run_on_every_space_is_bit_identical) {
   for (const Route& route : routes) {
     SCOPED_TRACE(route.name);
     const KokkosRecorder recorder;
-    results.push_back(hamon::nrpt(model, options, route.spec));
+    results.push_back(hamon::routed_nrpt(model, options, route.spec));
     const RoutedResult& r = results.back();
     EXPECT_EQ(r.decision.placement, route.placement) << r.decision.describe();
     EXPECT_EQ(r.decision.reason, route.reason) << r.decision.describe();
@@ -254,13 +254,13 @@ TEST_F(DispatchTest, cpu_record_says_how_the_host_tier_chose) {
   const ScopedAcceleratorOverride no_accelerator(kCompiledOut);
   const SpinModel model = glass(6);
   NrptOptions options = rich_options();
-  const RoutedResult small = hamon::nrpt(model, options, DeviceSpec::cpu());
+  const RoutedResult small = hamon::routed_nrpt(model, options, DeviceSpec::cpu());
   ASSERT_TRUE(small.decision.host_tier.has_value());
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
   EXPECT_EQ(small.decision.host_tier->rule, HostRule::score_below_threshold);
   EXPECT_EQ(small.execution_space, "Serial");
   env::set_env(hamon::kHostThresholdEnv, "252");  // score is 7 x 36 = 252
-  const RoutedResult large = hamon::nrpt(model, options, DeviceSpec::cpu());
+  const RoutedResult large = hamon::routed_nrpt(model, options, DeviceSpec::cpu());
   EXPECT_EQ(large.decision.placement, Placement::openmp);
   ASSERT_TRUE(large.decision.host_tier.has_value());
   EXPECT_EQ(large.decision.host_tier->rule, HostRule::score_at_or_above_threshold);
@@ -298,7 +298,7 @@ TEST_F(DispatchTest, explicit_gpu_without_an_accelerator_throws_device_unavailab
   {
     const ScopedAcceleratorOverride compiled_out(kCompiledOut);
     try {
-      hamon::nrpt(model, options, DeviceSpec::gpu());
+      hamon::routed_nrpt(model, options, DeviceSpec::gpu());
       ADD_FAILURE() << "did not throw";
     } catch (const hamon::DeviceUnavailable& error) {
       EXPECT_TRUE(contains_all(error.what(), "gpu", "not compiled in"));
@@ -316,7 +316,7 @@ TEST_F(DispatchTest, explicit_gpu_without_an_accelerator_throws_device_unavailab
   }
 #ifndef KOKKOS_ENABLE_CUDA
   // This build, unmocked.
-  EXPECT_THROW(hamon::nrpt(model, options, DeviceSpec::gpu()), hamon::DeviceUnavailable);
+  EXPECT_THROW(hamon::routed_nrpt(model, options, DeviceSpec::gpu()), hamon::DeviceUnavailable);
 #endif
 }
 
@@ -332,13 +332,13 @@ TEST_F(DispatchTest, accelerator_branch_in_a_build_without_cuda_fails_loudly_not
   options.n_rounds = 5;
   env::set_env(hamon::kDeviceThresholdEnv, "64");  // score 4 x 16 = 64
   try {
-    hamon::nrpt(model, options);
+    hamon::routed_nrpt(model, options);
     ADD_FAILURE() << "did not throw";
   } catch (const hamon::DeviceUnavailable& error) {
     EXPECT_TRUE(contains_all(error.what(), "cuda", "not compiled into this build"));
   }
   env::set_env(hamon::kDeviceThresholdEnv, "65");
-  const RoutedResult small = hamon::nrpt(model, options);
+  const RoutedResult small = hamon::routed_nrpt(model, options);
   EXPECT_EQ(small.decision.reason, DecisionReason::score_below_threshold);
   EXPECT_NE(small.decision.placement, Placement::cuda);
   EXPECT_NE(small.decision.placement, Placement::leave_alone);
@@ -374,7 +374,7 @@ TEST_F(DispatchTest, hamon_device_env_forces_auto_calls) {
     SCOPED_TRACE(c.value);
     env::set_env(hamon::kDeviceEnv, c.value);
     const KokkosRecorder recorder;
-    const RoutedResult r = hamon::nrpt(model, options);
+    const RoutedResult r = hamon::routed_nrpt(model, options);
     EXPECT_EQ(r.decision.reason, DecisionReason::forced_by_env);
     EXPECT_EQ(r.decision.placement, c.placement);
     ASSERT_TRUE(r.decision.env_device.has_value());
@@ -389,7 +389,7 @@ TEST_F(DispatchTest, hamon_device_env_forces_auto_calls) {
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
   env::set_env(hamon::kDeviceEnv, "openmp");
   const RoutedResult explicit_serial =
-      hamon::nrpt(model, options, DeviceSpec::backend(hamon::Placement::serial));
+      hamon::routed_nrpt(model, options, DeviceSpec::backend(hamon::Placement::serial));
   EXPECT_EQ(explicit_serial.decision.reason, DecisionReason::explicit_request);
   EXPECT_EQ(explicit_serial.execution_space, "Serial");
 #endif
@@ -397,14 +397,14 @@ TEST_F(DispatchTest, hamon_device_env_forces_auto_calls) {
   // Forcing a GPU that is not there raises, naming the variable.
   env::set_env(hamon::kDeviceEnv, "gpu");
   try {
-    hamon::nrpt(model, options);
+    hamon::routed_nrpt(model, options);
     ADD_FAILURE() << "did not throw";
   } catch (const hamon::DeviceUnavailable& error) {
     EXPECT_TRUE(contains_all(error.what(), "HAMON_DEVICE=gpu", "not compiled in"));
   }
   env::set_env(hamon::kDeviceEnv, "tpu");
   try {
-    hamon::nrpt(model, options);
+    hamon::routed_nrpt(model, options);
     ADD_FAILURE() << "did not throw";
   } catch (const std::invalid_argument& error) {
     EXPECT_TRUE(contains_all(error.what(), "HAMON_DEVICE", "tpu"));
@@ -441,7 +441,7 @@ TEST_F(DispatchTest, score_is_chains_times_free_nodes_excluding_clamped_ones) {
 
   // The routed entry points report the same score.
   const ScopedAcceleratorOverride no_accelerator(kCompiledOut);
-  const RoutedResult run = hamon::nrpt(rbm, options, DeviceSpec::cpu());
+  const RoutedResult run = hamon::routed_nrpt(rbm, options, DeviceSpec::cpu());
   EXPECT_EQ(run.decision.score, std::optional<std::int64_t>(40));
   EXPECT_EQ(run.result.spin_updates, 40 * options.n_rounds * options.n_expl);
   const RoutedResult one = hamon::sample(rbm, 1.0, options, DeviceSpec::cpu());
@@ -451,7 +451,7 @@ TEST_F(DispatchTest, score_is_chains_times_free_nodes_excluding_clamped_ones) {
   NrptOptions bad = options;
   bad.n_chains = 0;
   EXPECT_THROW(hamon::work_score_of(rbm, bad), std::invalid_argument);
-  EXPECT_THROW(hamon::nrpt(rbm, bad, DeviceSpec::cpu()), std::invalid_argument);
+  EXPECT_THROW(hamon::routed_nrpt(rbm, bad, DeviceSpec::cpu()), std::invalid_argument);
 }
 
 // ---- nrpt_with ---------------------------------------------------------------------------
@@ -614,7 +614,7 @@ TEST_F(DispatchTest, nrpt_in_place_runs_on_the_callers_host_views_without_copyin
   // recorder above).
   const ScopedAcceleratorOverride no_accelerator(kCompiledOut);
   const KokkosRecorder recorder;
-  const RoutedResult routed = hamon::nrpt(model, options, DeviceSpec::cpu());
+  const RoutedResult routed = hamon::routed_nrpt(model, options, DeviceSpec::cpu());
   bool copied = false;
   for (const std::string& label : recorder.get().allocations)
     copied = copied || is_model_label(label);
@@ -642,11 +642,12 @@ TEST_F(DispatchTest, nrpt_in_place_reads_the_callers_memory) {
   options.observers.energies = true;
 
   const RoutedResult before = hamon::nrpt_in_place(caller, options);
-  expect_bit_identical(before.result, hamon::nrpt(ferro, options, DeviceSpec::cpu()).result,
+  expect_bit_identical(before.result, hamon::routed_nrpt(ferro, options, DeviceSpec::cpu()).result,
                        "ferromagnet");
   Kokkos::deep_copy(caller.couplings, -1.0);
   const RoutedResult after = hamon::nrpt_in_place(caller, options);
-  expect_bit_identical(after.result, hamon::nrpt(antiferro, options, DeviceSpec::cpu()).result,
+  expect_bit_identical(after.result,
+                       hamon::routed_nrpt(antiferro, options, DeviceSpec::cpu()).result,
                        "antiferromagnet");
   EXPECT_FALSE(same_bits(after.result.final_energies, before.result.final_energies, "energies"));
 }
@@ -663,7 +664,7 @@ TEST_F(DispatchTest, nrpt_in_place_runs_device_views_on_the_device) {
   if (!hamon::probe_accelerator().visible()) GTEST_SKIP() << "no CUDA device visible";
   const SpinModel model = glass(10);
   const NrptOptions options = rich_options();
-  const NrptResult host = hamon::nrpt(model, options, DeviceSpec::cpu()).result;
+  const NrptResult host = hamon::routed_nrpt(model, options, DeviceSpec::cpu()).result;
   const auto caller = hamon::make_device_model(Kokkos::Cuda(), model);
   {
     const KokkosRecorder recorder;

@@ -73,7 +73,7 @@ TEST(FixedPointEnergies, resolution_is_relative_to_the_model_magnitude) {
     o.observers.samples_every = 1;
     o.observers.energies = true;
     const auto r =
-        hamon::nrpt(model, o, hamon::DeviceSpec::backend(hamon::Placement::serial)).result;
+        hamon::routed_nrpt(model, o, hamon::DeviceSpec::backend(hamon::Placement::serial)).result;
     ASSERT_EQ(r.n_samples, 50);
     const auto n = static_cast<std::size_t>(model.n_nodes());
     for (std::int64_t s = 0; s < r.n_samples; ++s) {

@@ -110,7 +110,7 @@ TEST(Calibration, error_bars_cover_the_exact_values_as_often_as_they_claim) {
     o.observers.energies = true;
     o.observers.moments = true;
     const auto r =
-        hamon::nrpt(model, o, hamon::DeviceSpec::backend(hamon::Placement::serial)).result;
+        hamon::routed_nrpt(model, o, hamon::DeviceSpec::backend(hamon::Placement::serial)).result;
     const auto& m = r.moments;
     energy.add((m.energy_per_node.mean - exact_energy) / m.energy_per_node.standard_error);
     for (std::size_t i = 0; i < m.node_means.size(); ++i) {

@@ -28,7 +28,8 @@ using hamon::NrptResult;
 using hamon::SpinModel;
 
 NrptResult run_serial(const SpinModel& model, const NrptOptions& options) {
-  return hamon::nrpt(model, options, hamon::DeviceSpec::backend(hamon::Placement::serial)).result;
+  return hamon::routed_nrpt(model, options, hamon::DeviceSpec::backend(hamon::Placement::serial))
+      .result;
 }
 
 hamon::NrptRunner serial_runner(const SpinModel& model) {

@@ -15,7 +15,7 @@
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/energy.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/impl/exp.hpp"
+#include "hamon/core/impl/deterministic_math.hpp"
 #include "hamon/core/impl/launch.hpp"
 
 namespace hamon {

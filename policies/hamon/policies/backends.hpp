@@ -85,11 +85,6 @@ auto visit_compiled_in(Placement placement, Visit& visit, SpaceList<Space, Rest.
     return std::nullopt;
   }
 }
-
-template <class Visit, class... Spaces>
-void visit_each(Visit& visit, SpaceList<Spaces...> /*unused*/) {
-  (visit(SpaceList<Spaces>()), ...);
-}
 }  // namespace detail
 
 /// Calls visit(space) with a default instance of the compiled-in backend `placement` and
@@ -97,12 +92,6 @@ void visit_each(Visit& visit, SpaceList<Spaces...> /*unused*/) {
 template <class Visit>
 auto visit_compiled_in(Placement placement, Visit&& visit) {
   return detail::visit_compiled_in(placement, visit, InstantiatedSpaces());
-}
-
-/// visit(SpaceList<S>()) for every instantiated space S, in the list's order.
-template <class Visit>
-void for_each_space(Visit&& visit) {
-  detail::visit_each(visit, InstantiatedSpaces());
 }
 
 }  // namespace hamon

@@ -64,8 +64,8 @@ DeviceDecision resolve_for(const SpinModel& model, const NrptOptions& options,
                            std::optional<double> threshold = std::nullopt);
 
 /// NRPT routed by `device` (default auto).
-RoutedResult nrpt(const SpinModel& model, const NrptOptions& options,
-                  const DeviceSpec& device = DeviceSpec::auto_());
+RoutedResult routed_nrpt(const SpinModel& model, const NrptOptions& options,
+                         const DeviceSpec& device = DeviceSpec::auto_());
 
 /// Block-Gibbs sampling at one beta, routed by `device` (score = 1 chain x free nodes).
 RoutedResult sample(const SpinModel& model, double beta, NrptOptions options,

@@ -25,7 +25,7 @@
 #include <cstdint>
 
 #include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/impl/exp.hpp"
+#include "hamon/core/impl/deterministic_math.hpp"
 
 namespace hamon::detail {
 

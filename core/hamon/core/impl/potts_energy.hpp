@@ -14,12 +14,13 @@
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
-#include "hamon/core/gibbs_sweep.hpp"
+#include "hamon/core/host_kernel.hpp"
 #include "hamon/core/impl/counted_bonds.hpp"
 #include "hamon/core/impl/fixed_point.hpp"
 #include "hamon/core/impl/launch.hpp"
 #include "hamon/core/impl/potts_update.hpp"
 #include "hamon/core/impl/sweep_blocks.hpp"
+#include "hamon/core/impl/sweep_launch.hpp"
 
 namespace hamon::detail {
 

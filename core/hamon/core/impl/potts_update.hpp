@@ -21,7 +21,7 @@
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/impl/exp.hpp"
+#include "hamon/core/impl/deterministic_math.hpp"
 #include "hamon/core/impl/launch.hpp"
 #include "hamon/core/spin_model.hpp"
 

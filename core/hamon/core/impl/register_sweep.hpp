@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "hamon/core/impl/exp.hpp"
+#include "hamon/core/impl/deterministic_math.hpp"
 #include "hamon/core/impl/field_boundaries.hpp"
 #include "hamon/core/impl/heat_bath.hpp"
 #include "hamon/core/impl/host_simd.hpp"

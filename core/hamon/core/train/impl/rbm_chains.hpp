@@ -25,7 +25,7 @@
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/impl/exp.hpp"
+#include "hamon/core/impl/deterministic_math.hpp"
 #include "hamon/core/impl/field_boundaries.hpp"
 #include "hamon/core/impl/heat_bath.hpp"
 #include "hamon/core/impl/spin_decision.hpp"

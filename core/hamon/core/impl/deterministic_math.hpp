@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// exp(x) in plain double arithmetic, so it gives the same bits on every execution space
-// (host libm and CUDA's exp may differ in the last place) and vectorises in host loops.
-// Cody-Waite reduction x = k ln2 + r, |r| <= ln2/2, then a degree-13 Taylor polynomial
-// (truncation error < 2e-16 relative) and an exact scaling by 2^k. Accurate to a few
-// units in the last place; arguments are clamped to [-708, 708].
+// The math of hamon's kernels, in one place, with the same bits on every execution space
+// (host libm and CUDA's exp, tanh, log may differ in the last place).
+//
+// exp(x) in plain double arithmetic, which also vectorises in host loops. Cody-Waite reduction x =
+// k ln2 + r, |r| <= ln2/2, then a degree-13 Taylor polynomial (truncation error < 2e-16 relative)
+// and an exact scaling by 2^k. Accurate to a few units in the last place; arguments are clamped to
+// [-708, 708].
 //
 // Bit-identity needs the compiler not to fuse multiply-adds differently on host and
 // device: hamon compiles with -ffp-contract=off on the host and --fmad=false for Cuda.
@@ -42,6 +44,21 @@ KOKKOS_FORCEINLINE_FUNCTION double deterministic_exp(double x) {
   double scale;
   std::memcpy(&scale, &bits, sizeof scale);
   return p * scale;
+}
+
+/// tanh(x) = 1 - 2 / (1 + exp(2x)) with deterministic_exp: the same bits everywhere.
+KOKKOS_INLINE_FUNCTION double deterministic_tanh(double x) {
+  return 1.0 - 2.0 / (1.0 + deterministic_exp(2.0 * x));
+}
+
+/// sqrt is correctly rounded (IEEE 754) on the host and on CUDA alike; this only picks the
+/// spelling of the Kokkos version at hand.
+KOKKOS_INLINE_FUNCTION double device_sqrt(double x) {
+#if KOKKOS_VERSION >= 30700
+  return Kokkos::sqrt(x);
+#else
+  return Kokkos::Experimental::sqrt(x);
+#endif
 }
 
 }  // namespace hamon::detail

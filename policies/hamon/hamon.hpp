@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Everything of hamon's API in one include: models, the sampler and its state, checkpoints,
+// statistics and diagnostics, training, and the routing of calls between execution spaces.
+// Implementation headers (hamon/core/impl/, hamon/core/train/impl/) are not part of it.
+// It lives with policies/ because the routing is the top of the library: core never
+// includes policies, and this header includes both.
+
+#include "hamon/mpi_config.hpp"
+#include "hamon/version.hpp"
+
+// Models and their building blocks.
+#include "hamon/core/colouring.hpp"
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/lattice_geometry.hpp"
+#include "hamon/core/model_builders.hpp"
+#include "hamon/core/spin_model.hpp"
+
+// Sampling: one call, or a resumable sampler with a portable state and checkpoints.
+#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/machine_exchange.hpp"
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/run_phases.hpp"
+#include "hamon/core/sampler.hpp"
+#include "hamon/core/sampler_state.hpp"
+#include "hamon/core/schedule.hpp"
+
+// Kernels a caller may drive itself.
+#include "hamon/core/energy.hpp"
+#include "hamon/core/gibbs_sweep.hpp"
+#include "hamon/core/host_kernel.hpp"
+#include "hamon/core/make_chain_state.hpp"
+#include "hamon/core/swap.hpp"
+
+// Statistics, diagnostics and tuning.
+#include "hamon/core/diagnostics.hpp"
+#include "hamon/core/ess.hpp"
+#include "hamon/core/health.hpp"
+#include "hamon/core/log_partition.hpp"
+#include "hamon/core/rhat.hpp"
+#include "hamon/core/statistics.hpp"
+#include "hamon/core/swap_batches.hpp"
+#include "hamon/core/tuning.hpp"
+
+// Training restricted Boltzmann machines.
+#include "hamon/core/train/rbm_parameters.hpp"
+#include "hamon/core/train/rbm_trainer.hpp"
+#include "hamon/core/train/training_checkpoint.hpp"
+#include "hamon/core/train/training_data.hpp"
+#include "hamon/core/train/training_options.hpp"
+
+// Where each call runs.
+#include "hamon/policies/accelerator.hpp"
+#include "hamon/policies/autotune.hpp"
+#include "hamon/policies/backends.hpp"
+#include "hamon/policies/calibrate.hpp"
+#include "hamon/policies/device_spec.hpp"
+#include "hamon/policies/dispatch.hpp"
+#include "hamon/policies/placement.hpp"
+#include "hamon/policies/resolve_device.hpp"
+#include "hamon/policies/thresholds.hpp"
+#include "hamon/policies/tuning_cache.hpp"
+#if HAMON_ENABLE_MPI
+#include "hamon/policies/mpi_exchange.hpp"
+#endif
