@@ -12,7 +12,7 @@
 #                        kernel tests for Cuda only, the host build tests the host ones);
 #                        given targets, only those (CI: `hamon hamon_tests_cuda`, the library
 #                        and the Cuda kernel tests: every device kernel, nothing host-only)
-#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O1 -g1: line tables are
+#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O2 -g1: line tables are
 #                        all the reports need), then run the test suite but for what checks
 #                        the build system rather than code (install, spack, repo) and the
 #                        one-thread OpenMP runs (the same code as two threads); its kernel

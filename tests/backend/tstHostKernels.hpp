@@ -81,8 +81,7 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
     auto eb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), portable.energy_fixed);
     for (std::int32_t m = 0; m < machines; ++m) EXPECT_EQ(ea(m), eb(m)) << "machine " << m;
     // The device style of the energy kernel and the portable loops give them too.
-    for (const auto kernel :
-         {hamon::HostKernel::device, hamon::HostKernel::portable}) {
+    for (const auto kernel : {hamon::HostKernel::device, hamon::HostKernel::portable}) {
       hamon::compute_energies(space, dm, device, kernel);
       auto ed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device.energy_fixed);
       for (std::int32_t m = 0; m < machines; ++m) {

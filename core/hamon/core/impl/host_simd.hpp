@@ -157,8 +157,8 @@ HAMON_AVX512 inline ByteDecisions16 decide_bytes16(__mmask16 active, __m512i ind
                          _mm512_mask_cmpeq_epi32_mask(possible, bytes, top), limit};
 }
 
-/// deterministic_exp (impl/deterministic_math.hpp) on 8 lanes: the same operations in the same order,
-/// so the same bits (separate multiplies and adds, never fused).
+/// deterministic_exp (impl/deterministic_math.hpp) on 8 lanes: the same operations in the same
+/// order, so the same bits (separate multiplies and adds, never fused).
 HAMON_AVX512 inline __m512d exp8(__m512d x) {
   constexpr double kLog2e = 1.4426950408889634074;
   constexpr double kLn2Hi = 6.93147180369123816490e-01;
