@@ -2,7 +2,8 @@
 // The `hamon` command: YAML-configured experiments in, a complete run directory out.
 // Data flows config -> policies -> core -> outputs: apps/config parses and checks the
 // experiment, apps/run builds the model and options, resolves the device once and runs,
-// apps/output writes the run directory; apps/commands holds the subcommands.
+// apps/output writes the run directory; apps/commands holds the subcommands. Each is a
+// library of its own (apps/CMakeLists.txt); this file only dispatches to the commands.
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>

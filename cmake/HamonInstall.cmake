@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # `cmake --install` produces a relocatable package:
 #   find_package(hamon 0.1 [COMPONENTS cli mpi])
-#   hamon::hamon      the library (public: Kokkos, Random123, and MPI::MPI_CXX when built
-#                     with HAMON_ENABLE_MPI; zlib stays private)
+#   hamon::hamon      the library: policies/ over hamon::core (public: Kokkos, Random123,
+#                     and MPI::MPI_CXX when built with HAMON_ENABLE_MPI; zlib stays private)
+#   hamon::core       core/ alone, which hamon::hamon links: what a user links is hamon::hamon
 #   hamon::cli        the `hamon` program (component cli, when it was built)
 #   hamon_MPI         ON when built with HAMON_ENABLE_MPI (component mpi: found only then)
 #   hamon_floating_point(<target>)   the FP flags for code instantiating hamon's templates
@@ -13,7 +14,7 @@ include(CMakePackageConfigHelpers)
 
 set(HAMON_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/hamon")
 
-install(TARGETS hamon EXPORT hamonTargets
+install(TARGETS hamon_core hamon EXPORT hamonTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

@@ -20,14 +20,18 @@ case "$mode" in smoke | long) ;; *)
   ;;
 esac
 tools/provision-deps.sh fuzz >/dev/null
-# The experiment parser links the main build's library: built first when missing.
+# The harnesses link the main build's libraries: built first (the whole build when there is
+# none yet, else brought up to date: hamon_apps_run needs every library below it).
 prefix=$(tools/provision-deps.sh host)
-[ -f build/libhamon.a ] || tools/dev.sh test >/dev/null
+if [ -f build/CMakeCache.txt ]; then
+  cmake --build build -j "${HAMON_BUILD_JOBS:-$(nproc)}" --target hamon_apps_run >/dev/null
+else
+  tools/dev.sh test >/dev/null
+fi
 cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DHAMON_BUILD_DIR="$PWD/build" \
   -DHAMON_DEPS_PREFIX="$prefix" >/dev/null
 cmake --build build-fuzz -j "${HAMON_BUILD_JOBS:-$(nproc)}"
-harnesses="$(sed -n 's/^set(HAMON_FUZZ_HARNESSES \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)
-  $(sed -n 's/^set(HAMON_FUZZ_LIBRARY_HARNESSES \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)"
+harnesses=$(tr ';' ' ' <build-fuzz/harnesses.txt) # what tests/fuzz/CMakeLists.txt declares
 mkdir -p build-fuzz/findings
 # run_harness NAME: one harness on its corpus; its log in build-fuzz/NAME.log.
 run_harness() {

@@ -16,9 +16,9 @@
 #include <system_error>
 
 #include "commands/commands.hpp"
-#include "commands/kokkos_session.hpp"
 #include "hamon/policies/calibrate.hpp"
 #include "hamon/policies/thresholds.hpp"
+#include "run/kokkos_session.hpp"
 
 namespace hamon::cli {
 

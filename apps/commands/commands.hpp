@@ -7,7 +7,6 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
-#include <stdexcept>
 
 #include "run/exit_status.hpp"
 
@@ -30,11 +29,5 @@ Command add_resume_command(CLI::App& app);
 Command add_extend_command(CLI::App& app);
 Command add_calibrate_command(CLI::App& app);
 Command add_train_command(CLI::App& app);
-
-/// Bad input with no place in a file (a command-line value, the environment): exit 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 }  // namespace hamon::cli

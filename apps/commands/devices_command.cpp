@@ -10,15 +10,15 @@
 #include <iostream>
 
 #include "commands/commands.hpp"
-#include "commands/kokkos_session.hpp"
+#include "config/yaml_values.hpp"
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/backends.hpp"
 #include "hamon/policies/resolve_device.hpp"
 #include "hamon/policies/thresholds.hpp"
 #include "hamon/version.hpp"
-#include "output/summary.hpp"
-#include "output/yaml_values.hpp"
+#include "run/kokkos_session.hpp"
 #include "run/mpi_job.hpp"
+#include "run/summary.hpp"
 
 namespace hamon::cli {
 

@@ -12,7 +12,7 @@
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/resolve_device.hpp"
 #include "hamon/policies/thresholds.hpp"
-#include "output/decision_yaml.hpp"
+#include "run/decision_yaml.hpp"
 
 namespace hamon::cli {
 

@@ -8,7 +8,6 @@
 #include <optional>
 
 #include "commands/commands.hpp"
-#include "commands/kokkos_session.hpp"
 #include "commands/option_values.hpp"
 #include "commands/run_report.hpp"
 #include "config/parse_experiment.hpp"
@@ -16,6 +15,7 @@
 #include "output/run_directory.hpp"
 #include "run/execute_run.hpp"
 #include "run/execute_training.hpp"
+#include "run/kokkos_session.hpp"
 #include "run/mpi_job.hpp"
 #include "run/prepare_run.hpp"
 

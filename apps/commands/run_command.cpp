@@ -6,11 +6,11 @@
 #include <optional>
 
 #include "commands/commands.hpp"
-#include "commands/kokkos_session.hpp"
 #include "commands/run_flags.hpp"
 #include "commands/run_report.hpp"
 #include "output/progress_display.hpp"
 #include "run/execute_run.hpp"
+#include "run/kokkos_session.hpp"
 #include "run/mpi_job.hpp"
 #include "run/prepare_run.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "output/yaml_values.hpp"
+#include "config/yaml_values.hpp"
 
 namespace hamon::cli {
 

@@ -8,6 +8,7 @@
 
 #include "config/parse_experiment.hpp"
 #include "config/parse_sections.hpp"
+#include "hamon/core/text.hpp"
 
 namespace hamon::cli::detail {
 
@@ -16,12 +17,6 @@ namespace {
 constexpr std::int64_t kMaxRoundsTotal = std::numeric_limits<std::uint32_t>::max();
 constexpr std::int64_t kMinTuneRounds = 10;
 constexpr std::int64_t kMaxTuneRounds = 1000000;
-
-std::string format_number(double value) {
-  std::string text = std::to_string(value);
-  while (text.size() > 1 && text.back() == '0' && text[text.size() - 2] != '.') text.pop_back();
-  return text;
-}
 
 std::vector<double> read_ladder(YamlReader& reader, const YAML::Node& node) {
   const std::string path = "nrpt.betas";
@@ -33,11 +28,11 @@ std::vector<double> read_ladder(YamlReader& reader, const YAML::Node& node) {
   }
   for (std::size_t k = 0; k < betas.size(); ++k) {
     const std::string at = path + "[" + std::to_string(k) + "]";
-    if (betas[k] < 0.0) reader.fail(at, "beta " + format_number(betas[k]) + " is negative");
+    if (betas[k] < 0.0) reader.fail(at, "beta " + format_value(betas[k]) + " is negative");
     if (k > 0 && !(betas[k] > betas[k - 1])) {
       reader.fail(at, "the ladder must be strictly ascending, but betas[" + std::to_string(k) +
-                          "] = " + format_number(betas[k]) + " does not exceed betas[" +
-                          std::to_string(k - 1) + "] = " + format_number(betas[k - 1]));
+                          "] = " + format_value(betas[k]) + " does not exceed betas[" +
+                          std::to_string(k - 1) + "] = " + format_value(betas[k - 1]));
     }
   }
   return betas;
@@ -110,7 +105,7 @@ TuneSpec read_tuning(YamlReader& reader, const std::map<std::string, YAML::Node>
         reader.number(keys.at("target_acceptance"), "nrpt.target_acceptance", 0.0, 1.0);
     if (!(tune.target_acceptance > 0.0 && tune.target_acceptance < 1.0)) {
       reader.fail("nrpt.target_acceptance",
-                  format_number(tune.target_acceptance) + " is not strictly between 0 and 1");
+                  format_value(tune.target_acceptance) + " is not strictly between 0 and 1");
     }
   }
   if (has("tune_rounds")) {
@@ -188,8 +183,8 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
     if (!has("beta_max")) reader.fail("nrpt", "missing required key 'beta_max' (the target beta)");
     spec.beta_max = reader.number(keys.at("beta_max"), "nrpt.beta_max", 0.0);
     if (!(spec.beta_max > spec.beta_min)) {
-      reader.fail("nrpt.beta_max", "beta_max (" + format_number(spec.beta_max) +
-                                       ") must be above beta_min (" + format_number(spec.beta_min) +
+      reader.fail("nrpt.beta_max", "beta_max (" + format_value(spec.beta_max) +
+                                       ") must be above beta_min (" + format_value(spec.beta_min) +
                                        ")");
     }
     if (has("spacing")) {
@@ -204,7 +199,7 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
       }
       if (spec.spacing == NrptSpec::Spacing::geometric && !(spec.beta_min > 0.0)) {
         reader.fail("nrpt.spacing", "geometric spacing needs beta_min > 0 (got " +
-                                        format_number(spec.beta_min) +
+                                        format_value(spec.beta_min) +
                                         "); use spacing: linear or a positive beta_min");
       }
     }

@@ -50,15 +50,12 @@ void parse_data(YamlReader& reader, const YAML::Node& node, const std::string& b
 void parse_optimiser(YamlReader& reader, const YAML::Node& node, TrainingOptions& o) {
   const std::string path = "train.optimiser";
   if (node.IsScalar()) {
-    o.optimiser =
-        reader.choice(node, path, {"adam", "sgd"}) == "adam" ? Optimiser::adam : Optimiser::sgd;
+    o.optimiser = reader.choice(node, path, kOptimiserNames);
     return;
   }
   const auto keys = reader.entries(node, path, {"kind", "momentum", "beta1", "beta2", "epsilon"});
   if (!has(keys, "kind")) reader.fail(path, "missing required key 'kind' (adam or sgd)");
-  o.optimiser = reader.choice(keys.at("kind"), path + ".kind", {"adam", "sgd"}) == "adam"
-                    ? Optimiser::adam
-                    : Optimiser::sgd;
+  o.optimiser = reader.choice(keys.at("kind"), path + ".kind", kOptimiserNames);
   const bool adam = o.optimiser == Optimiser::adam;
   for (const char* key : {"beta1", "beta2", "epsilon"}) {
     if (has(keys, key) && !adam) reader.fail(path + "." + key, "is an option of adam, not sgd");
@@ -83,11 +80,7 @@ void parse_schedule(YamlReader& reader, const YAML::Node& node, TrainingOptions&
   if (!has(keys, "kind")) {
     reader.fail(path, "missing required key 'kind' (constant, linear or exponential)");
   }
-  const std::string kind =
-      reader.choice(keys.at("kind"), path + ".kind", {"constant", "linear", "exponential"});
-  o.schedule = kind == "linear"        ? RateSchedule::linear
-               : kind == "exponential" ? RateSchedule::exponential
-                                       : RateSchedule::constant;
+  o.schedule = reader.choice(keys.at("kind"), path + ".kind", kRateScheduleNames);
   if (has(keys, "final_factor")) {
     if (o.schedule == RateSchedule::constant) {
       reader.fail(path + ".final_factor", "a constant rate has no final factor");
@@ -159,10 +152,8 @@ void parse_train(YamlReader& reader, const YAML::Node& node, const std::string& 
   if (has(keys, "weight_decay"))
     o.weight_decay = reader.number(keys.at("weight_decay"), "train.weight_decay", 0.0, 1e6);
   if (has(keys, "positive_phase")) {
-    o.positive_phase = reader.choice(keys.at("positive_phase"), "train.positive_phase",
-                                     {"expectation", "sample"}) == "sample"
-                           ? PositivePhase::sample
-                           : PositivePhase::expectation;
+    o.positive_phase =
+        reader.choice(keys.at("positive_phase"), "train.positive_phase", kPositivePhaseNames);
   }
   if (has(keys, "negative_chains")) {
     o.negative_chains = static_cast<std::int32_t>(
@@ -173,10 +164,7 @@ void parse_train(YamlReader& reader, const YAML::Node& node, const std::string& 
         static_cast<std::int32_t>(reader.integer(keys.at("sweeps"), "train.sweeps", 1, 1 << 20));
   if (has(keys, "ladder")) o.ladder = reader.numbers(keys.at("ladder"), "train.ladder");
   if (has(keys, "sweep_path")) {
-    o.sweep_path =
-        reader.choice(keys.at("sweep_path"), "train.sweep_path", {"dense", "csr"}) == "csr"
-            ? SweepPath::csr
-            : SweepPath::dense;
+    o.sweep_path = reader.choice(keys.at("sweep_path"), "train.sweep_path", kSweepPathNames);
   }
   if (has(keys, "initial_weight_scale")) {
     o.initial_weight_scale =

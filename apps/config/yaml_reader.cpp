@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-#include "config/suggest.hpp"
+#include "hamon/core/text.hpp"
 
 namespace hamon::cli {
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/config_error.hpp"
+#include "hamon/core/enum_names.hpp"
 
 namespace hamon::cli {
 
@@ -47,6 +48,12 @@ class YamlReader {
   /// One of `choices` (case-sensitive), with "did you mean" otherwise.
   std::string choice(const YAML::Node& node, const std::string& path,
                      const std::vector<std::string>& choices) const;
+  /// One of a table's names (hamon/core/enum_names.hpp), as its enumerator.
+  template <class Enum, std::size_t N>
+  Enum choice(const YAML::Node& node, const std::string& path,
+              const EnumNames<Enum, N>& table) const {
+    return *parse_name(table, choice(node, path, names_of(table)));
+  }
   /// A sequence of finite numbers.
   std::vector<double> numbers(const YAML::Node& node, const std::string& path);
 

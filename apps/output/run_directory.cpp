@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -63,14 +64,14 @@ fs::path partial_dir_of(const fs::path& dir) {
   return fs::path(normalised_run_dir(dir).string() + ".partial");
 }
 
-void check_output_directory(const ExperimentConfig& config, bool replace_run) {
-  const fs::path dir = normalised_run_dir(config.output.dir);
+std::optional<std::string> output_directory_problem(const std::string& out_dir, bool replace_run) {
+  const fs::path dir = normalised_run_dir(out_dir);
   std::error_code ec;
   if (dir.empty() || dir == "." || dir == ".." || dir == dir.root_path()) {
-    config.fail("output.dir", "'" + config.output.dir + "' cannot be a run directory");
+    return "'" + out_dir + "' cannot be a run directory";
   }
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
-    config.fail("output.dir", "'" + dir.string() + "' exists and is not a directory");
+    return "'" + dir.string() + "' exists and is not a directory";
   }
   // The directory (or its parents) must be creatable where the first existing ancestor is.
   fs::path ancestor = fs::absolute(dir, ec).parent_path();
@@ -78,31 +79,29 @@ void check_output_directory(const ExperimentConfig& config, bool replace_run) {
     ancestor = ancestor.parent_path();
   }
   if (!fs::is_directory(ancestor, ec)) {
-    config.fail("output.dir", "cannot create '" + dir.string() + "': '" + ancestor.string() +
-                                  "' is not a directory");
+    return "cannot create '" + dir.string() + "': '" + ancestor.string() + "' is not a directory";
   }
   if (::access(ancestor.c_str(), W_OK | X_OK) != 0) {
-    config.fail("output.dir", "cannot create '" + dir.string() + "': '" + ancestor.string() +
-                                  "' is not writable");
+    return "cannot create '" + dir.string() + "': '" + ancestor.string() + "' is not writable";
   }
   const fs::path partial = partial_dir_of(dir);
   if (fs::exists(partial, ec) && !replace_run) {
-    config.fail("output.dir", "an interrupted run is in '" + partial.string() +
-                                  "'; continue it with `hamon resume " + dir.string() +
-                                  "`, or pass --overwrite to discard it");
+    return "an interrupted run is in '" + partial.string() + "'; continue it with `hamon resume " +
+           dir.string() + "`, or pass --overwrite to discard it";
   }
-  if (!is_non_empty_directory(dir)) return;
+  if (!is_non_empty_directory(dir)) return std::nullopt;
   if (!replace_run) {
-    config.fail("output.dir", "'" + dir.string() +
-                                  "' exists and is not empty; remove it, choose another "
-                                  "directory with --out, or pass --overwrite to replace an "
-                                  "earlier hamon run");
+    return "'" + dir.string() +
+           "' exists and is not empty; remove it, choose another "
+           "directory with --out, or pass --overwrite to replace an "
+           "earlier hamon run";
   }
   if (!looks_like_a_run(dir)) {
-    config.fail("output.dir", "'" + dir.string() +
-                                  "' is not empty and holds no summary.yaml, so it is not an "
-                                  "earlier hamon run; --overwrite only replaces those");
+    return "'" + dir.string() +
+           "' is not empty and holds no summary.yaml, so it is not an "
+           "earlier hamon run; --overwrite only replaces those";
   }
+  return std::nullopt;
 }
 
 RunDirectory::RunDirectory(fs::path final_dir, fs::path partial)

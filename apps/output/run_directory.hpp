@@ -15,10 +15,9 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
-
-#include "config/experiment_config.hpp"
 
 namespace hamon::cli {
 
@@ -30,9 +29,9 @@ std::filesystem::path partial_dir_of(const std::filesystem::path& dir);
 inline constexpr const char* kCheckpointFile = "checkpoint.bin";
 inline constexpr const char* kConfigFile = "config.yaml";
 
-/// Throws ConfigError (at output.dir / --out) when the run could not be committed to
-/// config.output.dir under the policy above.
-void check_output_directory(const ExperimentConfig& config, bool replace_run);
+/// Why a run could not be committed to `dir` (output.dir / --out) under the policy above,
+/// or nothing when it can.
+std::optional<std::string> output_directory_problem(const std::string& dir, bool replace_run);
 
 class RunDirectory {
  public:

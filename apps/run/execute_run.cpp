@@ -18,10 +18,10 @@
 #include "output/npy_stream.hpp"
 #include "output/progress_display.hpp"
 #include "output/run_directory.hpp"
-#include "output/summary.hpp"
 #include "run/mpi_job.hpp"
 #include "run/plan_record.hpp"
 #include "run/stop_signals.hpp"
+#include "run/summary.hpp"
 
 namespace hamon::cli {
 

@@ -11,8 +11,6 @@
 #include <memory>
 #include <sstream>
 
-#include "commands/commands.hpp"
-#include "commands/kokkos_session.hpp"
 #include "config/yaml_document.hpp"
 #include "hamon/core/train/training_checkpoint.hpp"
 #include "hamon/policies/dispatch.hpp"
@@ -20,6 +18,8 @@
 #include "output/npy.hpp"
 #include "output/run_directory.hpp"
 #include "run/execute_run.hpp"
+#include "run/exit_status.hpp"
+#include "run/kokkos_session.hpp"
 #include "run/stop_signals.hpp"
 #include "run/training_data_files.hpp"
 

@@ -80,7 +80,9 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
     config.fail("device", without_prefix(e.what()));
   }
   if (policy != OutputPolicy::continue_run) {
-    check_output_directory(config, policy == OutputPolicy::replace_run);
+    const auto problem =
+        output_directory_problem(config.output.dir, policy == OutputPolicy::replace_run);
+    if (problem) config.fail("output.dir", *problem);
   }
   run.config = std::move(config);
   return run;

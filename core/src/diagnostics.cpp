@@ -5,15 +5,14 @@
 #include <cstdio>
 #include <string>
 
+#include "hamon/core/text.hpp"
+
 namespace hamon {
 
-namespace {
+// Values in messages to three significant digits.
+constexpr int kMessageDigits = 3;
 
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", value);
-  return buffer;
-}
+namespace {
 
 // The batch-means error of the cold chain's energy against the one its effective sample
 // size gives (sd / sqrt(ESS), Geyer): batches shorter than the autocorrelation time make
@@ -36,10 +35,11 @@ HealthCheck error_bar_check(const SpinModel& model, const NrptResult& result,
                            static_cast<double>(model.n_nodes());
   check.value = ess_error > 0.0 ? batch.standard_error / ess_error : 1.0;
   const std::string text = "batch-means error of the cold energy / its ESS error (tau " +
-                           number(ess.tau) + " rounds) = " + number(check.value);
+                           format_significant(ess.tau, kMessageDigits) +
+                           " rounds) = " + format_significant(check.value, kMessageDigits);
   if (check.value < options.min_error_ratio) {
     check.status = HealthStatus::warn;
-    check.message = text + " < " + number(options.min_error_ratio) +
+    check.message = text + " < " + format_significant(options.min_error_ratio, kMessageDigits) +
                     ": batches shorter than the autocorrelation time, error bars too small; "
                     "run longer";
   } else {

@@ -7,15 +7,15 @@
 #include <optional>
 #include <utility>
 
+#include "hamon/core/enum_names.hpp"
+#include "hamon/core/text.hpp"
+
 namespace hamon {
 
-namespace {
+// Values in the health messages to four significant digits (summary.yaml keeps them).
+constexpr int kMessageDigits = 4;
 
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4g", value);
-  return buffer;
-}
+namespace {
 
 HealthCheck make_check(std::string name, HealthStatus status, double value, double threshold,
                        std::string message) {
@@ -132,23 +132,28 @@ std::vector<HealthCheck> swap_checks(const NrptResult& result, const HealthThres
                  "every pair attempted >= " + std::to_string(t.min_attempts) + " times"));
 
   const double tau = result.tau_observed;
-  checks.push_back(tau < t.tau_min ? make_check(names[1], HealthStatus::fail, tau, t.tau_min,
-                                                "round trips per round " + number(tau) + " < " +
-                                                    number(t.tau_min) +
-                                                    ": the conveyor is stuck (too few chains, or a "
-                                                    "barrier the ladder does not resolve)")
-                                   : make_check(names[1], HealthStatus::pass, tau, t.tau_min,
-                                                "round trips per round " + number(tau)));
+  checks.push_back(
+      tau < t.tau_min
+          ? make_check(names[1], HealthStatus::fail, tau, t.tau_min,
+                       "round trips per round " + format_significant(tau, kMessageDigits) + " < " +
+                           format_significant(t.tau_min, kMessageDigits) +
+                           ": the conveyor is stuck (too few chains, or a "
+                           "barrier the ladder does not resolve)")
+          : make_check(names[1], HealthStatus::pass, tau, t.tau_min,
+                       "round trips per round " + format_significant(tau, kMessageDigits)));
 
   const double eff = result.efficiency;
-  const std::string eff_text = "tau_observed / tau_predicted = " + number(eff);
+  const std::string eff_text =
+      "tau_observed / tau_predicted = " + format_significant(eff, kMessageDigits);
   if (eff < t.efficiency_fail) {
-    checks.push_back(make_check(
-        names[2], HealthStatus::fail, eff, t.efficiency_fail,
-        eff_text + " < " + number(t.efficiency_fail) + ": far below the optimal round-trip rate"));
+    checks.push_back(make_check(names[2], HealthStatus::fail, eff, t.efficiency_fail,
+                                eff_text + " < " +
+                                    format_significant(t.efficiency_fail, kMessageDigits) +
+                                    ": far below the optimal round-trip rate"));
   } else if (eff < t.efficiency_warn) {
     checks.push_back(make_check(names[2], HealthStatus::warn, eff, t.efficiency_warn,
-                                eff_text + " < " + number(t.efficiency_warn) +
+                                eff_text + " < " +
+                                    format_significant(t.efficiency_warn, kMessageDigits) +
                                     ": the chains decorrelate too slowly between swaps "
                                     "(more exploration sweeps may help)"));
   } else {
@@ -161,13 +166,14 @@ std::vector<HealthCheck> swap_checks(const NrptResult& result, const HealthThres
   double ss = 0.0;
   for (double r : s.rejection) ss += (r - mean) * (r - mean);
   const double std_dev = std::sqrt(ss / static_cast<double>(s.rejection.size()));
-  checks.push_back(std_dev > t.rejection_std_max
-                       ? make_check(names[3], HealthStatus::warn, std_dev, t.rejection_std_max,
-                                    "std of rejection rates " + number(std_dev) + " > " +
-                                        number(t.rejection_std_max) +
-                                        ": the ladder is not equalised (tune the schedule)")
-                       : make_check(names[3], HealthStatus::pass, std_dev, t.rejection_std_max,
-                                    "std of rejection rates " + number(std_dev)));
+  checks.push_back(
+      std_dev > t.rejection_std_max
+          ? make_check(names[3], HealthStatus::warn, std_dev, t.rejection_std_max,
+                       "std of rejection rates " + format_significant(std_dev, kMessageDigits) +
+                           " > " + format_significant(t.rejection_std_max, kMessageDigits) +
+                           ": the ladder is not equalised (tune the schedule)")
+          : make_check(names[3], HealthStatus::pass, std_dev, t.rejection_std_max,
+                       "std of rejection rates " + format_significant(std_dev, kMessageDigits)));
   return checks;
 }
 
@@ -181,12 +187,13 @@ std::vector<HealthCheck> marginal_checks(const SpinModel& model, const NrptResul
     checks.push_back(skipped("cold_chain_uniform", why));
     return checks;
   }
-  const std::string text = "mean marginal entropy of the cold chain " + number(*entropy) +
+  const std::string text = "mean marginal entropy of the cold chain " +
+                           format_significant(*entropy, kMessageDigits) +
                            (model.is_potts() ? " (in units of log q)" : " bits");
   checks.push_back(
       *entropy < t.frozen_entropy
           ? make_check("cold_chain_frozen", HealthStatus::warn, *entropy, t.frozen_entropy,
-                       text + " < " + number(t.frozen_entropy) +
+                       text + " < " + format_significant(t.frozen_entropy, kMessageDigits) +
                            ": the cold chain looks frozen in one configuration")
           : make_check("cold_chain_frozen", HealthStatus::pass, *entropy, t.frozen_entropy, text));
   if (spin_flip_symmetric(model)) {
@@ -194,31 +201,28 @@ std::vector<HealthCheck> marginal_checks(const SpinModel& model, const NrptResul
                              "spin-flip-symmetric model (no fields, no clamps): uniform "
                              "marginals are exact"));
   } else {
-    checks.push_back(*entropy > t.uniform_entropy
-                         ? make_check("cold_chain_uniform", HealthStatus::warn, *entropy,
-                                      t.uniform_entropy,
-                                      text + " > " + number(t.uniform_entropy) +
-                                          ": the cold chain looks like the uniform reference")
-                         : make_check("cold_chain_uniform", HealthStatus::pass, *entropy,
-                                      t.uniform_entropy, text));
+    checks.push_back(
+        *entropy > t.uniform_entropy
+            ? make_check("cold_chain_uniform", HealthStatus::warn, *entropy, t.uniform_entropy,
+                         text + " > " + format_significant(t.uniform_entropy, kMessageDigits) +
+                             ": the cold chain looks like the uniform reference")
+            : make_check("cold_chain_uniform", HealthStatus::pass, *entropy, t.uniform_entropy,
+                         text));
   }
   return checks;
 }
 
 }  // namespace
 
+constexpr EnumNames<HealthStatus, 4> kHealthStatusNames{{
+    {HealthStatus::pass, "pass"},
+    {HealthStatus::warn, "warn"},
+    {HealthStatus::fail, "fail"},
+    {HealthStatus::skipped, "skipped"},
+}};
+
 std::string to_string(HealthStatus status) {
-  switch (status) {
-    case HealthStatus::pass:
-      return "pass";
-    case HealthStatus::warn:
-      return "warn";
-    case HealthStatus::fail:
-      return "fail";
-    case HealthStatus::skipped:
-      return "skipped";
-  }
-  return "unknown";
+  return name_of(kHealthStatusNames, status);
 }
 
 const HealthCheck* HealthReport::find(const std::string& name) const {

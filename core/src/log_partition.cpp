@@ -7,9 +7,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "hamon/core/enum_names.hpp"
 #include "hamon/core/ess.hpp"
+#include "hamon/core/text.hpp"
 
 namespace hamon {
+
+// Errors in messages to three significant digits, as the health checks' diagnostics.
+constexpr int kMessageDigits = 3;
 
 namespace {
 
@@ -72,25 +77,22 @@ std::optional<double> largest_energy_tau(const std::vector<double>& energies,
   return largest;
 }
 
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", value);
-  return buffer;
-}
-
 void choose_preferred(LogPartition& z) {
   const double ti = z.thermodynamic_integration.error();
   const double ss = z.stepping_stone.error();
   if (ti < ss) {
     z.preferred = LogZMethod::thermodynamic_integration;
-    z.preferred_reason = "thermodynamic integration has the smaller total error (" + number(ti) +
-                         " against " + number(ss) + " for stepping stone)";
+    z.preferred_reason = "thermodynamic integration has the smaller total error (" +
+                         format_significant(ti, kMessageDigits) + " against " +
+                         format_significant(ss, kMessageDigits) + " for stepping stone)";
   } else {
     z.preferred = LogZMethod::stepping_stone;
     z.preferred_reason =
-        "stepping stone has no discretisation error and the smaller total error (" + number(ss) +
-        " against " + number(ti) + " for thermodynamic integration, of which " +
-        number(z.thermodynamic_integration.discretisation_error) + " from the quadrature)";
+        "stepping stone has no discretisation error and the smaller total error (" +
+        format_significant(ss, kMessageDigits) + " against " +
+        format_significant(ti, kMessageDigits) + " for thermodynamic integration, of which " +
+        format_significant(z.thermodynamic_integration.discretisation_error, kMessageDigits) +
+        " from the quadrature)";
   }
 }
 
@@ -137,9 +139,13 @@ double LogZEstimate::error() const {
   return std::hypot(standard_error, discretisation_error);
 }
 
+constexpr EnumNames<LogZMethod, 2> kLogZMethodNames{{
+    {LogZMethod::thermodynamic_integration, "thermodynamic_integration"},
+    {LogZMethod::stepping_stone, "stepping_stone"},
+}};
+
 const char* to_string(LogZMethod method) {
-  return method == LogZMethod::thermodynamic_integration ? "thermodynamic_integration"
-                                                         : "stepping_stone";
+  return name_of(kLogZMethodNames, method);
 }
 
 double stepping_stone(const std::vector<double>& betas, const std::vector<double>& energies) {
@@ -194,9 +200,11 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
         "log Z errors: the run is too short for honest error bars: " + std::to_string(rows) +
         " rounds make only " + std::to_string(batches) + " batches of " +
         std::to_string(out.batch_rounds) + " rounds, against the " +
-        std::to_string(errors.min_batches) + " batches of " + number(min_length) + " rounds (" +
-        number(errors.min_batch_taus) + " x the energy autocorrelation time " +
-        number(out.energy_tau) + ") wanted; run longer");
+        std::to_string(errors.min_batches) + " batches of " +
+        format_significant(min_length, kMessageDigits) + " rounds (" +
+        format_significant(errors.min_batch_taus, kMessageDigits) +
+        " x the energy autocorrelation time " + format_significant(out.energy_tau, kMessageDigits) +
+        ") wanted; run longer");
   }
   std::vector<double> ti_batches;
   std::vector<double> ss_batches;

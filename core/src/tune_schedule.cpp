@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hamon/core/enum_names.hpp"
 #include "hamon/core/schedule.hpp"
 #include "hamon/core/seeds.hpp"
 #include "hamon/core/swap_batches.hpp"
@@ -58,20 +59,16 @@ double max_relative_move(const std::vector<double>& from, const std::vector<doub
 
 }  // namespace
 
+constexpr EnumNames<ScheduleStop, 5> kScheduleStopNames{{
+    {ScheduleStop::equalised, "equalised"},
+    {ScheduleStop::betas_converged, "betas converged"},
+    {ScheduleStop::lambda_plateau, "Lambda plateau"},
+    {ScheduleStop::max_phases, "max phases"},
+    {ScheduleStop::too_few_chains, "too few chains"},
+}};
+
 std::string to_string(ScheduleStop stop) {
-  switch (stop) {
-    case ScheduleStop::equalised:
-      return "equalised";
-    case ScheduleStop::betas_converged:
-      return "betas converged";
-    case ScheduleStop::lambda_plateau:
-      return "Lambda plateau";
-    case ScheduleStop::max_phases:
-      return "max phases";
-    case ScheduleStop::too_few_chains:
-      return "too few chains";
-  }
-  return "unknown";
+  return name_of(kScheduleStopNames, stop);
 }
 
 LadderMeasurement measure_ladder(const NrptRunner& run, const std::vector<double>& betas,

@@ -5,18 +5,13 @@
 #include <string>
 
 #include "hamon/core/fingerprint.hpp"
+#include "hamon/core/text.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/version.hpp"
 
 namespace hamon {
 
 namespace {
-
-std::string hex_float(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%a", value);
-  return buffer;
-}
 
 std::string flag(bool value) {
   return value ? "1" : "0";

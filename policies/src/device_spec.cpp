@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "hamon/core/enum_names.hpp"
 #include "hamon/core/text.hpp"
 
 namespace hamon {
@@ -30,14 +31,6 @@ std::vector<std::string> backend_names(Tier tier) {
   return names;
 }
 
-std::string joined(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& word : words) {
-    out += (out.empty() ? "" : ", ") + word;
-  }
-  return out;
-}
-
 }  // namespace
 
 DeviceSpec DeviceSpec::backend(Placement placement) {
@@ -48,22 +41,17 @@ DeviceSpec DeviceSpec::backend(Placement placement) {
   return backend->tier == Tier::accelerator ? gpu() : DeviceSpec(Kind::backend, placement);
 }
 
+constexpr EnumNames<DeviceSpec::Kind, 6> kKindNames{{
+    {DeviceSpec::Kind::auto_, "auto"},
+    {DeviceSpec::Kind::cpu, "cpu"},
+    {DeviceSpec::Kind::gpu, "gpu"},
+    {DeviceSpec::Kind::none, "none"},
+    {DeviceSpec::Kind::backend, "backend"},
+    {DeviceSpec::Kind::instance, "instance"},
+}};
+
 std::string to_string(DeviceSpec::Kind kind) {
-  switch (kind) {
-    case DeviceSpec::Kind::auto_:
-      return "auto";
-    case DeviceSpec::Kind::cpu:
-      return "cpu";
-    case DeviceSpec::Kind::gpu:
-      return "gpu";
-    case DeviceSpec::Kind::none:
-      return "none";
-    case DeviceSpec::Kind::backend:
-      return "backend";
-    case DeviceSpec::Kind::instance:
-      return "instance";
-  }
-  return "unknown";
+  return name_of(kKindNames, kind);
 }
 
 std::string to_string(const DeviceSpec& spec) {
@@ -86,13 +74,13 @@ std::string to_string(const DeviceSpec& spec) {
 }
 
 std::string accepted_device_specs() {
-  const std::string accelerators = joined(backend_names(Tier::accelerator));
+  const std::string accelerators = join(backend_names(Tier::accelerator));
   std::string words = "auto, cpu, gpu";
   if (!accelerators.empty()) {
     words += " (alias " + accelerators + ")";
   }
   words += ", none (alias off)";
-  const std::string hosts = joined(backend_names(Tier::host));
+  const std::string hosts = join(backend_names(Tier::host));
   return hosts.empty() ? words : words + ", " + hosts;
 }
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "hamon/core/enum_names.hpp"
 #include "hamon/core/text.hpp"
 #include "hamon/policies/env.hpp"
 
@@ -40,21 +41,6 @@ std::optional<double> parse_number(const std::string& raw) {
 
 bool valid_threshold(double value) {
   return !std::isnan(value) && value >= 0.0;
-}
-
-std::string format_number(double value) {
-  if (std::isinf(value)) {
-    return value > 0 ? "inf" : "-inf";
-  }
-  if (std::isnan(value)) {
-    return "nan";
-  }
-  if (value == std::trunc(value) && std::fabs(value) < 9.007199254740992e15) {
-    return std::to_string(static_cast<std::int64_t>(value));
-  }
-  char buffer[64];
-  const auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return ec == std::errc() ? std::string(buffer, ptr) : std::to_string(value);
 }
 
 // A pointer to one of CalibrationValues' thresholds.
@@ -119,18 +105,15 @@ std::int64_t work_score(std::int64_t n_chains, std::int64_t n_free_nodes) {
   return n_chains * n_free_nodes;
 }
 
+constexpr EnumNames<ThresholdSource, 4> kThresholdSourceNames{{
+    {ThresholdSource::argument, "argument"},
+    {ThresholdSource::environment, "environment"},
+    {ThresholdSource::calibration_file, "calibration file"},
+    {ThresholdSource::default_value, "default"},
+}};
+
 std::string to_string(ThresholdSource source) {
-  switch (source) {
-    case ThresholdSource::argument:
-      return "argument";
-    case ThresholdSource::environment:
-      return "environment";
-    case ThresholdSource::calibration_file:
-      return "calibration file";
-    case ThresholdSource::default_value:
-      return "default";
-  }
-  return "unknown";
+  return name_of(kThresholdSourceNames, source);
 }
 
 void check_threshold_environment() {

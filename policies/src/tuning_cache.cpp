@@ -16,6 +16,7 @@
 
 #include "hamon/core/fingerprint.hpp"
 #include "hamon/core/schedule.hpp"
+#include "hamon/core/text.hpp"
 #include "hamon/policies/env.hpp"
 
 namespace hamon {
@@ -28,12 +29,6 @@ constexpr const char* kHeader = "hamon-tuning-plan 1";
 struct BadEntry : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-std::string hex_float(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%a", value);
-  return buffer;
-}
 
 std::string tristate(const std::optional<bool>& value) {
   return value ? (*value ? "true" : "false") : "unknown";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Bit-identity helpers of the backend tests: the host reference space, and a bitwise
-// comparison of result vectors (doubles by bit pattern: -0.0 != 0.0, NaN == same NaN).
+// Bit-identity helpers of the backend and unit tests: the host reference space, and a
+// bitwise comparison of result vectors (doubles by bit pattern: -0.0 != 0.0, NaN == same NaN).
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -16,11 +16,24 @@ using ReferenceSpace = Kokkos::Serial;
 using ReferenceSpace = Kokkos::DefaultHostExecutionSpace;
 #endif
 
+/// Whether two vectors hold the same bytes (as an assertion result, so that
+/// EXPECT_FALSE(same_bits(...)) reads too).
+template <class T>
+::testing::AssertionResult same_bits(const std::vector<T>& a, const std::vector<T>& b,
+                                     const char* what) {
+  if (a.size() != b.size()) {
+    return ::testing::AssertionFailure() << what << ": sizes " << a.size() << " vs " << b.size();
+  }
+  // An empty vector's data() may be null, which memcmp must not get.
+  if (!a.empty() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) != 0) {
+    return ::testing::AssertionFailure() << what << " differ";
+  }
+  return ::testing::AssertionSuccess();
+}
+
 template <class T>
 void expect_same_bits(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  if (a.empty()) return;  // data() may be null
-  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(T))) << what << " differ";
+  EXPECT_TRUE(same_bits(a, b, what));
 }
 
 }  // namespace hamon_test

@@ -11,7 +11,6 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -26,6 +25,7 @@
 #include "hamon/policies/resolve_device.hpp"
 #include "hamon/policies/thresholds.hpp"
 #include "policy_env_fixture.hpp"
+#include "same_bits.hpp"
 
 namespace {
 
@@ -126,17 +126,7 @@ std::uint32_t device_type_named(const std::string& name) {
 
 // ---- comparing results bit for bit -----------------------------------------------------
 
-template <class T>
-::testing::AssertionResult same_bits(const std::vector<T>& a, const std::vector<T>& b,
-                                     const char* what) {
-  if (a.size() != b.size()) {
-    return ::testing::AssertionFailure() << what << ": sizes " << a.size() << " vs " << b.size();
-  }
-  if (!a.empty() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) != 0) {
-    return ::testing::AssertionFailure() << what << " differ";
-  }
-  return ::testing::AssertionSuccess();
-}
+using hamon_test::same_bits;
 
 void expect_bit_identical(const NrptResult& a, const NrptResult& b, const std::string& label) {
   SCOPED_TRACE(label);

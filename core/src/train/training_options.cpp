@@ -8,27 +8,19 @@
 namespace hamon {
 
 const char* to_string(Optimiser value) {
-  return value == Optimiser::adam ? "adam" : "sgd";
+  return name_of(kOptimiserNames, value);
 }
 
 const char* to_string(SweepPath value) {
-  return value == SweepPath::dense ? "dense" : "csr";
+  return name_of(kSweepPathNames, value);
 }
 
 const char* to_string(PositivePhase value) {
-  return value == PositivePhase::expectation ? "expectation" : "sample";
+  return name_of(kPositivePhaseNames, value);
 }
 
 const char* to_string(RateSchedule value) {
-  switch (value) {
-    case RateSchedule::linear:
-      return "linear";
-    case RateSchedule::exponential:
-      return "exponential";
-    case RateSchedule::constant:
-      break;
-  }
-  return "constant";
+  return name_of(kRateScheduleNames, value);
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "hamon/core/enum_names.hpp"
 #include "hamon/policies/backends.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/thresholds.hpp"
@@ -27,31 +28,21 @@ enum class DecisionReason {
                                 // the data is, copy nothing (nrpt_in_place)
 };
 
+inline constexpr EnumNames<DecisionReason, 10> kDecisionReasonNames{{
+    {DecisionReason::forced_by_env, "forced by env (HAMON_DEVICE)"},
+    {DecisionReason::no_accelerator, "no accelerator visible"},
+    {DecisionReason::score_at_or_above_threshold, "score >= threshold"},
+    {DecisionReason::score_below_threshold, "score below threshold"},
+    {DecisionReason::no_score, "no score given"},
+    {DecisionReason::explicit_request, "explicit request"},
+    {DecisionReason::concrete_instance, "concrete instance"},
+    {DecisionReason::opted_out, "opted out (none)"},
+    {DecisionReason::no_host_backend, "no host backend compiled in"},
+    {DecisionReason::data_resident, "data resident (runs where the caller's Views live)"},
+}};
 /// A short phrase, e.g. "score >= threshold", "forced by env (HAMON_DEVICE)".
 inline std::string to_string(DecisionReason reason) {
-  switch (reason) {
-    case DecisionReason::forced_by_env:
-      return "forced by env (HAMON_DEVICE)";
-    case DecisionReason::no_accelerator:
-      return "no accelerator visible";
-    case DecisionReason::score_at_or_above_threshold:
-      return "score >= threshold";
-    case DecisionReason::score_below_threshold:
-      return "score below threshold";
-    case DecisionReason::no_score:
-      return "no score given";
-    case DecisionReason::explicit_request:
-      return "explicit request";
-    case DecisionReason::concrete_instance:
-      return "concrete instance";
-    case DecisionReason::opted_out:
-      return "opted out (none)";
-    case DecisionReason::no_host_backend:
-      return "no host backend compiled in";
-    case DecisionReason::data_resident:
-      return "data resident (runs where the caller's Views live)";
-  }
-  return "unknown";
+  return name_of(kDecisionReasonNames, reason);
 }
 
 /// How the host tier chose among the host backends compiled in (listed lightest first in
@@ -63,20 +54,16 @@ enum class HostRule {
   score_at_or_above_threshold,  // several, score >= host threshold: the heaviest (OpenMP)
 };
 
+inline constexpr EnumNames<HostRule, 4> kHostRuleNames{{
+    {HostRule::only_backend, "only host backend"},
+    {HostRule::no_score_default, "no score: default host space"},
+    {HostRule::score_below_threshold, "score below host threshold"},
+    {HostRule::score_at_or_above_threshold, "score >= host threshold"},
+}};
 /// "only host backend", "no score: default host space", "score below host threshold",
 /// "score >= host threshold".
 inline std::string to_string(HostRule rule) {
-  switch (rule) {
-    case HostRule::only_backend:
-      return "only host backend";
-    case HostRule::no_score_default:
-      return "no score: default host space";
-    case HostRule::score_below_threshold:
-      return "score below host threshold";
-    case HostRule::score_at_or_above_threshold:
-      return "score >= host threshold";
-  }
-  return "unknown";
+  return name_of(kHostRuleNames, rule);
 }
 
 /// Present in a decision whenever the host tier chose the placement.

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "hamon/core/enum_names.hpp"
+
 namespace hamon {
 
 enum class Optimiser { sgd, adam };
@@ -19,6 +21,26 @@ enum class PositivePhase { expectation, sample };
 /// The learning rate over the run: constant, linear decay to final_factor x the initial
 /// rate at the last update, or exponential (geometric) decay to the same.
 enum class RateSchedule { constant, linear, exponential };
+
+// The names a training file spells them with (and summary and checkpoint text writes),
+// in the order a reader is offered them.
+inline constexpr EnumNames<Optimiser, 2> kOptimiserNames{{
+    {Optimiser::adam, "adam"},
+    {Optimiser::sgd, "sgd"},
+}};
+inline constexpr EnumNames<SweepPath, 2> kSweepPathNames{{
+    {SweepPath::dense, "dense"},
+    {SweepPath::csr, "csr"},
+}};
+inline constexpr EnumNames<PositivePhase, 2> kPositivePhaseNames{{
+    {PositivePhase::expectation, "expectation"},
+    {PositivePhase::sample, "sample"},
+}};
+inline constexpr EnumNames<RateSchedule, 3> kRateScheduleNames{{
+    {RateSchedule::constant, "constant"},
+    {RateSchedule::linear, "linear"},
+    {RateSchedule::exponential, "exponential"},
+}};
 
 const char* to_string(Optimiser value);
 const char* to_string(SweepPath value);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "commands/kokkos_session.hpp"
+#include "run/kokkos_session.hpp"
 
 #include <cstdlib>
 #include <string>

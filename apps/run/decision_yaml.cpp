@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "output/decision_yaml.hpp"
+#include "run/decision_yaml.hpp"
 
-#include "output/yaml_values.hpp"
+#include "config/yaml_values.hpp"
 
 namespace hamon::cli {
 

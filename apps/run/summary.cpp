@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "output/summary.hpp"
+#include "run/summary.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <sstream>
 
 #include "config/emit_experiment.hpp"
+#include "config/yaml_values.hpp"
 #include "hamon/version.hpp"
-#include "output/decision_yaml.hpp"
-#include "output/yaml_values.hpp"
+#include "run/decision_yaml.hpp"
 
 namespace hamon::cli {
 

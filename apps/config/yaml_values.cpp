@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "output/yaml_values.hpp"
+#include "config/yaml_values.hpp"
 
 #include <array>
 #include <charconv>
 #include <cmath>
+
+#include "hamon/core/text.hpp"
 
 namespace hamon::cli {
 
 std::string yaml_float(double value) {
   if (std::isnan(value)) return ".nan";
   if (std::isinf(value)) return value > 0 ? ".inf" : "-.inf";
-  std::array<char, 40> buffer{};
-  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-  std::string text(buffer.data(), result.ptr);
+  std::string text = format_value(value);
   const auto exponent = text.find('e');
   const std::string mantissa = text.substr(0, exponent);
   if (mantissa.find('.') == std::string::npos) {

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: Apache-2.0
+# The sources of apps/' layers, relative to apps/: the one list of each layer, read by
+# apps/CMakeLists.txt (one static library per layer) and by the fuzz harnesses
+# (tests/fuzz), which compile the readers they fuzz from these lists.
+set(HAMON_APPS_CONFIG_SOURCES
+  config/config_error.cpp
+  config/yaml_reader.cpp
+  config/unclosed_flow.cpp
+  config/yaml_values.cpp
+  config/experiment_config.cpp
+  config/parse_experiment.cpp
+  config/parse_model.cpp
+  config/parse_nrpt.cpp
+  config/parse_output.cpp
+  config/emit_experiment.cpp
+  config/yaml_document.cpp
+  config/training_config.cpp)
+set(HAMON_APPS_OUTPUT_SOURCES
+  output/atomic_file.cpp
+  output/npy.cpp
+  output/npy_stream.cpp
+  output/run_directory.cpp
+  output/progress_display.cpp)
+set(HAMON_APPS_RUN_SOURCES
+  run/numbers_file.cpp
+  run/npy_file.cpp
+  run/mpi_job.cpp
+  run/kokkos_session.cpp
+  run/build_model.cpp
+  run/nrpt_options.cpp
+  run/prepare_run.cpp
+  run/observables.cpp
+  run/plan_record.cpp
+  run/stop_signals.cpp
+  run/decision_yaml.cpp
+  run/summary.cpp
+  run/execute_run.cpp
+  run/training_data_files.cpp
+  run/execute_training.cpp)
+set(HAMON_APPS_COMMANDS_SOURCES
+  commands/option_values.cpp
+  commands/run_flags.cpp
+  commands/run_report.cpp
+  commands/run_command.cpp
+  commands/demo_command.cpp
+  commands/devices_command.cpp
+  commands/calibrate_command.cpp
+  commands/resolve_command.cpp
+  commands/resume_command.cpp
+  commands/train_command.cpp)
