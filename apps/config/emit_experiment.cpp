@@ -149,8 +149,7 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
     if (tune.betas) {
       out << YAML::Key << "betas" << YAML::Value << "auto";
     } else {
-      out << YAML::Key << "spacing" << YAML::Value
-          << (spec.spacing == NrptSpec::Spacing::geometric ? "geometric" : "linear");
+      out << YAML::Key << "spacing" << YAML::Value << name_of(kSpacingNames, spec.spacing);
     }
   }
   out << YAML::Key << "rounds" << YAML::Value << spec.rounds;

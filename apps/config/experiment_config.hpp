@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/config_error.hpp"
+#include "hamon/core/enum_names.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/spin_model.hpp"
 
@@ -100,6 +101,12 @@ struct NrptSpec {
   bool adapt_schedule = false;
   TuneSpec tune;
 };
+
+/// nrpt.spacing's names (read by the parser, written into the resolved config).
+inline constexpr EnumNames<NrptSpec::Spacing, 2> kSpacingNames{{
+    {NrptSpec::Spacing::linear, "linear"},
+    {NrptSpec::Spacing::geometric, "geometric"},
+}};
 
 /// output.checkpoint: when `hamon run` writes its checkpoint (DIR.partial/checkpoint.bin).
 /// `{every: N}` rounds and/or `{seconds: S}` of wall clock, whichever comes first;

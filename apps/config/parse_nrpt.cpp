@@ -188,10 +188,7 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
                                        ")");
     }
     if (has("spacing")) {
-      const std::string spacing =
-          reader.choice(keys.at("spacing"), "nrpt.spacing", {"linear", "geometric"});
-      spec.spacing =
-          spacing == "geometric" ? NrptSpec::Spacing::geometric : NrptSpec::Spacing::linear;
+      spec.spacing = reader.choice(keys.at("spacing"), "nrpt.spacing", kSpacingNames);
       if (spec.spacing == NrptSpec::Spacing::geometric && (tune.chains || tune.betas)) {
         reader.fail("nrpt.spacing",
                     "a tuned ladder (chains: auto or betas: auto) starts linear; geometric "
