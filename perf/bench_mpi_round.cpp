@@ -271,9 +271,9 @@ void bench_round(const Config& cfg, hamon::MpiExchange& exchange, int rank, int 
     // What Sampler::one_round does after compute_energies (share_energies, then the pass).
     auto op = [&](int rep) {
       const double t0 = MPI_Wtime();
-      const auto energies = hamon::detail::to_host_vector<std::int64_t>(local);
+      const auto energies = hamon::detail::to_host_vector<std::int64_t>(space, local);
       exchange.all_gather_machines(energies.data(), all.data(), blocks, 1);
-      hamon::detail::copy_from_host(state.energy_fixed, all);
+      hamon::detail::copy_from_host(space, state.energy_fixed, all);
       const double gathered = MPI_Wtime() - t0;
       hamon::deo_swap_pass(space, state, kSeed, static_cast<std::uint32_t>(rep),
                            model.energy_fraction_bits);

@@ -11,8 +11,8 @@ the include directories of the build's own Kokkos / Kokkos Kernels are replaced 
 prefix's, -std is the one that Kokkos was configured for (KOKKOS_ENABLE_CXX<NN>; --std
 overrides), -Werror is dropped (errors are the bar here; warnings are counted and shown),
 and the compiler only checks syntax (-fsyntax-only: templates are instantiated, nothing is
-written). tests/install/downstream/*.cpp, which CTest builds at test time, is checked with
-the flags of the library's own sources.
+written). tests/install/downstream/*.cpp and examples/embed/*.cpp, which CTest builds at
+test time, are checked with the flags of the library's own sources.
 
 Kokkos Kernels (RBM training's GEMMs): where the other tree has it (KokkosKernels_config.h
 in usr/include/trilinos), the build's -DHAMON_HAVE_KOKKOS_KERNELS=1 is kept and the sources
@@ -198,13 +198,14 @@ def main():
         if library is None and os.path.relpath(path, source_dir).startswith("core" + os.sep):
             library = (e["file"], e["directory"], jobs[-1][2])
 
-    # The downstream test's sources: not in compile_commands.json (CTest builds them).
-    downstream = os.path.join(source_dir, "tests", "install", "downstream")
-    for name in sorted(os.listdir(downstream)) if os.path.isdir(downstream) else []:
-        if name.endswith(".cpp") and library is not None:
-            lib_file, cwd, cmd = library
-            tu = os.path.join(downstream, name)
-            jobs.append((tu, cwd, [tu if a == lib_file else a for a in cmd]))
+    # The embedding programs' sources: not in compile_commands.json (CTest builds them).
+    for part in (("tests", "install", "downstream"), ("examples", "embed")):
+        downstream = os.path.join(source_dir, *part)
+        for name in sorted(os.listdir(downstream)) if os.path.isdir(downstream) else []:
+            if name.endswith(".cpp") and library is not None:
+                lib_file, cwd, cmd = library
+                tu = os.path.join(downstream, name)
+                jobs.append((tu, cwd, [tu if a == lib_file else a for a in cmd]))
 
     label = f"Kokkos {version} ({', '.join(sorted(on)) or 'no host backend'}; -std={std})"
     print(f"kokkos_compat: {label}: {len(jobs)} translation units, {o.jobs} at a time"

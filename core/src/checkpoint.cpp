@@ -160,10 +160,14 @@ std::uint64_t options_fingerprint(const NrptOptions& o) {
 }
 
 CheckpointIdentity identity_of(const SpinModel& model, const NrptOptions& options) {
+  return identity_of(model_fingerprint(model), options);
+}
+
+CheckpointIdentity identity_of(std::uint64_t model_fingerprint, const NrptOptions& options) {
   CheckpointIdentity id;
   id.hamon_version = version;
   id.stream_version = detail::kRandomStreamVersion;
-  id.model_fingerprint = model_fingerprint(model);
+  id.model_fingerprint = model_fingerprint;
   id.options_fingerprint = options_fingerprint(options);
   return id;
 }

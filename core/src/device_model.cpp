@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "hamon/core/device_model.hpp"
-
 #include <algorithm>
 #include <cmath>
+
+#include "hamon/core/impl/device_model_tables.hpp"
 
 namespace hamon::detail {
 

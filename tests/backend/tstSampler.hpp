@@ -113,6 +113,46 @@ hamon::NrptResult saved_and_continued(const hamon::SpinModel& model, const hamon
   return after.result();
 }
 
+TEST(TEST_CATEGORY, sampler_from_a_checkpoint_checks_its_identity) {
+  const auto model = glass();
+  const auto o = observed_run();
+  // identity() names the host model whether the sampler got it on the host or in the
+  // execution space, so either kind resumes the other's checkpoints.
+  hamon::Sampler<TEST_EXECSPACE> from_host(TEST_EXECSPACE(), model, o);
+  const auto device_model = hamon::make_device_model(TEST_EXECSPACE(), model);
+  hamon::Sampler<TEST_EXECSPACE> from_views(TEST_EXECSPACE(), device_model, o);
+  const hamon::CheckpointIdentity expected = hamon::identity_of(model, o);
+  for (const hamon::SamplerBase* s : {&from_host, &from_views}) {
+    EXPECT_NO_THROW(hamon::check_identity(s->identity(), expected, "identity()"));
+    EXPECT_EQ(s->identity().model_fingerprint, expected.model_fingerprint);
+  }
+  from_host.run(75);
+  const hamon::Checkpoint c{from_host.identity(), from_host.state(), {}};
+  auto refusal = [&](const hamon::SpinModel& m, const hamon::NrptOptions& options) {
+    try {
+      hamon::Sampler<TEST_EXECSPACE> resumed(TEST_EXECSPACE(), m, options, c);
+    } catch (const hamon::CheckpointError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  auto other_seed = o;
+  other_seed.seed += 1;
+  EXPECT_NE(refusal(model, other_seed).find("the checkpoint: the sampling options"),
+            std::string::npos);
+  const auto other_model = hamon::make_lattice({6, 6}, true, hamon::ValueDistribution::gaussian(13),
+                                               hamon::ValueDistribution::gaussian(12, 0.2));
+  EXPECT_NE(refusal(other_model, o).find("the model"), std::string::npos);
+  auto longer = o;
+  longer.n_rounds += 100;  // the planned length shapes no bits
+  EXPECT_EQ(refusal(model, longer), "");
+  // Accepted, it continues with the bits of a run that never stopped.
+  hamon::Sampler<TEST_EXECSPACE> resumed(TEST_EXECSPACE(), device_model, o, c);
+  EXPECT_EQ(resumed.rounds_done(), 75);
+  resumed.run(o.burn_in + o.n_rounds - 75);
+  expect_same_results(resumed.result(), hamon::nrpt(TEST_EXECSPACE(), model, o));
+}
+
 TEST(TEST_CATEGORY, sampler_state_continues_with_the_same_bits_on_any_space) {
   const auto model = glass();
   const auto o = observed_run();
@@ -332,22 +372,25 @@ TEST(TEST_CATEGORY, sampler_ladder_update_keeps_counters_of_unattempted_pairs) {
       TEST_EXECSPACE(), hamon::make_device_model(TEST_EXECSPACE(), model), o, nullptr, nullptr);
   core.run(10, {});
   const std::vector<double> before = core.ladder.betas;
-  auto attempted = hamon::detail::to_host_vector<std::int64_t>(core.loop.state.attempted);
-  auto accepted = hamon::detail::to_host_vector<std::int64_t>(core.loop.state.accepted);
+  auto attempted =
+      hamon::detail::to_host_vector<std::int64_t>(core.space, core.loop.state.attempted);
+  auto accepted = hamon::detail::to_host_vector<std::int64_t>(core.space, core.loop.state.accepted);
   attempted[2] = 0;
   accepted[2] = 0;
-  hamon::detail::copy_from_host(core.loop.state.attempted, attempted);
-  hamon::detail::copy_from_host(core.loop.state.accepted, accepted);
+  hamon::detail::copy_from_host(core.space, core.loop.state.attempted, attempted);
+  hamon::detail::copy_from_host(core.space, core.loop.state.accepted, accepted);
   core.ladder.update(core.space, core.model, core.loop);
   EXPECT_EQ(core.ladder.betas, before);
-  EXPECT_EQ(hamon::detail::to_host_vector<std::int64_t>(core.loop.state.attempted), attempted);
+  EXPECT_EQ(hamon::detail::to_host_vector<std::int64_t>(core.space, core.loop.state.attempted),
+            attempted);
   // With every pair attempted, the update moves the ladder and resets the counters.
   core.run(10, {});
   core.ladder.update(core.space, core.model, core.loop);
   EXPECT_NE(core.ladder.betas, before);
   EXPECT_EQ(core.ladder.betas.front(), before.front());
   EXPECT_EQ(core.ladder.betas.back(), before.back());
-  for (std::int64_t a : hamon::detail::to_host_vector<std::int64_t>(core.loop.state.attempted)) {
+  for (std::int64_t a :
+       hamon::detail::to_host_vector<std::int64_t>(core.space, core.loop.state.attempted)) {
     EXPECT_EQ(a, 0);
   }
 }

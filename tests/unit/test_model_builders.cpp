@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Builders: lattices (couplings and fields from a seed), RBMs, and graph files.
+// Builders: lattices (couplings and fields from a seed), RBMs, graph files, and models from
+// an application's Views.
 #include <gtest/gtest.h>
 
+#include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,7 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/fingerprint.hpp"
 #include "hamon/core/model_builders.hpp"
+#include "hamon/core/model_from_views.hpp"
 #include "hamon/core/spin_model.hpp"
 
 namespace {
@@ -477,6 +482,53 @@ TEST(GraphFile, NoNodesLine) {
   const GraphFile file("# only a comment\n\n");
   expect_model_error([&] { hamon::read_graph_file(file.path()); },
                      {file.path(), "no 'nodes N' line"});
+}
+
+TEST(ModelFromViews, IsTheModelOfItsEdgesAndFields) {
+  // The same edges and fields as host vectors and as Views (of other value types): the
+  // same model, bit for bit, and the DeviceModel made from it names it.
+  const SpinModel lattice = hamon::make_lattice({4, 3}, true, ValueDistribution::gaussian(5),
+                                                ValueDistribution::gaussian(6, 0.3));
+  const auto n_edges = static_cast<std::size_t>(lattice.n_edges());
+  const auto n_nodes = static_cast<std::size_t>(lattice.n_nodes());
+  const Kokkos::DefaultHostExecutionSpace space;
+  Kokkos::View<std::int32_t*, Kokkos::HostSpace> edge_i("i", n_edges), edge_j("j", n_edges);
+  Kokkos::View<float*, Kokkos::HostSpace> unused("unused", 0);
+  Kokkos::View<double*, Kokkos::HostSpace> couplings("J", n_edges), fields("h", n_nodes);
+  for (std::size_t e = 0; e < n_edges; ++e) {
+    edge_i(e) = static_cast<std::int32_t>(lattice.edges()[e].i);
+    edge_j(e) = static_cast<std::int32_t>(lattice.edges()[e].j);
+    couplings(e) = lattice.edges()[e].coupling;
+  }
+  for (std::size_t i = 0; i < n_nodes; ++i) fields(i) = lattice.fields()[i];
+  const SpinModel from_views =
+      hamon::spin_model_from_views(space, lattice.n_nodes(), edge_i, edge_j, couplings, fields);
+  const SpinModel from_edges =
+      SpinModel::from_edges(lattice.n_nodes(), lattice.edges(), lattice.fields());
+  EXPECT_EQ(hamon::model_fingerprint(from_views), hamon::model_fingerprint(from_edges));
+  EXPECT_EQ(hamon::make_device_model(space, from_views).fingerprint,
+            hamon::model_fingerprint(from_edges));
+  // No fields: an empty View.
+  const SpinModel without_fields =
+      hamon::spin_model_from_views(space, lattice.n_nodes(), edge_i, edge_j, couplings, unused);
+  EXPECT_EQ(hamon::model_fingerprint(without_fields),
+            hamon::model_fingerprint(SpinModel::from_edges(lattice.n_nodes(), lattice.edges())));
+}
+
+TEST(ModelFromViews, RefusesViewsOfUnequalLengthsAndInvalidEdges) {
+  const Kokkos::DefaultHostExecutionSpace space;
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> ends("ends", 2), shorter("shorter", 1);
+  Kokkos::View<double*, Kokkos::HostSpace> couplings("J", 2), fields("h", 0);
+  expect_model_error(
+      [&] { hamon::spin_model_from_views(space, 3, ends, shorter, couplings, fields); },
+      {"spin_model_from_views", "2, 1 and 2 entries"});
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> others("others", 2);
+  ends(0) = 0;
+  ends(1) = 7;  // edges (0, 1) and (7, 2) in a 3-node model
+  others(0) = 1;
+  others(1) = 2;
+  expect_model_error(
+      [&] { hamon::spin_model_from_views(space, 3, ends, others, couplings, fields); }, {"7"});
 }
 
 }  // namespace

@@ -63,6 +63,9 @@ std::uint64_t options_fingerprint(const NrptOptions& options);
 
 /// This build's identity for a run of `model` with `options`.
 CheckpointIdentity identity_of(const SpinModel& model, const NrptOptions& options);
+/// The same from the model's fingerprint (fingerprint.hpp; DeviceModel::fingerprint), for
+/// a caller that holds the model in an execution space only (Sampler::identity()).
+CheckpointIdentity identity_of(std::uint64_t model_fingerprint, const NrptOptions& options);
 
 /// Throws CheckpointError ("NAME: ... differs: saved X, now Y") unless `saved` may
 /// continue a run whose identity is `expected`.

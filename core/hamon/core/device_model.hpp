@@ -3,12 +3,13 @@
 // The model as Views in the memory space of the execution space that samples it.
 
 #include <Kokkos_Core.hpp>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "hamon/core/fingerprint.hpp"
+#include "hamon/core/impl/device_model_tables.hpp"
 #include "hamon/core/lattice_geometry.hpp"
 #include "hamon/core/spin_model.hpp"
 
@@ -39,6 +40,10 @@ struct DeviceModel {
   /// thresholds tabulated per chain (impl/heat_bath.hpp) instead of calling exp; -1
   /// otherwise.
   std::int32_t integer_field_bound = -1;
+  /// model_fingerprint (fingerprint.hpp) of the SpinModel this was made from: the model a
+  /// Sampler's identity() names, so a checkpoint of another model is refused; 0 for a
+  /// DeviceModel assembled by hand (then the identity cannot tell models apart).
+  std::uint64_t fingerprint = 0;
   /// Potts models (SpinModel::is_potts): q; 0 for Ising spins. Then `fields` and
   /// `couplings` hold zeros and the Potts J, and these hold the rest:
   std::int32_t n_states = 0;
@@ -50,37 +55,6 @@ struct DeviceModel {
   LatticeGeometry<MemorySpace> lattice;
 };
 
-namespace detail {
-
-template <class T, class Space>
-Kokkos::View<T*, typename Space::memory_space> to_view(const Space& space,
-                                                       const std::vector<T>& values,
-                                                       const char* label) {
-  Kokkos::View<T*, typename Space::memory_space> out(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), values.size());
-  Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
-      values.data(), values.size());
-  Kokkos::deep_copy(space, out, host);
-  // The copy is asynchronous in `space` and reads `values`, which the caller may free as
-  // soon as this returns (often a local): wait for it here.
-  space.fence();
-  return out;
-}
-
-/// Fractional bits such that the largest possible |energy| stays below 2^61 in fixed
-/// point (relative to the model's magnitude: negative for huge models, > 40 for tiny).
-int energy_fraction_bits_for(const SpinModel& model);
-
-/// DeviceModel::integer_field_bound for this model. For a Potts model: the largest
-/// max_s phi_i(s) - min_s phi_i(s) over free nodes (at most kLargestPottsWeightIndex) when
-/// every coupling and field is an integer, so a sweep reads its weights exp(-beta k) from a
-/// per-chain table (impl/potts_update.hpp); -1 otherwise.
-std::int32_t integer_field_bound_for(const SpinModel& model);
-
-inline constexpr std::int32_t kLargestPottsWeightIndex = 4096;
-
-}  // namespace detail
-
 /// The same model over the same memory, as Views of `Target` (a memory space that can
 /// address `m`'s) that own nothing: copying them counts no references, so kernels launched
 /// with it (once per colour block and round) skip the atomic reference counting of every
@@ -90,8 +64,8 @@ inline constexpr std::int32_t kLargestPottsWeightIndex = 4096;
 template <class Target, class MemSpace>
 DeviceModel<Target> view_aliases(const DeviceModel<MemSpace>& m) {
   const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
-               block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound, n_states,
-               state_fields, csr_matrices, clamp_state, lattice] = m;
+               block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound,
+               fingerprint, n_states, state_fields, csr_matrices, clamp_state, lattice] = m;
   auto alias = [](const auto& view) {
     using T = typename std::decay_t<decltype(view)>::value_type;
     return typename DeviceModel<Target>::template view<T>(view.data(), view.extent(0));
@@ -121,6 +95,7 @@ DeviceModel<Target> view_aliases(const DeviceModel<MemSpace>& m) {
                              n_free,
                              energy_fraction_bits,
                              integer_field_bound,
+                             fingerprint,
                              n_states,
                              alias(state_fields),
                              alias(csr_matrices),
@@ -159,6 +134,7 @@ DeviceModel<typename ExecutionSpace::memory_space> make_device_model(const Execu
   dm.n_free = model.n_free();
   dm.energy_fraction_bits = detail::energy_fraction_bits_for(model);
   dm.integer_field_bound = detail::integer_field_bound_for(model);
+  dm.fingerprint = model_fingerprint(model);
   dm.lattice = make_lattice_geometry(space, model, dm.integer_field_bound);
   space.fence();
   return dm;

@@ -34,6 +34,7 @@
 #include <memory>
 #include <string>
 
+#include "hamon/core/checkpoint.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/machine_exchange.hpp"
 #include "hamon/core/nrpt.hpp"
@@ -75,6 +76,9 @@ class SamplerBase {
   /// The state to continue from (flushes the traces first; a sink is synced).
   virtual SamplerState state() = 0;
   virtual const NrptOptions& options() const = 0;
+  /// What a checkpoint of this run records and a resumed run checks (checkpoint.hpp):
+  /// identity_of(the model, options()).
+  virtual CheckpointIdentity identity() const = 0;
   virtual std::string execution_space() const = 0;
   /// Before the first round: replaces the random start with the spins and the permutation
   /// of `configuration` (a state of the same model and chain count, e.g. the end of a
@@ -105,12 +109,22 @@ class Sampler final : public SamplerBase {
           MachineExchange* exchange = nullptr);
   /// Continues from `state` (made by a Sampler of the same model and options, on any space
   /// and any number of ranks). Throws std::invalid_argument when the state's shape does
-  /// not fit.
+  /// not fit. A bare state does not say which model and options made it (a checkpoint
+  /// does): the constructors from a Checkpoint below also refuse another run's state.
   Sampler(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options,
           const SamplerState& state, TraceSink* sink = nullptr,
           MachineExchange* exchange = nullptr);
   Sampler(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
           const NrptOptions& options, const SamplerState& state, TraceSink* sink = nullptr,
+          MachineExchange* exchange = nullptr);
+  /// Continues from `checkpoint.state`, as above, once `checkpoint.identity` is this
+  /// run's identity(): a checkpoint of another model, of options that shape other bits, or
+  /// of another random stream throws CheckpointError saying which differs.
+  Sampler(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options,
+          const Checkpoint& checkpoint, TraceSink* sink = nullptr,
+          MachineExchange* exchange = nullptr);
+  Sampler(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
+          const NrptOptions& options, const Checkpoint& checkpoint, TraceSink* sink = nullptr,
           MachineExchange* exchange = nullptr);
   ~Sampler() override;
   Sampler(const Sampler&) = delete;
@@ -122,6 +136,7 @@ class Sampler final : public SamplerBase {
   NrptResult result() override;
   SamplerState state() override;
   const NrptOptions& options() const override;
+  CheckpointIdentity identity() const override;
   std::string execution_space() const override;
   void start_from(const SamplerState& configuration) override;
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "hamon/core/checkpoint.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/impl/sampler/ladder_adapter.hpp"
 #include "hamon/core/impl/sampler/moment_accumulator.hpp"
@@ -80,7 +81,7 @@ struct SamplerCore {
     p.rounds_done = loop.rounds_done;
     p.rounds_total = options.burn_in + options.n_rounds;
     p.burning_in = loop.rounds_done <= options.burn_in;
-    const SwapStatistics stats = ladder.swap_stats(loop.state);
+    const SwapStatistics stats = ladder.swap_stats(space, loop.state);
     p.Lambda = stats.Lambda;
     p.min_acceptance = stats.acceptance.empty()
                            ? 1.0
@@ -96,13 +97,13 @@ struct SamplerCore {
     const bool energies = has_pairs || observing;
     loop.sweep(space, model, options, energies);
     bool asked_to_stop = false;
-    if (link.distributed()) loop.share_energies(link, energies, stop_vote, asked_to_stop);
+    if (link.distributed()) loop.share_energies(space, link, energies, stop_vote, asked_to_stop);
     stop_vote = false;
     if (has_pairs) loop.swap(space, model, options);
     if (observing) {
       const bool chunk_full = record_traces(space, model, loop.state, traces.chunks, measured());
       if (moments.on()) accumulate_moment_round(space, model, loop.state, moments);
-      if (chunk_full) traces.flush(link);
+      if (chunk_full) traces.flush(space, link);
     }
     ++loop.rounds_done;
     ladder.after_round(space, model, loop);
@@ -140,20 +141,20 @@ struct SamplerCore {
 
   /// Over ranks: collective, and complete on rank 0 only.
   NrptResult result() {
-    traces.flush(link);
+    traces.flush(space, link);
     compute_energies(space, model, loop.state);
     if (link.distributed()) {
       bool ignored = false;
-      loop.share_energies(link, true, false, ignored);
+      loop.share_energies(space, link, true, false, ignored);
     }
     space.fence();
     const ChainState<ExecutionSpace>& state = loop.state;
     NrptResult r;
     r.betas = ladder.betas;
     r.n_rounds = measured();
-    r.swaps = ladder.swap_stats(state);
-    r.round_trips = to_host_vector<std::int64_t>(state.round_trips);
-    r.restarts = to_host_vector<std::int64_t>(state.restarts);
+    r.swaps = ladder.swap_stats(space, state);
+    r.round_trips = to_host_vector<std::int64_t>(space, state.round_trips);
+    r.restarts = to_host_vector<std::int64_t>(space, state.restarts);
     for (auto t : r.round_trips) r.total_round_trips += t;
     r.tau_observed =
         r.n_rounds > 0 ? static_cast<double>(r.total_round_trips) / static_cast<double>(r.n_rounds)
@@ -161,9 +162,9 @@ struct SamplerCore {
     r.efficiency = n_chains() > 1 && r.swaps.tau_predicted > 0.0
                        ? r.tau_observed / r.swaps.tau_predicted
                        : 0.0;
-    r.chain_of_machine = to_host_vector<std::int32_t>(state.chain_of_machine);
-    r.machine_of_chain = to_host_vector<std::int32_t>(state.machine_of_chain);
-    const auto energy_fixed = to_host_vector<std::int64_t>(state.energy_fixed);
+    r.chain_of_machine = to_host_vector<std::int32_t>(space, state.chain_of_machine);
+    r.machine_of_chain = to_host_vector<std::int32_t>(space, state.machine_of_chain);
+    const auto energy_fixed = to_host_vector<std::int64_t>(space, state.energy_fixed);
     for (std::int32_t c = 0; c < n_chains(); ++c) {
       r.final_energies.push_back(fixed_point_energy(
           energy_fixed[static_cast<std::size_t>(r.machine_of_chain[static_cast<std::size_t>(c)])],
@@ -171,26 +172,26 @@ struct SamplerCore {
     }
     r.spin_updates = model.n_free * n_chains() * options.n_expl * loop.rounds_done;
     if (traces.chunks.samples_every > 0) {
-      for (auto v : to_host_vector<std::int32_t>(traces.chunks.sample_nodes))
+      for (auto v : to_host_vector<std::int32_t>(space, traces.chunks.sample_nodes))
         r.sample_nodes.push_back(v);
       r.n_samples = traces.kept.samples_rows;
       r.samples = traces.kept.samples;
     }
     r.energies = traces.kept.energies;
     r.index_process = traces.kept.index_process;
-    if (moments.on()) r.moments = moments_of(moments, model, link);
+    if (moments.on()) r.moments = moments_of(space, moments, model, link);
     return r;
   }
 
   /// Over ranks: collective, and complete on rank 0 only.
   SamplerState snapshot() {
-    traces.flush(link);
+    traces.flush(space, link);
     if (traces.sink != nullptr) traces.sink->sync();
     space.fence();
     SamplerState s;
     s.betas = ladder.betas;
-    loop.save(s, link);
-    if (moments.on()) s.moments = snapshot_moments(moments, link);
+    loop.save(space, s, link);
+    if (moments.on()) s.moments = snapshot_moments(space, moments, link);
     s.traces = traces.kept;
     return s;
   }
@@ -204,9 +205,9 @@ struct SamplerCore {
       throw std::invalid_argument("Sampler::start_from: a configuration of another shape");
     }
     ChainState<ExecutionSpace>& state = loop.state;
-    loop.restore_spins(s);
-    restore_view(state.chain_of_machine, s.chain_of_machine, "chain_of_machine");
-    restore_view(state.machine_of_chain, s.machine_of_chain, "machine_of_chain");
+    loop.restore_spins(space, s);
+    restore_view(space, state.chain_of_machine, s.chain_of_machine, "chain_of_machine");
+    restore_view(space, state.machine_of_chain, s.machine_of_chain, "machine_of_chain");
     // Trip phases of the new permutation, as for a fresh start (only the machine at chain 0
     // may start a trip).
     Kokkos::deep_copy(space, state.trip_phase, 0);
@@ -227,9 +228,9 @@ struct SamplerCore {
     if (s.rounds_done < 0 || s.rounds_done > kMaxRounds) state_misfit("impossible round number");
     validate_ladder(s.betas);
     ladder.set(space, model, loop.state, s.betas);
-    loop.restore(s);
+    loop.restore(space, s);
     if (moments.on()) {
-      restore_moments(moments, s.moments, link);
+      restore_moments(space, moments, s.moments, link);
     } else if (!s.moments.counts.empty()) {
       state_misfit("it has moments, the options record none");
     }
@@ -274,6 +275,25 @@ Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space,
 }
 
 template <class ExecutionSpace>
+Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space, const SpinModel& model,
+                                 const NrptOptions& options, const Checkpoint& checkpoint,
+                                 TraceSink* sink, MachineExchange* exchange)
+    : Sampler(space, model, options, sink, exchange) {
+  check_identity(checkpoint.identity, identity(), "the checkpoint");
+  core_->restore(checkpoint.state);
+}
+
+template <class ExecutionSpace>
+Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space,
+                                 const DeviceModel<memory_space>& model, const NrptOptions& options,
+                                 const Checkpoint& checkpoint, TraceSink* sink,
+                                 MachineExchange* exchange)
+    : Sampler(space, model, options, sink, exchange) {
+  check_identity(checkpoint.identity, identity(), "the checkpoint");
+  core_->restore(checkpoint.state);
+}
+
+template <class ExecutionSpace>
 Sampler<ExecutionSpace>::~Sampler() = default;
 
 template <class ExecutionSpace>
@@ -305,6 +325,11 @@ SamplerState Sampler<ExecutionSpace>::state() {
 template <class ExecutionSpace>
 const NrptOptions& Sampler<ExecutionSpace>::options() const {
   return core_->options;
+}
+
+template <class ExecutionSpace>
+CheckpointIdentity Sampler<ExecutionSpace>::identity() const {
+  return identity_of(core_->model.fingerprint, core_->options);
 }
 
 template <class ExecutionSpace>

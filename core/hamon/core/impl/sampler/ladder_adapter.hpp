@@ -26,16 +26,17 @@ struct LadderAdapter {
   RunPhases phases;
   std::vector<double> betas;
 
-  SwapStatistics swap_stats(const ChainState<ExecutionSpace>& state) const {
-    return swap_statistics(betas, to_host_vector<std::int64_t>(state.attempted),
-                           to_host_vector<std::int64_t>(state.accepted));
+  SwapStatistics swap_stats(const ExecutionSpace& space,
+                            const ChainState<ExecutionSpace>& state) const {
+    return swap_statistics(betas, to_host_vector<std::int64_t>(space, state.attempted),
+                           to_host_vector<std::int64_t>(space, state.accepted));
   }
 
   /// A new ladder into the state (and the heat-bath thresholds that depend on it).
   void set(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
            ChainState<ExecutionSpace>& state, std::vector<double> ladder) {
     betas = std::move(ladder);
-    copy_from_host(state.betas, betas);
+    copy_from_host(space, state.betas, betas);
     refresh_acceptance_thresholds(space, model, state);
   }
 
@@ -43,7 +44,7 @@ struct LadderAdapter {
   /// was never attempted has no estimate: then the counters carry over to the next segment.
   void update(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
               RoundLoop<ExecutionSpace>& loop) {
-    const SwapStatistics stats = swap_stats(loop.state);
+    const SwapStatistics stats = swap_stats(space, loop.state);
     for (std::int64_t a : stats.attempted) {
       if (a == 0) return;
     }

@@ -307,21 +307,21 @@ inline MeanWithError mean_of_batches(const std::vector<double>& sums,
 /// The moments so far: means and batch-means errors (over ranks: collective, complete on
 /// rank 0).
 template <class ExecutionSpace>
-Moments moments_of(const MomentBuffers<ExecutionSpace>& b,
+Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpace>& b,
                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
                    const RankLink& link) {
   Moments out;
   const MomentBatchesState& at = b.layout;
   const std::size_t rows = static_cast<std::size_t>(at.n_batches) + (at.in_batch > 0 ? 1 : 0);
   if (rows == 0) return out;
-  const auto counts_all = to_host_vector<std::int64_t>(b.counts);
+  const auto counts_all = to_host_vector<std::int64_t>(space, b.counts);
   const std::vector<std::int64_t> counts(counts_all.begin(), counts_all.begin() + rows);
   const auto complete = static_cast<std::size_t>(at.n_batches);
   for (auto c : counts) out.n_samples += c;
   const std::size_t n_nodes = b.node_sums.extent(1);
   const std::size_t n_edges = b.edge_sums.extent(1);
-  const auto node_sums = link.summed_over_ranks(to_host_vector<std::int64_t>(b.node_sums));
-  const auto edge_sums = link.summed_over_ranks(to_host_vector<std::int64_t>(b.edge_sums));
+  const auto node_sums = link.summed_over_ranks(to_host_vector<std::int64_t>(space, b.node_sums));
+  const auto edge_sums = link.summed_over_ranks(to_host_vector<std::int64_t>(space, b.edge_sums));
   auto column_stats = [&](const std::vector<std::int64_t>& sums, std::size_t width,
                           std::size_t col) {
     std::vector<double> s(rows);
@@ -339,11 +339,12 @@ Moments moments_of(const MomentBuffers<ExecutionSpace>& b,
     out.edge_means_stderr.push_back(m.standard_error);
   }
   const double per_node = 1.0 / static_cast<double>(model.n_nodes);
-  std::vector<double> energy = to_host_vector<double>(b.energy_sums);
+  std::vector<double> energy = to_host_vector<double>(space, b.energy_sums);
   energy.resize(rows);
   for (auto& v : energy) v *= per_node;
   std::vector<double> magnetization;
-  const auto abs_m = link.summed_over_ranks(to_host_vector<std::int64_t>(b.abs_magnetization_sums));
+  const auto abs_m =
+      link.summed_over_ranks(to_host_vector<std::int64_t>(space, b.abs_magnetization_sums));
   const double q = model.n_states;
   for (std::size_t k = 0; k < rows; ++k) {
     const double mean_abs = static_cast<double>(abs_m[k]) * per_node;
@@ -359,13 +360,14 @@ Moments moments_of(const MomentBuffers<ExecutionSpace>& b,
 /// The batches [0, n_batches] (the open one included) as a MomentBatchesState; the shared
 /// sums are summed to rank 0 (over ranks: collective).
 template <class ExecutionSpace>
-MomentBatchesState snapshot_moments(const MomentBuffers<ExecutionSpace>& b, const RankLink& link) {
+MomentBatchesState snapshot_moments(const ExecutionSpace& space,
+                                    const MomentBuffers<ExecutionSpace>& b, const RankLink& link) {
   MomentBatchesState m = b.layout;
   const std::size_t rows = static_cast<std::size_t>(m.n_batches) + 1;
   for_each_field_pair(MomentBuffers<ExecutionSpace>::sums(b), MomentBatchesState::sums(m),
                       [&](const auto& sums, const auto& saved) {
                         using T = typename std::decay_t<decltype(saved.value)>::value_type;
-                        auto all = to_host_vector<T>(sums.view);
+                        auto all = to_host_vector<T>(space, sums.view);
                         const std::size_t width =
                             sums.view.extent(0) == 0 ? 0 : all.size() / sums.view.extent(0);
                         all.resize(std::min(all.size(), rows * width));
@@ -380,8 +382,8 @@ MomentBatchesState snapshot_moments(const MomentBuffers<ExecutionSpace>& b, cons
 /// The inverse of snapshot_moments on every rank (the shared sums on rank 0, zeros on the
 /// others). Throws std::invalid_argument (restore_checks.hpp) for batches that do not fit.
 template <class ExecutionSpace>
-void restore_moments(MomentBuffers<ExecutionSpace>& b, const MomentBatchesState& m,
-                     const RankLink& link) {
+void restore_moments(const ExecutionSpace& space, MomentBuffers<ExecutionSpace>& b,
+                     const MomentBatchesState& m, const RankLink& link) {
   if (m.length < 1 || m.n_batches < 0 || m.n_batches >= b.max_batches || m.in_batch < 0 ||
       m.in_batch >= m.length) {
     state_misfit("the moment batches are inconsistent");
@@ -391,7 +393,7 @@ void restore_moments(MomentBuffers<ExecutionSpace>& b, const MomentBatchesState&
                       [&](const auto& sums, const auto& saved) {
                         const auto values =
                             sums.shared_over_ranks ? link.own_share(saved.value) : saved.value;
-                        restore_batch_rows(sums.view, values, rows, sums.name);
+                        restore_batch_rows(space, sums.view, values, rows, sums.name);
                       });
   b.layout.length = m.length;
   b.layout.n_batches = m.n_batches;

@@ -45,11 +45,12 @@ struct RoundLoop {
   }
 
   /// The ranks' energies of this round into every rank's state.
-  void share_energies(RankLink& link, bool energies, bool vote, bool& any_vote) {
+  void share_energies(const ExecutionSpace& space, RankLink& link, bool energies, bool vote,
+                      bool& any_vote) {
     std::vector<std::int64_t> mine;
-    if (energies) mine = to_host_vector<std::int64_t>(state.local_energy_fixed());
+    if (energies) mine = to_host_vector<std::int64_t>(space, state.local_energy_fixed());
     const auto all = link.exchange_round(std::move(mine), energies, vote, any_vote);
-    if (energies) copy_from_host(state.energy_fixed, all);
+    if (energies) copy_from_host(space, state.energy_fixed, all);
   }
 
   /// One DEO pass (even or odd pairs by the round's parity) and the index process.
@@ -68,11 +69,11 @@ struct RoundLoop {
   }
 
   /// The round, the shape, the spins (every machine's, on rank 0) and the machine records.
-  void save(SamplerState& s, const RankLink& link) const {
+  void save(const ExecutionSpace& space, SamplerState& s, const RankLink& link) const {
     s.rounds_done = rounds_done;
     s.n_machines = state.n_machines();
     s.n_nodes = state.n_nodes();
-    const auto spins = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state.spins);
+    const auto spins = host_copy(space, state.spins);
     const std::int32_t n_local = state.n_local_machines();
     std::vector<std::int8_t> mine(static_cast<std::size_t>(n_local * s.n_nodes));
     for (std::int32_t m = 0; m < n_local; ++m) {
@@ -82,34 +83,34 @@ struct RoundLoop {
     }
     s.spins = link.gathered_machines(std::move(mine), s.n_nodes);
     for_each_field_pair(fields_of(state), fields_of<SamplerState::Records>(s),
-                        [](const auto& view, const auto& saved) {
+                        [&](const auto& view, const auto& saved) {
                           using T = typename std::decay_t<decltype(saved.value)>::value_type;
-                          saved.value = to_host_vector<T>(view.value);
+                          saved.value = to_host_vector<T>(space, view.value);
                         });
   }
 
   /// The spins of this state's machines (all of them in one process) from a whole state.
-  void restore_spins(const SamplerState& s) {
+  void restore_spins(const ExecutionSpace& space, const SamplerState& s) {
     if (s.spins.size() != static_cast<std::size_t>(s.n_machines * s.n_nodes)) {
       state_misfit("the spins have the wrong size");
     }
-    auto spins = Kokkos::create_mirror_view(state.spins);
+    auto spins = writable_mirror(space, state.spins);
     const std::int32_t first = state.first_machine;
     for (std::int32_t m = 0; m < state.n_local_machines(); ++m) {
       for (std::int64_t i = 0; i < s.n_nodes; ++i) {
         spins(m, i) = s.spins[static_cast<std::size_t>((first + m) * s.n_nodes + i)];
       }
     }
-    Kokkos::deep_copy(state.spins, spins);
+    copy_to_view(space, state.spins, spins);
   }
 
   /// The inverse of save (the caller has checked the shape and restored the ladder).
-  void restore(const SamplerState& s) {
+  void restore(const ExecutionSpace& space, const SamplerState& s) {
     rounds_done = s.rounds_done;
-    restore_spins(s);
+    restore_spins(space, s);
     for_each_field_pair(fields_of(state), fields_of<const SamplerState::Records>(s),
-                        [](const auto& view, const auto& saved) {
-                          restore_view(view.value, saved.value, saved.name);
+                        [&](const auto& view, const auto& saved) {
+                          restore_view(space, view.value, saved.value, saved.name);
                         });
   }
 };

@@ -143,13 +143,14 @@ struct TraceBuffer {
   TraceState kept;  // row counts, and the rows themselves without a sink
 
   /// Every row written so far leaves the execution space.
-  void flush(const RankLink& link) {
-    hand_over(link, chunks.samples, chunks.samples_in_chunk, kept.samples_rows, kept.samples,
+  void flush(const ExecutionSpace& space, const RankLink& link) {
+    hand_over(space, link, chunks.samples, chunks.samples_in_chunk, kept.samples_rows, kept.samples,
               &TraceSink::append_samples);
     chunks.samples_in_chunk = 0;
-    hand_over(link, chunks.energies, chunks.energies.extent(0) > 0 ? chunks.traces_in_chunk : 0,
-              kept.energy_rows, kept.energies, &TraceSink::append_energies);
-    hand_over(link, chunks.index_process,
+    hand_over(space, link, chunks.energies,
+              chunks.energies.extent(0) > 0 ? chunks.traces_in_chunk : 0, kept.energy_rows,
+              kept.energies, &TraceSink::append_energies);
+    hand_over(space, link, chunks.index_process,
               chunks.index_process.extent(0) > 0 ? chunks.traces_in_chunk : 0, kept.index_rows,
               kept.index_process, &TraceSink::append_index_process);
     chunks.traces_in_chunk = 0;
@@ -160,14 +161,14 @@ struct TraceBuffer {
   /// Without a sink, the other ranks keep the replicated traces (energies, index process)
   /// as one process would, and no samples.
   template <class T, class Matrix>
-  void hand_over(const RankLink& link, const Matrix& chunk, std::int64_t rows,
-                 std::int64_t& counter, std::vector<T>& to,
+  void hand_over(const ExecutionSpace& space, const RankLink& link, const Matrix& chunk,
+                 std::int64_t rows, std::int64_t& counter, std::vector<T>& to,
                  void (TraceSink::*append)(const T*, std::int64_t, std::int64_t)) {
     if (rows == 0) return;
     counter += rows;
     const auto columns = static_cast<std::int64_t>(chunk.extent(1));
     const auto filled = Kokkos::subview(chunk, std::make_pair(std::int64_t(0), rows), Kokkos::ALL);
-    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), filled);
+    const auto host = host_copy(space, filled);
     std::vector<T> block(static_cast<std::size_t>(rows * columns));
     for (std::int64_t r = 0; r < rows; ++r) {
       for (std::int64_t c = 0; c < columns; ++c) {
