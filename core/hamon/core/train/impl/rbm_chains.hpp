@@ -27,12 +27,12 @@
 #include "hamon/core/gibbs_sweep.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
 #include "hamon/core/impl/deo_pass.hpp"
-#include "hamon/core/impl/deterministic_math.hpp"
 #include "hamon/core/impl/field_boundaries.hpp"
 #include "hamon/core/impl/heat_bath.hpp"
 #include "hamon/core/impl/launch.hpp"
 #include "hamon/core/impl/spin_decision.hpp"
 #include "hamon/core/make_chain_state.hpp"
+#include "hamon/core/model_builders.hpp"
 #include "hamon/core/train/dense_gemm.hpp"
 #include "hamon/core/train/impl/rbm_ladders.hpp"
 #include "hamon/core/train/impl/rbm_views.hpp"
@@ -98,7 +98,7 @@ class RbmChains {
         ladder_(ladder),
         seed_(seed),
         path_(path) {
-    model_ = make_device_model(space, to_spin_model(parameters));
+    model_ = make_device_model(space, make_rbm(parameters));
     // Real fields, whatever the current values: the decision tables are field boundaries
     // (they depend on the ladder only), so the csr sweep decides as DecideLayer does.
     model_.integer_field_bound = -1;
