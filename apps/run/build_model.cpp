@@ -108,27 +108,20 @@ SpinModel build(const ExperimentConfig& config, const RbmSpec& spec) {
       const ValueDistribution biases = r.bias_std > 0.0
                                            ? ValueDistribution::gaussian(r.seed, r.bias_std)
                                            : ValueDistribution::constant(0.0);
-      SpinModel model = make_random_rbm(spec.visible, spec.hidden,
-                                        ValueDistribution::gaussian(r.seed, r.std), biases);
-      if (spec.clamped_visible.empty()) return model;
-      // make_random_rbm has no clamps: rebuild with the drawn values and the clamps.
-      std::vector<double> weights(static_cast<std::size_t>(spec.visible * spec.hidden));
-      for (const Edge& e : model.edges()) {
-        weights[static_cast<std::size_t>(e.i * spec.hidden + (e.j - spec.visible))] = e.coupling;
-      }
-      const auto& f = model.fields();
-      const auto split = f.begin() + static_cast<std::ptrdiff_t>(spec.visible);
-      return make_rbm(spec.visible, spec.hidden, weights, std::vector<double>(f.begin(), split),
-                      std::vector<double>(split, f.end()), spec.clamped_visible);
+      return make_rbm(
+          random_rbm(spec.visible, spec.hidden, ValueDistribution::gaussian(r.seed, r.std), biases),
+          spec.clamped_visible);
     }
-    const auto weights = values_of(config, spec.weights, "model.weights",
-                                   spec.visible * spec.hidden, "visible x hidden");
-    const auto visible_bias = values_of(config, spec.visible_bias, "model.visible_bias",
-                                        spec.visible, "one per visible node");
-    const auto hidden_bias = values_of(config, spec.hidden_bias, "model.hidden_bias", spec.hidden,
-                                       "one per hidden node");
-    return make_rbm(spec.visible, spec.hidden, weights, visible_bias, hidden_bias,
-                    spec.clamped_visible);
+    RbmParameters rbm;
+    rbm.n_visible = spec.visible;
+    rbm.n_hidden = spec.hidden;
+    rbm.weights = values_of(config, spec.weights, "model.weights", spec.visible * spec.hidden,
+                            "visible x hidden");
+    rbm.visible_bias = values_of(config, spec.visible_bias, "model.visible_bias", spec.visible,
+                                 "one per visible node");
+    rbm.hidden_bias = values_of(config, spec.hidden_bias, "model.hidden_bias", spec.hidden,
+                                "one per hidden node");
+    return make_rbm(rbm, spec.clamped_visible);
   } catch (const ModelError& e) {
     config.fail("model", e.what());
   }

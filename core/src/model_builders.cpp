@@ -221,10 +221,12 @@ SpinModel make_potts_lattice(const std::vector<int>& extents, bool periodic, int
   return model.with_lattice_shape(LatticeShape{extents, periodic});
 }
 
-SpinModel make_rbm(std::int64_t n_visible, std::int64_t n_hidden,
-                   const std::vector<double>& weights, const std::vector<double>& visible_bias,
-                   const std::vector<double>& hidden_bias,
-                   const std::vector<int>& clamped_visible) {
+SpinModel make_rbm(const RbmParameters& rbm, const std::vector<int>& clamped_visible) {
+  const std::int64_t n_visible = rbm.n_visible;
+  const std::int64_t n_hidden = rbm.n_hidden;
+  const std::vector<double>& weights = rbm.weights;
+  const std::vector<double>& visible_bias = rbm.visible_bias;
+  const std::vector<double>& hidden_bias = rbm.hidden_bias;
   check_rbm_size(n_visible, n_hidden);
   const auto n_v = static_cast<std::size_t>(n_visible);
   const auto n_h = static_cast<std::size_t>(n_hidden);
@@ -267,19 +269,23 @@ SpinModel make_rbm(std::int64_t n_visible, std::int64_t n_hidden,
   return SpinModel::from_edges(n_visible + n_hidden, edges, fields, clamps);
 }
 
-SpinModel make_random_rbm(std::int64_t n_visible, std::int64_t n_hidden,
-                          const ValueDistribution& weights, const ValueDistribution& biases) {
+RbmParameters random_rbm(std::int64_t n_visible, std::int64_t n_hidden,
+                         const ValueDistribution& weights, const ValueDistribution& biases) {
   check_distribution(weights, "weight");
   check_distribution(biases, "bias");
   check_rbm_size(n_visible, n_hidden);
   const auto n_v = static_cast<std::size_t>(n_visible);
   const auto n_h = static_cast<std::size_t>(n_hidden);
-  const std::vector<double> w = draw_values(weights, kCouplingStream, n_v * n_h);
+  RbmParameters rbm;
+  rbm.n_visible = n_visible;
+  rbm.n_hidden = n_hidden;
+  rbm.weights = draw_values(weights, kCouplingStream, n_v * n_h);
   // Visible biases first, then hidden, from one stream.
   std::vector<double> b = draw_values(biases, kFieldStream, n_v + n_h);
-  const std::vector<double> hidden_bias(b.begin() + static_cast<std::ptrdiff_t>(n_v), b.end());
+  rbm.hidden_bias.assign(b.begin() + static_cast<std::ptrdiff_t>(n_v), b.end());
   b.resize(n_v);
-  return make_rbm(n_visible, n_hidden, w, b, hidden_bias);
+  rbm.visible_bias = std::move(b);
+  return rbm;
 }
 
 }  // namespace hamon

@@ -15,6 +15,7 @@
 #include "hamon/core/lattice_geometry.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/model_from_views.hpp"
+#include "hamon/core/rbm.hpp"
 #include "hamon/core/spin_model.hpp"
 
 // Sampling: one call, or a resumable sampler with a portable state and checkpoints.

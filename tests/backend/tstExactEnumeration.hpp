@@ -73,8 +73,9 @@ TEST(TEST_CATEGORY, exact_clamped_nodes) {
 }
 
 TEST(TEST_CATEGORY, exact_rbm) {
-  const auto model = hamon::make_random_rbm(5, 4, hamon::ValueDistribution::gaussian(21, 0.6),
-                                            hamon::ValueDistribution::gaussian(22, 0.3));
+  const auto model =
+      hamon::make_rbm(hamon::random_rbm(5, 4, hamon::ValueDistribution::gaussian(21, 0.6),
+                                        hamon::ValueDistribution::gaussian(22, 0.3)));
   check_against_enumeration(model, 1.0, 50000, 14);
 }
 

@@ -406,7 +406,7 @@ TEST_F(DispatchTest, hamon_device_env_forces_auto_calls) {
 TEST_F(DispatchTest, score_is_chains_times_free_nodes_excluding_clamped_ones) {
   // An RBM with its 6 visible units clamped to data: 5 free (hidden) nodes of 11.
   const std::vector<double> weights(6 * 5, 0.25);
-  const SpinModel rbm = hamon::make_rbm(6, 5, weights, {}, {}, {1, -1, 1, 1, -1, 1});
+  const SpinModel rbm = hamon::make_rbm({6, 5, weights, {}, {}}, {1, -1, 1, 1, -1, 1});
   ASSERT_EQ(rbm.n_nodes(), 11);
   ASSERT_EQ(rbm.n_free(), 5);
   NrptOptions options;

@@ -223,7 +223,7 @@ TEST(Lattice, Validation) {
 
 TEST(Rbm, BipartiteWithGivenWeightsAndBiases) {
   const std::vector<double> w = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};  // 3 visible x 2 hidden
-  const SpinModel rbm = hamon::make_rbm(3, 2, w, {1.0, 2.0, 3.0}, {-1.0, -2.0});
+  const SpinModel rbm = hamon::make_rbm({3, 2, w, {1.0, 2.0, 3.0}, {-1.0, -2.0}});
   EXPECT_EQ(rbm.n_nodes(), 5);
   EXPECT_EQ(rbm.n_edges(), 6);
   for (const auto& e : rbm.edges()) {
@@ -236,13 +236,13 @@ TEST(Rbm, BipartiteWithGivenWeightsAndBiases) {
   EXPECT_EQ(rbm.n_free(), 5);
   EXPECT_FALSE(rbm.lattice_shape().has_value());
   // Empty biases are zero.
-  const SpinModel plain = hamon::make_rbm(3, 2, w);
+  const SpinModel plain = hamon::make_rbm({3, 2, w, {}, {}});
   EXPECT_EQ(plain.fields(), std::vector<double>(5, 0.0));
 }
 
 TEST(Rbm, ClampedVisibleLayer) {
   const std::vector<double> w(4 * 3, 0.5);
-  const SpinModel rbm = hamon::make_rbm(4, 3, w, {}, {}, {1, -1, -1, 1});
+  const SpinModel rbm = hamon::make_rbm({4, 3, w, {}, {}}, {1, -1, -1, 1});
   EXPECT_EQ(rbm.clamped(), (std::vector<std::int8_t>{1, -1, -1, 1, 0, 0, 0}));
   EXPECT_EQ(rbm.n_free(), 3);
   // Only the hidden layer is ever updated.
@@ -251,36 +251,49 @@ TEST(Rbm, ClampedVisibleLayer) {
 }
 
 TEST(Rbm, Validation) {
-  expect_model_error([] { hamon::make_rbm(0, 2, {}); }, {"0 visible"});
-  expect_model_error([] { hamon::make_rbm(2, 2, {1.0, 2.0, 3.0}); }, {"weights", "3", "4"});
-  expect_model_error([] { hamon::make_rbm(2, 2, std::vector<double>(4, 1.0), {1.0}); },
-                     {"visible_bias"});
+  expect_model_error([] { hamon::make_rbm({0, 2, {}, {}, {}}); }, {"0 visible"});
   expect_model_error(
       [] {
-        hamon::make_rbm(2, 2, std::vector<double>(4, 1.0), {}, {1, 2, 3});
+        hamon::make_rbm({2, 2, {1.0, 2.0, 3.0}, {}, {}});
+      },
+      {"weights", "3", "4"});
+  expect_model_error(
+      [] {
+        hamon::make_rbm({2, 2, std::vector<double>(4, 1.0), {1.0}, {}});
+      },
+      {"visible_bias"});
+  expect_model_error(
+      [] {
+        hamon::make_rbm({2, 2, std::vector<double>(4, 1.0), {}, {1, 2, 3}});
       },
       {"hidden_bias"});
-  expect_model_error([] { hamon::make_rbm(2, 2, std::vector<double>(4, 1.0), {}, {}, {1}); },
-                     {"clamped_visible"});
   expect_model_error(
       [] {
-        hamon::make_rbm(2, 2, std::vector<double>(4, 1.0), {}, {}, {1, 0});
+        hamon::make_rbm({2, 2, std::vector<double>(4, 1.0), {}, {}}, {1});
+      },
+      {"clamped_visible"});
+  expect_model_error(
+      [] {
+        hamon::make_rbm({2, 2, std::vector<double>(4, 1.0), {}, {}}, {1, 0});
       },
       {"clamp of node 1: value 0"});
   expect_model_error(
       [] {
-        hamon::make_rbm(2, 2, {1.0, 1.0, std::nan(""), 1.0});
+        hamon::make_rbm({2, 2, {1.0, 1.0, std::nan(""), 1.0}, {}, {}});
       },
       {"weight 2", "visible 1, hidden 0"});
-  expect_model_error([] { hamon::make_rbm(std::int64_t{1} << 31, 1, {}); }, {"int32"});
-  expect_model_error([] { hamon::make_rbm(std::numeric_limits<std::int64_t>::max(), 1, {}); },
-                     {"int32"});
+  expect_model_error([] { hamon::make_rbm({std::int64_t{1} << 31, 1, {}, {}, {}}); }, {"int32"});
+  expect_model_error(
+      [] {
+        hamon::make_rbm({std::numeric_limits<std::int64_t>::max(), 1, {}, {}, {}});
+      },
+      {"int32"});
 }
 
 TEST(Rbm, RandomRbmIsReproducible) {
   const auto build = [](std::uint64_t seed) {
-    return hamon::make_random_rbm(6, 4, ValueDistribution::pm_one(seed, 0.25),
-                                  ValueDistribution::gaussian(seed, 0.1));
+    return hamon::make_rbm(hamon::random_rbm(6, 4, ValueDistribution::pm_one(seed, 0.25),
+                                             ValueDistribution::gaussian(seed, 0.1)));
   };
   const SpinModel a = build(3);
   EXPECT_EQ(a.n_nodes(), 10);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hamon/core/rbm.hpp"
 #include "hamon/core/spin_model.hpp"
 
 namespace hamon {
@@ -51,18 +52,17 @@ SpinModel make_potts_lattice(const std::vector<int>& extents, bool periodic, int
                              const ValueDistribution& coupling = ValueDistribution::constant(1.0),
                              const PottsFields& fields = {});
 
-/// A restricted Boltzmann machine as a bipartite Ising model: nodes 0..V-1 visible,
-/// V..V+H-1 hidden; weights[v * H + h] couples visible v with hidden h. Biases may be
-/// empty (zero). `clamped_visible`, when non-empty (V values of +-1), clamps the visible
-/// layer to that data vector.
-SpinModel make_rbm(std::int64_t n_visible, std::int64_t n_hidden,
-                   const std::vector<double>& weights, const std::vector<double>& visible_bias = {},
-                   const std::vector<double>& hidden_bias = {},
-                   const std::vector<int>& clamped_visible = {});
+/// A restricted Boltzmann machine (rbm.hpp) as a bipartite Ising model: nodes 0..V-1
+/// visible, V..V+H-1 hidden; W_vh couples visible v with hidden h. Biases may be empty
+/// (zero). `clamped_visible`, when non-empty (V values of +-1), clamps the visible layer to
+/// that data vector. The one way from an RBM to the SpinModel the sampler runs on (`hamon
+/// run`, and training's csr sweep).
+SpinModel make_rbm(const RbmParameters& rbm, const std::vector<int>& clamped_visible = {});
 
-/// The same with weights and biases drawn from `weights` / `biases` distributions.
-SpinModel make_random_rbm(std::int64_t n_visible, std::int64_t n_hidden,
-                          const ValueDistribution& weights, const ValueDistribution& biases);
+/// An RBM of V x H units with weights, then biases (visible, then hidden, from one stream)
+/// drawn from `weights` / `biases`.
+RbmParameters random_rbm(std::int64_t n_visible, std::int64_t n_hidden,
+                         const ValueDistribution& weights, const ValueDistribution& biases);
 
 /// Reads a graph from a text file (format documented in examples/README.md):
 ///   # comments and blank lines are ignored

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/spin_model.hpp"
 
 namespace hamon {
 
@@ -74,10 +74,6 @@ RbmParameters snapped_to_grid(RbmParameters p) {
     for (double& x : *values) x = snap_to_grid(x, kParameterGridBits);
   }
   return p;
-}
-
-SpinModel to_spin_model(const RbmParameters& p) {
-  return make_rbm(p.n_visible, p.n_hidden, p.weights, p.visible_bias, p.hidden_bias);
 }
 
 }  // namespace hamon

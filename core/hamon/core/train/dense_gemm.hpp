@@ -5,7 +5,8 @@
 //
 // Training multiplies matrices of grid values (rbm_parameters.hpp) and +-1 spins, whose
 // products and sums are exact in double: every GEMM, blocked or not, on any backend, gives
-// the same bits, and the plain kernel is the tests' independent oracle for Kokkos Kernels.
+// the same bits, and the plain kernel (impl/plain_gemm.hpp) is the tests' independent
+// oracle for Kokkos Kernels.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -16,41 +17,11 @@
 #include <KokkosBlas3_gemm.hpp>
 #endif
 
+#include "hamon/core/train/impl/plain_gemm.hpp"
+
 namespace hamon {
 
 enum class Transpose { no, yes };
-
-namespace detail {
-
-template <class A>
-KOKKOS_INLINE_FUNCTION double element(const A& a, bool transposed, std::int64_t i, std::int64_t j) {
-  return transposed ? a(j, i) : a(i, j);
-}
-
-/// The plain kernel: one C entry per work item, the inner product summed in order.
-template <class ExecutionSpace, class AView, class BView, class CView>
-void plain_gemm(const ExecutionSpace& space, Transpose ta, Transpose tb, const AView& a,
-                const BView& b, const CView& c) {
-  const bool at = ta == Transpose::yes;
-  const bool bt = tb == Transpose::yes;
-  const auto inner = static_cast<std::int64_t>(at ? a.extent(0) : a.extent(1));
-  const auto cols = static_cast<std::int64_t>(c.extent(1));
-  Kokkos::parallel_for(
-      "hamon::plain_gemm",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-          space, 0, static_cast<std::int64_t>(c.extent(0)) * cols),
-      KOKKOS_LAMBDA(const std::int64_t idx) {
-        const std::int64_t i = idx / cols;
-        const std::int64_t j = idx % cols;
-        double sum = 0.0;
-        for (std::int64_t k = 0; k < inner; ++k) {
-          sum += element(a, at, i, k) * element(b, bt, k, j);
-        }
-        c(i, j) = sum;
-      });
-}
-
-}  // namespace detail
 
 /// Which GEMM dense_gemm runs: Kokkos Kernels (where compiled in) or the plain kernel.
 enum class GemmKind { kokkos_kernels, plain };
@@ -83,7 +54,7 @@ void dense_gemm(const ExecutionSpace& space, Transpose ta, Transpose tb, const A
   }
 #endif
   (void)kind;
-  detail::plain_gemm(space, ta, tb, a, b, c);
+  detail::plain_gemm(space, ta == Transpose::yes, tb == Transpose::yes, a, b, c);
 }
 
 }  // namespace hamon

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The parameters of a restricted Boltzmann machine with +-1 units, and the grid they live on.
+// The grid training keeps an RBM (rbm.hpp: RbmParameters, the one RBM type) on.
 //
 //   E(v, h) = -( sum_v b_v v + sum_h c_h h + sum_{v,h} W_vh v h ),   v, h in {-1, +1}.
 //
@@ -17,11 +17,8 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <tuple>
-#include <vector>
 
-#include "hamon/core/field_list.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/rbm.hpp"
 
 namespace hamon {
 
@@ -39,22 +36,6 @@ KOKKOS_FORCEINLINE_FUNCTION double snap_to_grid(double x, int bits) {
   return (x + magic) - magic;
 }
 
-struct RbmParameters {
-  std::int64_t n_visible = 0;
-  std::int64_t n_hidden = 0;
-  std::vector<double> weights;       // V x H, visible-major: W_vh at [v * H + h]
-  std::vector<double> visible_bias;  // V
-  std::vector<double> hidden_bias;   // H
-
-  template <class Self>
-  static auto fields(Self& p) {
-    return std::make_tuple(field("n_visible", p.n_visible), field("n_hidden", p.n_hidden),
-                           field("weights", p.weights), field("visible_bias", p.visible_bias),
-                           field("hidden_bias", p.hidden_bias));
-  }
-};
-static_assert(field_list_is_complete<RbmParameters>());
-
 /// The largest |parameter| that keeps every local field and partial sum below 2^19 (where
 /// snap_to_grid and exactness hold): 2^19 / (max(V, H) + 1).
 double largest_parameter(std::int64_t n_visible, std::int64_t n_hidden);
@@ -66,8 +47,5 @@ void check_parameters(const RbmParameters& parameters);
 /// The same parameters rounded to the grid (for weights read from a file); throws
 /// ModelError naming the entry for a non-finite or too large value.
 RbmParameters snapped_to_grid(RbmParameters parameters);
-
-/// The RBM as a SpinModel (make_rbm: visible nodes 0 .. V-1, then hidden V .. V+H-1).
-SpinModel to_spin_model(const RbmParameters& parameters);
 
 }  // namespace hamon

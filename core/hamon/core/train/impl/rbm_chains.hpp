@@ -12,9 +12,10 @@
 // csr path (gibbs_sweep over the RBM's graph) give the same bits. Alongside the int8 spins
 // the layers are kept as +-1 doubles (GEMM operands), in step with the spins.
 //
-// A DEO pass (after the sweeps of an update) attempts, in every ladder, the rung pairs
-// (r, r + 1) with r = round mod 2, 2 + round mod 2, ...; the uniform of a pair is word 0
-// of Philox at counter (r, ladder, swap stream, round).
+// The DEO pass (after the sweeps of an update) is the sampler's (impl/deo_pass.hpp) over
+// every ladder (impl/rbm_ladders.hpp): the rung pairs (r, r + 1) with r = round mod 2,
+// 2 + round mod 2, ...; the uniform of a pair is word 0 of Philox at counter (r, ladder,
+// swap stream, round). Kernels go through the sampler's launch (impl/launch.hpp).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -25,13 +26,15 @@
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/gibbs_sweep.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/impl/deterministic_math.hpp"
+#include "hamon/core/impl/deo_pass.hpp"
 #include "hamon/core/impl/field_boundaries.hpp"
 #include "hamon/core/impl/heat_bath.hpp"
+#include "hamon/core/impl/launch.hpp"
 #include "hamon/core/impl/spin_decision.hpp"
 #include "hamon/core/make_chain_state.hpp"
-#include "hamon/core/swap.hpp"
+#include "hamon/core/model_builders.hpp"
 #include "hamon/core/train/dense_gemm.hpp"
+#include "hamon/core/train/impl/rbm_ladders.hpp"
 #include "hamon/core/train/impl/rbm_views.hpp"
 #include "hamon/core/train/rbm_parameters.hpp"
 #include "hamon/core/train/training_options.hpp"
@@ -95,7 +98,7 @@ class RbmChains {
         ladder_(ladder),
         seed_(seed),
         path_(path) {
-    model_ = make_device_model(space, to_spin_model(parameters));
+    model_ = make_device_model(space, make_rbm(parameters));
     // Real fields, whatever the current values: the decision tables are field boundaries
     // (they depend on the ladder only), so the csr sweep decides as DecideLayer does.
     model_.integer_field_bound = -1;
@@ -157,8 +160,9 @@ class RbmChains {
     const double* c = theta.hidden_bias();
     const std::int64_t nv = n_visible_;
     const std::int64_t nh = n_hidden_;
-    for_each_index(
-        space_, "hamon::rbm_energies", n_machines(), KOKKOS_LAMBDA(const std::int64_t m) {
+    launch(
+        space_, "hamon::rbm_energies", n_machines(), n_machines() * (nv + nh),
+        KOKKOS_LAMBDA(const std::int64_t m) {
           double sum = 0.0;
           for (std::int64_t i = 0; i < nv; ++i) sum += b[i] * v(m, i);
           for (std::int64_t j = 0; j < nh; ++j) sum += h(m, j) * (f(m, j) + c[j]);
@@ -166,61 +170,17 @@ class RbmChains {
         });
   }
 
-  /// One DEO pass in every ladder (energies under `theta` first). No-op when untempered.
+  /// One DEO pass in every ladder (energies under `theta` first): the sampler's pass
+  /// (impl/deo_pass.hpp) over RbmLadders. No-op when untempered.
   void swap_pass(const FlatRbm<ExecutionSpace>& theta, std::uint32_t round) {
     const auto rungs = static_cast<std::int32_t>(ladder_.size());
     if (rungs < 2) return;
     compute_energies(theta);
     hidden_fields_current_ = false;  // the swaps below move states, not their fields
-    const std::int32_t parity = static_cast<std::int32_t>(round % 2u);
-    const std::int32_t pairs = (rungs - 1 - parity + 1) / 2;
-    if (pairs <= 0) return;
-    const std::int32_t ladders = n_ladders_;
-    const auto spins = state_.spins;
-    const auto betas = state_.betas;
-    const auto v = visible_;
-    const auto h = hidden_;
-    const auto e = energy_;
-    const auto attempted = attempted_;
-    const auto accepted = accepted_;
-    const std::int64_t nv = n_visible_;
-    const std::int64_t nh = n_hidden_;
-    const std::uint64_t seed = seed_;
-    for_each_index(
-        space_, "hamon::rbm_deo_swaps", static_cast<std::int64_t>(pairs) * ladders,
-        KOKKOS_LAMBDA(const std::int64_t idx) {
-          const auto ladder = static_cast<std::int32_t>(idx % ladders);
-          const auto r = static_cast<std::int32_t>(parity + 2 * (idx / ladders));
-          const std::int32_t a = r * ladders + ladder;
-          const std::int32_t b = a + ladders;
-          const double log_ratio = swap_log_ratio(betas(a), betas(b), e(a), e(b));
-          const double u = to_unit_interval(philox4(seed, static_cast<std::uint32_t>(r),
-                                                    static_cast<std::uint32_t>(ladder),
-                                                    static_cast<std::uint32_t>(Stream::swap), round)
-                                                .w[0]);
-          const bool accept = log_ratio >= 0.0 || u < deterministic_exp(log_ratio);
-          Kokkos::atomic_add(&attempted(r), std::int64_t{1});
-          if (!accept) return;
-          Kokkos::atomic_add(&accepted(r), std::int64_t{1});
-          for (std::int64_t i = 0; i < nv + nh; ++i) {
-            const std::int8_t s = spins(a, i);
-            spins(a, i) = spins(b, i);
-            spins(b, i) = s;
-          }
-          for (std::int64_t i = 0; i < nv; ++i) {
-            const double s = v(a, i);
-            v(a, i) = v(b, i);
-            v(b, i) = s;
-          }
-          for (std::int64_t j = 0; j < nh; ++j) {
-            const double s = h(a, j);
-            h(a, j) = h(b, j);
-            h(b, j) = s;
-          }
-          const double s = e(a);
-          e(a) = e(b);
-          e(b) = s;
-        });
+    const RbmLadders<ExecutionSpace> ladders{state_.spins, state_.betas, visible_,  hidden_,
+                                             energy_,      attempted_,   accepted_, n_ladders_};
+    deo_pass(space_, "hamon::rbm_deo_swaps", ladders, rungs, n_ladders_, seed_, round,
+             n_visible_ + n_hidden_);
   }
 
   std::vector<std::int64_t> attempted() const { return to_host_vector(attempted_); }
@@ -287,7 +247,7 @@ class RbmChains {
     f.sweep = static_cast<std::uint32_t>(s);
     f.round = round;
     const std::int64_t groups = (n_machines() + kMachinesPerDraw - 1) / kMachinesPerDraw;
-    for_each_index(space_, "hamon::rbm_decide_layer", n_units * groups, f);
+    launch(space_, "hamon::rbm_decide_layer", n_units * groups, n_units * n_machines(), f);
   }
 
   /// The +-1 doubles of both layers from the spins.
@@ -298,8 +258,9 @@ class RbmChains {
     const std::int64_t nv = n_visible_;
     const std::int64_t n = nv + n_hidden_;
     const std::int32_t machines = n_machines();
-    for_each_index(
-        space_, "hamon::rbm_sync_layers", n * machines, KOKKOS_LAMBDA(const std::int64_t idx) {
+    launch(
+        space_, "hamon::rbm_sync_layers", n * machines, n * machines,
+        KOKKOS_LAMBDA(const std::int64_t idx) {
           const auto m = static_cast<std::int32_t>(idx % machines);
           const std::int64_t i = idx / machines;
           const double s = spins(m, i);
@@ -320,15 +281,15 @@ class RbmChains {
     const auto values = theta.values;
     const std::int64_t nv = n_visible_;
     const std::int64_t nh = n_hidden_;
-    for_each_index(
-        space_, "hamon::rbm_copy_to_graph", nv * nh, KOKKOS_LAMBDA(const std::int64_t k) {
+    launch(
+        space_, "hamon::rbm_copy_to_graph", nv * nh, nv * nh, KOKKOS_LAMBDA(const std::int64_t k) {
           const std::int64_t v = k / nh;
           const std::int64_t h = k % nh;
           couplings(v * nh + h) = values(k);
           couplings(nv * nh + h * nv + v) = values(k);
         });
-    for_each_index(
-        space_, "hamon::rbm_copy_fields", nv + nh,
+    launch(
+        space_, "hamon::rbm_copy_fields", nv + nh, nv + nh,
         KOKKOS_LAMBDA(const std::int64_t i) { fields(i) = values(nv * nh + i); });
   }
 

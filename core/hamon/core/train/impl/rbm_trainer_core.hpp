@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hamon/core/impl/deterministic_math.hpp"
+#include "hamon/core/impl/launch.hpp"
 #include "hamon/core/train/impl/rbm_chains.hpp"
 #include "hamon/core/train/impl/rbm_views.hpp"
 #include "hamon/core/train/impl/train_streams.hpp"
@@ -139,8 +140,9 @@ struct RbmTrainerCore {
     const auto ord = order;
     const std::int64_t nv = n_visible;
     const std::int64_t nh = n_hidden;
-    for_each_index(
-        space, "hamon::train_gather_batch", batch * nv, KOKKOS_LAMBDA(const std::int64_t idx) {
+    launch(
+        space, "hamon::train_gather_batch", batch * nv, batch * nv,
+        KOKKOS_LAMBDA(const std::int64_t idx) {
           const std::int64_t b = idx / nv;
           const std::int64_t v = idx % nv;
           x(b, v) = r(ord(start + b), v);
@@ -150,8 +152,8 @@ struct RbmTrainerCore {
     const auto hd = batch_hidden;
     const double* c = theta.hidden_bias();
     if (options.positive_phase == PositivePhase::expectation) {
-      for_each_index(
-          space, "hamon::train_hidden_expectation", batch * nh,
+      launch(
+          space, "hamon::train_hidden_expectation", batch * nh, batch * nh,
           KOKKOS_LAMBDA(const std::int64_t idx) {
             const std::int64_t b = idx / nh;
             const std::int64_t h = idx % nh;
@@ -180,8 +182,9 @@ struct RbmTrainerCore {
     const std::uint64_t seed = train_seed(options.seed, TrainStream::chains, 0);
     const auto round = static_cast<std::uint32_t>(t);
     const std::int64_t groups = (batch + kMachinesPerDraw - 1) / kMachinesPerDraw;
-    for_each_index(
-        space, "hamon::train_hidden_sample", groups * nh, KOKKOS_LAMBDA(const std::int64_t idx) {
+    launch(
+        space, "hamon::train_hidden_sample", groups * nh, batch * nh,
+        KOKKOS_LAMBDA(const std::int64_t idx) {
           const std::int64_t h = idx % nh;
           const auto group = static_cast<std::uint32_t>(idx / nh);
           const auto node = static_cast<std::uint32_t>(nv + h);
@@ -206,8 +209,9 @@ struct RbmTrainerCore {
     const auto values = out.values;
     const std::int64_t nv = n_visible;
     const std::int64_t offset = out.visible_offset();
-    for_each_index(
-        space, "hamon::train_column_sums", nv + n_hidden, KOKKOS_LAMBDA(const std::int64_t i) {
+    launch(
+        space, "hamon::train_column_sums", nv + n_hidden, (nv + n_hidden) * n,
+        KOKKOS_LAMBDA(const std::int64_t i) {
           double sum = 0.0;
           for (std::int64_t k = first; k < first + n; ++k) sum += i < nv ? v(k, i) : h(k, i - nv);
           values(offset + i) = sum;

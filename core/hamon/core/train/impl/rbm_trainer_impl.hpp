@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "hamon/core/impl/launch.hpp"
 #include "hamon/core/train/impl/rbm_trainer_core.hpp"
 #include "hamon/core/train/rbm_trainer.hpp"
 
@@ -168,8 +169,9 @@ RbmEvaluation RbmTrainer<ExecutionSpace>::evaluate(const TrainingData& data) con
     dense_gemm(c.space, Transpose::no, Transpose::no, x, c.theta.weights(), fh);
     const double* hidden_bias = c.theta.hidden_bias();
     const std::int64_t nh = c.n_hidden;
-    detail::for_each_index(
-        c.space, "hamon::recon_hidden_means", rows * nh, KOKKOS_LAMBDA(const std::int64_t idx) {
+    detail::launch(
+        c.space, "hamon::recon_hidden_means", rows * nh, rows * nh,
+        KOKKOS_LAMBDA(const std::int64_t idx) {
           const std::int64_t r = idx / nh;
           const std::int64_t h = idx % nh;
           fh(r, h) = detail::deterministic_tanh(fh(r, h) + hidden_bias[h]);

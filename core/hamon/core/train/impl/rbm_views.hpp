@@ -55,13 +55,6 @@ struct FlatRbm {
   const double* hidden_bias() const { return values.data() + hidden_offset(); }
 };
 
-/// f(i) for every i in [0, n), as the kernel `label` on `space` (64-bit indices).
-template <class ExecutionSpace, class F>
-void for_each_index(const ExecutionSpace& space, const char* label, std::int64_t n, const F& f) {
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n), f);
-}
-
 /// [W | b | c] of host parameters, flat.
 inline std::vector<double> flatten(const RbmParameters& p) {
   std::vector<double> flat(p.weights);
