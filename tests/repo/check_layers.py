@@ -18,8 +18,9 @@ python3 check_layers.py REPOSITORY."""
 
 import pathlib
 import re
-import subprocess
 import sys
+
+from repo_check import listed_files, report
 
 BELOW = {
     "core": set(),
@@ -72,11 +73,7 @@ def layer_of_include(name, including, root):
 
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
-    listed = subprocess.run(["git", "-C", str(root), "ls-files", "--cached", "--others",
-                             "--exclude-standard", "core", "policies", "apps"],
-                            capture_output=True, text=True, check=True)
-    files = [pathlib.Path(line) for line in listed.stdout.splitlines()]
-    files = [f for f in files if f.suffix in SUFFIXES and (root / f).is_file()]
+    files = [f for f in listed_files(root, "core", "policies", "apps") if f.suffix in SUFFIXES]
     problems = []
     checked = 0
     for f in files:
@@ -96,16 +93,9 @@ def main():
                 elif target != layer and target not in BELOW[layer]:
                     problems.append(f"{f}:{number}: {layer} includes \"{name}\" ({target}), "
                                     f"which is not below it")
-    if checked == 0:
-        print("check_layers: no layered source files found under", root)
-        return 1
-    if problems:
-        print(f"check_layers: {len(problems)} include(s) against the layering:")
-        for p in problems:
-            print("  " + p)
-        return 1
-    print(f"check_layers: the includes of {checked} files follow the layering")
-    return 0
+    return report("check_layers", root, checked, problems,
+                  f"{len(problems)} include(s) against the layering",
+                  f"the includes of {checked} files follow the layering")
 
 
 if __name__ == "__main__":
