@@ -143,19 +143,19 @@ int main(int argc, char* argv[]) {
         space, kNodes, lattice.edge_i, lattice.edge_j, lattice.couplings, lattice.fields);
     const hamon::NrptOptions options = sampling_options();
     const std::int64_t total = options.burn_in + options.n_rounds;
-    const std::int64_t half = total / 2;
+    const std::int64_t midway = total / 2;
     const std::filesystem::path checkpoint = "hamon_embed.ckpt";
     std::printf("hamon %s embedded in a Kokkos application (%s): %d spins, %d edges\n",
                 hamon::version, Space::name(), kNodes, kEdges);
 
     hamon::Sampler<Space> uninterrupted(space, model, options);
-    drive(uninterrupted, total, half, checkpoint);
+    drive(uninterrupted, total, midway, checkpoint);
     const hamon::NrptResult result = uninterrupted.result();
     const hamon::SamplerState end = uninterrupted.state();
 
     const hamon::LoadedCheckpoint loaded = hamon::load_checkpoint(checkpoint);
-    check(loaded.checkpoint.state.rounds_done == half,
-          "the checkpoint holds round " + std::to_string(half));
+    check(loaded.checkpoint.state.rounds_done == midway,
+          "the checkpoint holds round " + std::to_string(midway));
     // This one gets the model already in the execution space (a DeviceModel, which several
     // samplers may share): it is the same run, so it takes the checkpoint.
     const auto device_model = hamon::make_device_model(space, model);
