@@ -4,9 +4,10 @@
 //    small fields, filled by its own kernel on its own execution-space instance;
 //  - it builds hamon's model from those Views and runs a hamon::Sampler on that instance,
 //    one round per iteration of its own loop;
-//  - half-way it saves a checkpoint, runs on to the end, then resumes a second Sampler from
-//    the checkpoint and checks that both ends are bit-identical (every byte of the final
-//    state), and that a checkpoint is refused by a run with other options;
+//  - half-way it saves a checkpoint, runs on to the end, then resumes a second Sampler (given
+//    the model already in the execution space) from the checkpoint and checks that both
+//    ends are bit-identical (every byte of the final state), and that a run with other
+//    options refuses the checkpoint;
 //  - it reads the results back into its own Views (per-chain energies, the cold chain's
 //    spins, the magnetisation per node) and checks the spins against the energy hamon
 //    reports, with its own kernel;
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <hamon/core/checkpoint.hpp>
+#include <hamon/core/device_model.hpp>
 #include <hamon/core/model_from_views.hpp>
 #include <hamon/core/sampler.hpp>
 #include <hamon/version.hpp>
@@ -98,8 +100,8 @@ std::string bytes_of(const hamon::CheckpointIdentity& identity, const hamon::Sam
   return out.str();
 }
 
-/// Rounds `from` to `to` of `sampler`, one per iteration (where an application would do
-/// its own work between rounds); saves a checkpoint after round `save_at` when given.
+/// Runs `sampler` up to round `to`, one round per iteration (where an application would do
+/// its own work between rounds), and saves a checkpoint after round `save_at`.
 void drive(hamon::Sampler<Space>& sampler, std::int64_t to, std::int64_t save_at,
            const std::filesystem::path& checkpoint) {
   while (sampler.rounds_done() < to) {
@@ -141,20 +143,23 @@ int main(int argc, char* argv[]) {
         space, kNodes, lattice.edge_i, lattice.edge_j, lattice.couplings, lattice.fields);
     const hamon::NrptOptions options = sampling_options();
     const std::int64_t total = options.burn_in + options.n_rounds;
-    const std::int64_t half = total / 2;
+    const std::int64_t midway = total / 2;
     const std::filesystem::path checkpoint = "hamon_embed.ckpt";
     std::printf("hamon %s embedded in a Kokkos application (%s): %d spins, %d edges\n",
                 hamon::version, Space::name(), kNodes, kEdges);
 
     hamon::Sampler<Space> uninterrupted(space, model, options);
-    drive(uninterrupted, total, half, checkpoint);
+    drive(uninterrupted, total, midway, checkpoint);
     const hamon::NrptResult result = uninterrupted.result();
     const hamon::SamplerState end = uninterrupted.state();
 
     const hamon::LoadedCheckpoint loaded = hamon::load_checkpoint(checkpoint);
-    check(loaded.checkpoint.state.rounds_done == half,
-          "the checkpoint holds round " + std::to_string(half));
-    hamon::Sampler<Space> resumed(space, model, options, loaded.checkpoint);
+    check(loaded.checkpoint.state.rounds_done == midway,
+          "the checkpoint holds round " + std::to_string(midway));
+    // This one gets the model already in the execution space (a DeviceModel, which several
+    // samplers may share): it is the same run, so it takes the checkpoint.
+    const auto device_model = hamon::make_device_model(space, model);
+    hamon::Sampler<Space> resumed(space, device_model, options, loaded.checkpoint);
     drive(resumed, total, -1, checkpoint);
     check(bytes_of(resumed.identity(), resumed.state()) == bytes_of(uninterrupted.identity(), end),
           "resumed from the checkpoint: the same state, bit for bit");

@@ -278,10 +278,8 @@ template <class ExecutionSpace>
 Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space, const SpinModel& model,
                                  const NrptOptions& options, const Checkpoint& checkpoint,
                                  TraceSink* sink, MachineExchange* exchange)
-    : Sampler(space, model, options, sink, exchange) {
-  check_identity(checkpoint.identity, identity(), "the checkpoint");
-  core_->restore(checkpoint.state);
-}
+    : Sampler(space, (validate_options(options, model.n_nodes()), make_device_model(space, model)),
+              options, checkpoint, sink, exchange) {}
 
 template <class ExecutionSpace>
 Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space,
