@@ -7,6 +7,7 @@
 
 #include "hamon/core/make_chain_state.hpp"
 #include "hamon/core/swap.hpp"
+#include "hamon/core/train/impl/rbm_ladders.hpp"
 
 namespace {
 
@@ -89,6 +90,60 @@ TEST(TEST_CATEGORY, swap_acceptance_matches_closed_form_for_fixed_states) {
   EXPECT_EQ(host_copy(state.attempted)(0), attempts);
   EXPECT_NEAR(static_cast<double>(accepted(0)) / attempts, p,
               5 * std::sqrt(p * (1 - p) / attempts));
+}
+
+TEST(TEST_CATEGORY, training_ladders_swap_as_the_sampler_does) {
+  // The same DEO pass over training's ladders (states move between rows) and over a
+  // ChainState (labels move): with one ladder and the same energies, every round must
+  // leave the same energy and the same state at every chain, and the same counters.
+  const std::vector<double> betas = {0.1, 0.3, 0.45, 0.6, 0.8, 1.0};
+  const std::vector<std::int64_t> energies = {-3, 4, -1, 6, 2, -5};
+  const auto n = static_cast<std::int32_t>(betas.size());
+  auto state = scripted_state(betas);
+  set_values(state.energy_fixed, energies);
+  Space space;
+  using Ladders = hamon::detail::RbmLadders<Space>;
+  using views = typename Ladders::views;
+  const Ladders ladders{typename hamon::ChainState<Space>::spin_view("spins", n, 2),
+                        state.betas,
+                        views::new_matrix(space, "visible", n, 1),
+                        views::new_matrix(space, "hidden", n, 1),
+                        views::new_vector(space, "energy", n),
+                        typename Ladders::counters("attempted", n - 1),
+                        typename Ladders::counters("accepted", n - 1),
+                        1};
+  {
+    auto spins = Kokkos::create_mirror_view(ladders.spins);
+    auto e = Kokkos::create_mirror_view(ladders.energy);
+    for (std::int32_t c = 0; c < n; ++c) {
+      spins(c, 0) = static_cast<std::int8_t>(c);  // which state the row holds
+      e(c) = static_cast<double>(energies[static_cast<std::size_t>(c)]);
+    }
+    Kokkos::deep_copy(ladders.spins, spins);
+    Kokkos::deep_copy(ladders.energy, e);
+  }
+  for (std::uint32_t round = 0; round < 40; ++round) {
+    hamon::deo_swap_pass(space, state, 9, round, 0);
+    hamon::detail::deo_pass(space, "hamon::test_rbm_swaps", ladders, n, 1, 9, round, 2);
+    const auto m_of_c = host_copy(state.machine_of_chain);
+    const auto spins = host_copy(ladders.spins);
+    const auto e = host_copy(ladders.energy);
+    for (std::int32_t c = 0; c < n; ++c) {
+      EXPECT_EQ(spins(c, 0), m_of_c(c)) << "round " << round << ", chain " << c;
+      EXPECT_EQ(e(c), static_cast<double>(energies[static_cast<std::size_t>(m_of_c(c))]));
+    }
+  }
+  const auto attempted = host_copy(state.attempted);
+  const auto accepted = host_copy(state.accepted);
+  const auto ladder_attempted = host_copy(ladders.attempted);
+  const auto ladder_accepted = host_copy(ladders.accepted);
+  std::int64_t rejected = 0;
+  for (std::int32_t pair = 0; pair + 1 < n; ++pair) {
+    EXPECT_EQ(ladder_attempted(pair), attempted(pair));
+    EXPECT_EQ(ladder_accepted(pair), accepted(pair));
+    rejected += attempted(pair) - accepted(pair);
+  }
+  EXPECT_GT(rejected, 0);  // the energies make some swaps uphill: the uniforms matter
 }
 
 TEST(TEST_CATEGORY, index_process_counts_restarts_and_round_trips) {
