@@ -28,9 +28,9 @@ KOKKOS_INLINE_FUNCTION double swap_log_ratio(double beta_i, double beta_next, do
 
 namespace detail {
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value>
 struct DeoSwapPass {
-  ChainState<ExecutionSpace> state;
+  ChainState<ExecutionSpace, Value> state;
   std::uint64_t seed;
   std::uint32_t round;
   std::int32_t parity;
@@ -64,9 +64,9 @@ enum TripPhase : std::int8_t {
   trip_descending = 2  // reached the coldest chain after chain 0: back at 0 is a round trip
 };
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value>
 struct IndexProcess {
-  ChainState<ExecutionSpace> state;
+  ChainState<ExecutionSpace, Value> state;
   std::int32_t top;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t m) const {
@@ -85,15 +85,16 @@ struct IndexProcess {
 }  // namespace detail
 
 /// One DEO pass for `round` (parity round % 2) on the energies in state.energy_fixed.
-template <class ExecutionSpace>
-void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state,
+template <class ExecutionSpace, class Value>
+void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state,
                    std::uint64_t seed, std::uint32_t round, int fraction_bits) {
   const std::int32_t n_chains = static_cast<std::int32_t>(state.betas.extent(0));
   const std::int32_t parity = static_cast<std::int32_t>(round % 2);
   const std::int32_t n_pairs = n_chains - 1 > parity ? (n_chains - 1 - parity + 1) / 2 : 0;
   if (n_pairs == 0) return;
-  detail::small_for(space, "hamon::deo_swap", n_pairs,
-                    detail::DeoSwapPass<ExecutionSpace>{state, seed, round, parity, fraction_bits});
+  detail::small_for(
+      space, "hamon::deo_swap", n_pairs,
+      detail::DeoSwapPass<ExecutionSpace, Value>{state, seed, round, parity, fraction_bits});
 }
 
 /// Index process after a pass (and once before the first round, for the initial
@@ -101,11 +102,12 @@ void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace>
 /// one that comes back to chain 0 after that counts a round trip. A machine that starts
 /// elsewhere than chain 0 counts nothing until it has been there (no pseudo trips from the
 /// initial permutation).
-template <class ExecutionSpace>
-void update_index_process(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state) {
+template <class ExecutionSpace, class Value>
+void update_index_process(const ExecutionSpace& space,
+                          const ChainState<ExecutionSpace, Value>& state) {
   const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
   detail::small_for(space, "hamon::index_process", state.n_machines(),
-                    detail::IndexProcess<ExecutionSpace>{state, top});
+                    detail::IndexProcess<ExecutionSpace, Value>{state, top});
 }
 
 }  // namespace hamon
