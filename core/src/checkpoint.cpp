@@ -11,9 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <optional>
 #include <sstream>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
