@@ -11,15 +11,14 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <optional>
 #include <sstream>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "hamon/core/fingerprint.hpp"
 #include "hamon/core/impl/byte_codec.hpp"
 #include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/impl/state_sections.hpp"
 #include "hamon/version.hpp"
 
 namespace hamon {
@@ -32,6 +31,8 @@ constexpr char kMagic[8] = {'H', 'A', 'M', 'O', 'N', 'C', 'K', 'P'};
 
 using detail::ByteReader;
 using detail::ByteWriter;
+using detail::read_state_sections;
+using detail::state_sections;
 
 // ---- sections ----------------------------------------------------------------------------
 
@@ -51,44 +52,6 @@ CheckpointIdentity read_identity(ByteReader& r) {
   id.model_fingerprint = r.u64();
   id.options_fingerprint = r.u64();
   return id;
-}
-
-/// The state's sections (tag, payload) in file order: its field list, cut where a field
-/// starts a section.
-std::vector<std::pair<std::string, std::string>> state_sections(const SamplerState& s) {
-  std::vector<std::pair<std::string, ByteWriter>> sections;
-  for_each_field(s, [&](const auto& f) {
-    using T = std::remove_const_t<std::remove_reference_t<decltype(f.value)>>;
-    if (f.section != nullptr) sections.emplace_back(f.section, ByteWriter{});
-    if constexpr (has_field_list_v<T>) {
-      detail::write_fields(sections.back().second, f.value);
-    } else {
-      detail::write_value(sections.back().second, f.value, f.codec);
-    }
-  });
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [tag, w] : sections) out.emplace_back(tag, w.bytes());
-  return out;
-}
-
-/// The inverse of state_sections: `payload(tag)` is a section's bytes (it throws for a
-/// missing one); each section must be read to its last byte.
-template <class Payload>
-void read_state_sections(SamplerState& s, const std::string& name, const Payload& payload) {
-  std::optional<ByteReader> r;
-  for_each_field(s, [&](const auto& f) {
-    using T = std::remove_reference_t<decltype(f.value)>;
-    if (f.section != nullptr) {
-      if (r) r->finish();
-      r.emplace(payload(f.section), name + " section " + f.section);
-    }
-    if constexpr (has_field_list_v<T>) {
-      detail::read_fields(*r, f.value);
-    } else {
-      detail::read_value(*r, f.value, f.codec);
-    }
-  });
-  if (r) r->finish();
 }
 
 std::string attachment_bytes(const std::map<std::string, std::string>& attachments) {

@@ -2,7 +2,9 @@
 #pragma once
 // The state of all machines (state slots) of an NRPT run, in one execution space.
 //
-// Spins are indexed (machine, node) in LayoutLeft: the machines of one node lie side by
+// The variables are one value of `Value` (a variable kind's storage_type,
+// variable_kind.hpp: std::int8_t for spins and Potts states) per (machine, node), in
+// LayoutLeft: the machines of one node lie side by
 // side. On a GPU a warp updating one node then reads coalesced bytes; on the host the
 // sweep runs over the machines of a node in vectorised loops (measured: a machine-major
 // layout with one machine per work item was 3x slower, bound by scalar exp and Philox).
@@ -22,16 +24,17 @@
 
 namespace hamon {
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value = std::int8_t>
 struct ChainState : MachineRecords<ViewsIn<typename ExecutionSpace::memory_space>::template type> {
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
-  using spin_view = Kokkos::View<std::int8_t**, Kokkos::LayoutLeft, memory_space>;
+  using value_type = Value;
+  using spin_view = Kokkos::View<Value**, Kokkos::LayoutLeft, memory_space>;
   template <class T>
   using view = Kokkos::View<T*, memory_space>;
 
-  spin_view spins;                 // (n_local_machines, n_nodes), clamped nodes hold their value
-                                   // (Potts: the state, read as uint8)
+  spin_view spins;                 // the variables (n_local_machines, n_nodes); clamped nodes
+                                   // hold their value (Potts: the state's bits, read as uint8)
   std::int32_t first_machine = 0;  // the machine of spins' row 0 (a multiple of 16)
   view<double> betas;              // per chain (temperature index), ascending
   /// With integer local fields |phi| <= R, the heat-bath thresholds (impl/heat_bath.hpp):
@@ -68,14 +71,3 @@ struct ChainState : MachineRecords<ViewsIn<typename ExecutionSpace::memory_space
 };
 
 }  // namespace hamon
-
-namespace hamon::detail {
-
-/// The row of `machine` in a state's spins, or -1 when the state does not hold it.
-KOKKOS_INLINE_FUNCTION std::int32_t local_row(std::int32_t machine, std::int32_t first,
-                                              std::int32_t n_local) {
-  const std::int32_t row = machine - first;
-  return row >= 0 && row < n_local ? row : -1;
-}
-
-}  // namespace hamon::detail

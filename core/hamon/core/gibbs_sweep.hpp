@@ -33,114 +33,40 @@
 // impl/spin_decision.hpp (the decision of one update), impl/sweep_args.hpp (what a block's
 // sweep reads, by name), impl/block_update.hpp (the functor: device and portable paths),
 // impl/register_sweep.hpp (the AVX-512 register paths), impl/sweep_launch.hpp (how they
-// are launched). This file is the API.
+// are launched), impl/spin_family.hpp (the sweep and tables of the spin family; Potts:
+// impl/potts_family.hpp). This file is the API.
 
-#include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <string>
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/host_kernel.hpp"
-#include "hamon/core/impl/field_boundaries.hpp"
-#include "hamon/core/impl/heat_bath.hpp"
-#include "hamon/core/impl/sweep_launch.hpp"
+#include "hamon/core/impl/model_families.hpp"
 
 namespace hamon {
 
-/// The boundaries of real local fields (impl/field_boundaries.hpp) for the ladder, in
-/// state.field_boundary (allocated here when missing).
-template <class ExecutionSpace>
-void refresh_field_boundaries(const ExecutionSpace& space, ChainState<ExecutionSpace>& state) {
-  const auto n_chains = static_cast<std::int64_t>(state.betas.extent(0));
-  if (static_cast<std::int64_t>(state.field_boundary.extent(0)) != n_chains) {
-    state.field_boundary =
-        decltype(state.field_boundary)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
-                                                          std::string("hamon::field_boundary")),
-                                       n_chains, detail::kFieldBoundaries);
-  }
-  const auto boundary = state.field_boundary;
-  const auto betas = state.betas;
-  Kokkos::parallel_for(
-      "hamon::field_boundaries",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-          space, 0, n_chains * detail::kFieldBoundaries),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t chain = i / detail::kFieldBoundaries;
-        const auto k = static_cast<std::int32_t>(i % detail::kFieldBoundaries);
-        boundary(chain, k) = detail::field_boundary(betas(chain), detail::boundary_word(k));
-      });
-}
-
-/// Fills the decision tables from the ladder: state.up_limit / up_floor with integer local
-/// fields, state.field_boundary otherwise (allocated here); a Potts model's weights. Call after
-/// creating the state and whenever `betas` change.
+/// Fills the decision tables of the model's family from the ladder (impl/model_families.hpp):
+/// state.up_limit / up_floor with integer local fields, state.field_boundary otherwise
+/// (allocated here); a Potts model's weights. Call after creating the state and whenever
+/// `betas` change.
 template <class ExecutionSpace>
 void refresh_acceptance_thresholds(const ExecutionSpace& space,
                                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
                                    ChainState<ExecutionSpace>& state) {
-  if (model.n_states > 0) {
-    detail::refresh_potts_weights(space, state);
-    return;
-  }
-  const std::int32_t bound = model.integer_field_bound;
-  if (bound < 0) {
-    refresh_field_boundaries(space, state);
-    return;
-  }
-  if (state.up_limit.extent(0) == 0) return;
-  const auto up_limit = state.up_limit;
-  const auto up_floor = state.up_floor;
-  const auto betas = state.betas;
-  const std::int32_t width = 2 * bound + 1;
-  // One chain per work item: the floor needs the chain's whole row.
-  Kokkos::parallel_for(
-      "hamon::acceptance_thresholds",
-      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int32_t>(betas.extent(0))),
-      KOKKOS_LAMBDA(const std::int32_t chain) {
-        std::int32_t floor = 0;
-        for (std::int32_t k = 0; k < width; ++k) {
-          const std::uint64_t t = detail::heat_bath_threshold(
-              detail::heat_bath_factor(betas(chain), static_cast<double>(k - bound)));
-          up_limit(chain, k) = detail::threshold_limit(t);
-          if (t == 0) floor = k + 1;
-        }
-        up_floor(chain) = floor;
-      });
+  detail::family_of<ExecutionSpace>(model).refresh(space, model, state);
 }
 
-/// One block-Gibbs sweep of every machine: each colour class in turn (a Potts model:
-/// detail::potts_sweep: `kernel` device selects the device style, else the host style). Periodic
-/// lattices with integer local fields take the lattice fast path (DeviceModel::lattice), which
-/// gives the same bits as the general path. `kernel` chooses the host implementation
-/// (same bits either way).
+/// One block-Gibbs sweep of every machine: each colour class in turn (a Potts model: its
+/// q-state update, impl/potts_update.hpp: `kernel` device selects the device style, else the
+/// host style). Periodic lattices with integer local fields take the lattice fast path
+/// (DeviceModel::lattice), which gives the same bits as the general path. `kernel` chooses
+/// the host implementation (same bits either way).
 template <class ExecutionSpace>
 void gibbs_sweep(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
                  const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep, HostKernel kernel = HostKernel::best) {
-  using memory_space = typename ExecutionSpace::memory_space;
-  if (model.n_states > 0) {
-    detail::potts_sweep(space, model, state, seed, round, sweep, kernel);
-    return;
-  }
-  const std::int32_t bound = state.up_limit.extent(0) > 0 ? model.integer_field_bound : -1;
-  if (model.lattice.enabled && bound >= 0) {
-    for (std::int32_t colour = 0; colour < 2; ++colour) {
-      detail::update_block(space, state, bound,
-                           detail::LatticeBlock<memory_space>{model.lattice, colour},
-                           model.lattice.n_nodes / 2, seed, round, sweep, kernel);
-    }
-    return;
-  }
-  const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
-  for (std::size_t c = 0; c < n_colours; ++c) {
-    const std::int64_t begin = model.block_offsets[c];
-    const std::int64_t n_block = model.block_offsets[c + 1] - begin;
-    if (n_block == 0) continue;
-    detail::update_block(space, state, bound, detail::CsrBlock<memory_space>{model, begin}, n_block,
-                         seed, round, sweep, kernel);
-  }
+  detail::family_of<ExecutionSpace>(model).sweep(space, model, state, seed, round, sweep, kernel);
 }
 
 }  // namespace hamon

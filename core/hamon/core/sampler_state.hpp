@@ -2,9 +2,11 @@
 #pragma once
 // Everything a Sampler needs to continue exactly where it stopped, on the host, in a form
 // that does not depend on the execution space, thread count or memory layout that produced
-// it: spins machine-major (spins[m * n_nodes + i]), counters as 64-bit integers, the ladder
-// and the energies by bit pattern. checkpoint.hpp writes it to a file; a Sampler built on
-// any space from a SamplerState continues with the same bits as one that never stopped.
+// it: the variables machine-major (spins[m * n_nodes + i], of the variable kind's storage
+// type, variable_kind.hpp: SamplerState is the byte-stored spins and Potts states), counters as
+// 64-bit integers, the ladder and the energies by bit pattern. checkpoint.hpp writes it to a file;
+// a Sampler built on any space from a SamplerState continues with the same bits as one that never
+// stopped.
 //
 // Each struct lists its fields once (field_list.hpp); the checkpoint file, the sampler's
 // snapshot and restore and the tests' comparisons all walk those lists, and the list order
@@ -52,12 +54,14 @@ struct MomentBatchesState {
 };
 static_assert(field_list_is_complete<MomentBatchesState>());
 
-/// The traces a sampler without a sink keeps on the host (a sink's rows are the sink's).
-struct TraceState {
+/// The traces a sampler without a sink keeps on the host (a sink's rows are the sink's);
+/// the samples are values of `Value` (a variable kind's storage_type).
+template <class Value>
+struct TraceStateOf {
   std::int64_t samples_rows = 0;  // rows handed out so far (to the sink or kept here)
   std::int64_t energy_rows = 0;
   std::int64_t index_rows = 0;
-  std::vector<std::int8_t> samples;  // kept rows (empty with a sink)
+  std::vector<Value> samples;  // kept rows (empty with a sink)
   std::vector<double> energies;
   std::vector<std::int32_t> index_process;
 
@@ -69,18 +73,19 @@ struct TraceState {
                            field("index_process", t.index_process));
   }
 };
-static_assert(field_list_is_complete<TraceState>());
 
 /// The machine records (machine_records.hpp) are SamplerState's base: s.attempted etc.
-struct SamplerState : MachineRecords<HostList> {
+/// `Value`: the variables' storage type (variable_kind.hpp).
+template <class Value>
+struct SamplerStateOf : MachineRecords<HostList> {
   using Records = MachineRecords<HostList>;
   std::int64_t rounds_done = 0;  // burn-in included
   std::int32_t n_machines = 0;
   std::int64_t n_nodes = 0;
-  std::vector<double> betas;  // the current ladder
-  std::vector<std::int8_t> spins;
+  std::vector<double> betas;   // the current ladder
+  std::vector<Value> spins;    // the variables, machine-major
   MomentBatchesState moments;  // empty rows when moments are off
-  TraceState traces;
+  TraceStateOf<Value> traces;
 
   /// The checkpoint sections, in file order: STAT (the round, the shape, the ladder and the
   /// machine records), SPIN, MOMT and TRAC.
@@ -96,6 +101,11 @@ struct SamplerState : MachineRecords<HostList> {
                            field("traces", s.traces).starts_section("TRAC"));
   }
 };
+
+/// The state of the built-in families (spins and Potts states, one byte each).
+using TraceState = TraceStateOf<std::int8_t>;
+using SamplerState = SamplerStateOf<std::int8_t>;
+static_assert(field_list_is_complete<TraceState>());
 static_assert(field_list_is_complete<SamplerState>());
 
 }  // namespace hamon

@@ -26,11 +26,11 @@ KOKKOS_INLINE_FUNCTION double swap_log_ratio(double beta_i, double beta_next, do
 }
 
 /// One DEO pass for `round` (parity round % 2) on the energies in state.energy_fixed.
-template <class ExecutionSpace>
-void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state,
+template <class ExecutionSpace, class Value>
+void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state,
                    std::uint64_t seed, std::uint32_t round, int fraction_bits) {
   detail::deo_pass(space, "hamon::deo_swap",
-                   detail::ChainStateLadder<ExecutionSpace>{state, fraction_bits},
+                   detail::ChainStateLadder<ExecutionSpace, Value>{state, fraction_bits},
                    static_cast<std::int32_t>(state.betas.extent(0)), 1, seed, round, 0);
 }
 
@@ -39,11 +39,12 @@ void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace>
 /// one that comes back to chain 0 after that counts a round trip. A machine that starts
 /// elsewhere than chain 0 counts nothing until it has been there (no pseudo trips from the
 /// initial permutation).
-template <class ExecutionSpace>
-void update_index_process(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state) {
+template <class ExecutionSpace, class Value>
+void update_index_process(const ExecutionSpace& space,
+                          const ChainState<ExecutionSpace, Value>& state) {
   const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
   detail::small_for(space, "hamon::index_process", state.n_machines(),
-                    detail::IndexProcess<ExecutionSpace>{state, top});
+                    detail::IndexProcess<ExecutionSpace, Value>{state, top});
 }
 
 }  // namespace hamon

@@ -79,9 +79,15 @@ class ByteWriter {
 
  private:
   void value(std::int8_t v) { u8(static_cast<std::uint8_t>(v)); }
+  void value(std::uint8_t v) { u8(v); }
   void value(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
   void value(std::int64_t v) { i64(v); }
   void value(double v) { f64(v); }
+  void value(float v) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    u32(bits);
+  }
   std::string bytes_;
 };
 
@@ -162,9 +168,16 @@ class ByteReader {
     if (n > bytes_.size() - pos_) fail("is truncated");
   }
   std::int8_t value(std::int8_t) { return static_cast<std::int8_t>(u8()); }
+  std::uint8_t value(std::uint8_t) { return u8(); }
   std::int32_t value(std::int32_t) { return static_cast<std::int32_t>(u32()); }
   std::int64_t value(std::int64_t) { return i64(); }
   double value(double) { return f64(); }
+  float value(float) {
+    const std::uint32_t bits = u32();
+    float v = 0.0f;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
   const std::string& bytes_;
   std::string where_;
   std::size_t pos_ = 0;

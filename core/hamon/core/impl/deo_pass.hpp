@@ -76,9 +76,9 @@ void deo_pass(const ExecutionSpace& space, const char* label, const Ladders& lad
 
 /// The sampler's ladder: chain i of a ChainState, energies in fixed point, swaps exchange
 /// temperature labels.
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value>
 struct ChainStateLadder {
-  ChainState<ExecutionSpace> state;
+  ChainState<ExecutionSpace, Value> state;
   int fraction_bits;
 
   KOKKOS_INLINE_FUNCTION double beta(std::int32_t i, std::int32_t) const { return state.betas(i); }
@@ -108,9 +108,9 @@ enum TripPhase : std::int8_t {
   trip_descending = 2  // reached the coldest chain after chain 0: back at 0 is a round trip
 };
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value>
 struct IndexProcess {
-  ChainState<ExecutionSpace> state;
+  ChainState<ExecutionSpace, Value> state;
   std::int32_t top;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t m) const {

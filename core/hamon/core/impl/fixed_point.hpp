@@ -14,3 +14,12 @@ KOKKOS_FORCEINLINE_FUNCTION std::int64_t to_fixed_point(double value, double sca
 }
 
 }  // namespace hamon::detail
+
+namespace hamon {
+
+/// Fixed-point energy -> energy (energy.hpp).
+KOKKOS_INLINE_FUNCTION double fixed_point_energy(std::int64_t fixed, int fraction_bits) {
+  return static_cast<double>(fixed) * std::ldexp(1.0, -fraction_bits);
+}
+
+}  // namespace hamon

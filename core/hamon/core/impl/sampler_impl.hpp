@@ -6,6 +6,8 @@
 // The sampler is wiring between its parts (impl/sampler/), each of which owns a slice of
 // the state and saves and restores it by its field list (sampler_state.hpp):
 //   RoundLoop         the machines: sweeps, energies, DEO pass, index process
+//   ModelFamily       the model's variables, local update, energies and observers: chosen
+//                     once (family_of, impl/model_families.hpp), called by the parts
 //   LadderAdapter     the ladder and the run's phases
 //   TraceBuffer       samples, energy and index-process traces, to a sink or kept
 //   MomentBuffers     the cold chain's moments in batches (moment_accumulator.hpp)
@@ -21,13 +23,14 @@
 
 #include "hamon/core/checkpoint.hpp"
 #include "hamon/core/device_model.hpp"
+#include "hamon/core/impl/chain_state_shell.hpp"
+#include "hamon/core/impl/model_families.hpp"
 #include "hamon/core/impl/sampler/ladder_adapter.hpp"
 #include "hamon/core/impl/sampler/moment_accumulator.hpp"
 #include "hamon/core/impl/sampler/rank_link.hpp"
 #include "hamon/core/impl/sampler/round_loop.hpp"
 #include "hamon/core/impl/sampler/trace_buffer.hpp"
 #include "hamon/core/machine_exchange.hpp"
-#include "hamon/core/make_chain_state.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/run_phases.hpp"
 #include "hamon/core/sampler.hpp"
@@ -63,10 +66,12 @@ struct SamplerCore {
         link(exchange, static_cast<std::int32_t>(ladder_of(options_).size())) {
     ladder.phases = run_phases(options);
     ladder.betas = ladder_of(options);
-    loop.state = make_chain_state(space, model, ladder.betas, options.seed, link.my_block());
+    loop.family = family_of<ExecutionSpace>(model);
+    loop.state =
+        make_family_state(space, loop.family, model, ladder.betas, options.seed, link.my_block());
     traces.chunks = make_trace_chunks(space, model, options.observers, n_chains());
     traces.sink = sink;
-    moments = make_moment_buffers(space, model, options.observers);
+    moments = make_moment_buffers(space, model, options.observers, loop.family.node_columns(model));
   }
 
   std::int32_t n_chains() const { return static_cast<std::int32_t>(ladder.betas.size()); }
@@ -102,7 +107,7 @@ struct SamplerCore {
     if (has_pairs) loop.swap(space, model, options);
     if (observing) {
       const bool chunk_full = record_traces(space, model, loop.state, traces.chunks, measured());
-      if (moments.on()) accumulate_moment_round(space, model, loop.state, moments);
+      if (moments.on()) accumulate_moment_round(space, model, loop.family, loop.state, moments);
       if (chunk_full) traces.flush(space, link);
     }
     ++loop.rounds_done;
@@ -142,7 +147,7 @@ struct SamplerCore {
   /// Over ranks: collective, and complete on rank 0 only.
   NrptResult result() {
     traces.flush(space, link);
-    compute_energies(space, model, loop.state);
+    loop.family.energies(space, model, loop.state);
     if (link.distributed()) {
       bool ignored = false;
       loop.share_energies(space, link, true, false, ignored);
@@ -179,7 +184,7 @@ struct SamplerCore {
     }
     r.energies = traces.kept.energies;
     r.index_process = traces.kept.index_process;
-    if (moments.on()) r.moments = moments_of(space, moments, model, link);
+    if (moments.on()) r.moments = moments_of(space, moments, model, loop.family, link);
     return r;
   }
 
@@ -227,7 +232,7 @@ struct SamplerCore {
     if (s.betas.size() != ladder.betas.size()) state_misfit("the ladder has another length");
     if (s.rounds_done < 0 || s.rounds_done > kMaxRounds) state_misfit("impossible round number");
     validate_ladder(s.betas);
-    ladder.set(space, model, loop.state, s.betas);
+    ladder.set(space, model, loop, s.betas);
     loop.restore(space, s);
     if (moments.on()) {
       restore_moments(space, moments, s.moments, link);

@@ -19,7 +19,7 @@
 
 namespace hamon::detail {
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value = std::int8_t>
 struct LadderAdapter {
   using memory_space = typename ExecutionSpace::memory_space;
 
@@ -27,34 +27,34 @@ struct LadderAdapter {
   std::vector<double> betas;
 
   SwapStatistics swap_stats(const ExecutionSpace& space,
-                            const ChainState<ExecutionSpace>& state) const {
+                            const ChainState<ExecutionSpace, Value>& state) const {
     return swap_statistics(betas, to_host_vector<std::int64_t>(space, state.attempted),
                            to_host_vector<std::int64_t>(space, state.accepted));
   }
 
-  /// A new ladder into the state (and the heat-bath thresholds that depend on it).
+  /// A new ladder into the state (and the family's tables that depend on it).
   void set(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
-           ChainState<ExecutionSpace>& state, std::vector<double> ladder) {
+           RoundLoop<ExecutionSpace, Value>& loop, std::vector<double> ladder) {
     betas = std::move(ladder);
-    copy_from_host(space, state.betas, betas);
-    refresh_acceptance_thresholds(space, model, state);
+    copy_from_host(space, loop.state.betas, betas);
+    loop.family.refresh(space, model, loop.state);
   }
 
   /// The end of an adaptation segment: move the ladder on its rejection rates. A pair that
   /// was never attempted has no estimate: then the counters carry over to the next segment.
   void update(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
-              RoundLoop<ExecutionSpace>& loop) {
+              RoundLoop<ExecutionSpace, Value>& loop) {
     const SwapStatistics stats = swap_stats(space, loop.state);
     for (std::int64_t a : stats.attempted) {
       if (a == 0) return;
     }
-    set(space, model, loop.state, optimize_schedule(stats.rejection, betas));
+    set(space, model, loop, optimize_schedule(stats.rejection, betas));
     loop.reset_swap_counters(space);
   }
 
   /// What happens between rounds at loop.rounds_done (so a saved state is always past it).
   void after_round(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
-                   RoundLoop<ExecutionSpace>& loop) {
+                   RoundLoop<ExecutionSpace, Value>& loop) {
     if (std::binary_search(phases.ladder_updates.begin(), phases.ladder_updates.end(),
                            loop.rounds_done)) {
       update(space, model, loop);

@@ -25,10 +25,10 @@
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
-#include "hamon/core/energy.hpp"
 #include "hamon/core/impl/host_copies.hpp"
 #include "hamon/core/impl/launch.hpp"
-#include "hamon/core/impl/potts_update.hpp"
+#include "hamon/core/impl/model_family.hpp"
+#include "hamon/core/impl/sampler/moment_buffers.hpp"
 #include "hamon/core/impl/sampler/rank_link.hpp"
 #include "hamon/core/impl/sampler/restore_checks.hpp"
 #include "hamon/core/nrpt.hpp"
@@ -36,205 +36,6 @@
 #include "hamon/core/statistics.hpp"
 
 namespace hamon::detail {
-
-/// One batch-sum view of the accumulator: whether the ranks' copies are shares of a sum
-/// (saved summed to rank 0, restored there) or replicas of one value.
-template <class View>
-struct BatchSums {
-  const char* name;
-  View& view;
-  bool shared_over_ranks;
-};
-
-template <class ExecutionSpace>
-struct MomentBuffers {
-  using memory_space = typename ExecutionSpace::memory_space;
-  template <class T>
-  using matrix = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
-  template <class T>
-  using vector = Kokkos::View<T*, memory_space>;
-
-  std::int32_t max_batches = 0;    // 2K; 0 when moments are off
-  MomentBatchesState layout;       // length, n_batches, in_batch (the vectors stay empty)
-  matrix<std::int64_t> node_sums;  // (max_batches, n_nodes), Potts: (.., n_nodes * q)
-  matrix<std::int64_t> edge_sums;  // (max_batches, n_edges)
-  vector<double> energy_sums;      // per batch
-  vector<std::int64_t> abs_magnetization_sums;  // Potts: sums of max_s n_s
-  vector<std::int64_t> counts;
-  vector<std::int64_t> state_counts;  // Potts: n_s of this round's cold chain (q)
-
-  bool on() const { return max_batches > 0; }
-
-  /// The sums in the order (and with the names) of MomentBatchesState::sums.
-  template <class Self>
-  static auto sums(Self& b) {
-    using Node =
-        std::conditional_t<std::is_const_v<Self>, const matrix<std::int64_t>, matrix<std::int64_t>>;
-    using Energy = std::conditional_t<std::is_const_v<Self>, const vector<double>, vector<double>>;
-    using Count =
-        std::conditional_t<std::is_const_v<Self>, const vector<std::int64_t>, vector<std::int64_t>>;
-    return std::make_tuple(
-        BatchSums<Node>{"node_sums", b.node_sums, true},
-        BatchSums<Node>{"edge_sums", b.edge_sums, true},
-        BatchSums<Energy>{"energy_sums", b.energy_sums, false},
-        BatchSums<Count>{"abs_magnetization_sums", b.abs_magnetization_sums, true},
-        BatchSums<Count>{"counts", b.counts, false});
-  }
-};
-
-template <class ExecutionSpace>
-MomentBuffers<ExecutionSpace> make_moment_buffers(
-    const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
-    const ObserverOptions& options) {
-  using buffers = MomentBuffers<ExecutionSpace>;
-  buffers b;
-  if (!options.moments) return b;
-  b.max_batches = 2 * options.moment_batches;
-  const auto n_edges = options.edge_moments ? model.edge_i.extent(0) : 0;
-  // Potts: one column per (node, state), counting the rounds in that state.
-  const std::int64_t per_node = model.n_states > 0 ? model.n_states : 1;
-  auto alloc = [&space](const char* label) {
-    return Kokkos::view_alloc(space, std::string(label));
-  };
-  b.node_sums = typename buffers::template matrix<std::int64_t>(
-      alloc("hamon::node_sums"), b.max_batches, model.n_nodes * per_node);
-  if (model.n_states > 0) {
-    b.state_counts = typename buffers::template vector<std::int64_t>(alloc("hamon::state_counts"),
-                                                                     model.n_states);
-  }
-  b.edge_sums = typename buffers::template matrix<std::int64_t>(alloc("hamon::edge_sums"),
-                                                                b.max_batches, n_edges);
-  b.energy_sums =
-      typename buffers::template vector<double>(alloc("hamon::energy_sums"), b.max_batches);
-  b.abs_magnetization_sums = typename buffers::template vector<std::int64_t>(
-      alloc("hamon::abs_magnetization_sums"), b.max_batches);
-  b.counts =
-      typename buffers::template vector<std::int64_t>(alloc("hamon::moment_counts"), b.max_batches);
-  return b;
-}
-
-/// accumulate_moments for a Potts model: state counts per node, edge agreements, and
-/// max_s n_s for the order parameter.
-template <class ExecutionSpace>
-void accumulate_potts_moments(const ExecutionSpace& space,
-                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                              const ChainState<ExecutionSpace>& state,
-                              const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
-  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
-  const auto machine_of_chain = state.machine_of_chain;
-  const auto spins = state.spins;
-  const auto node_sums = b.node_sums;
-  const auto edge_sums = b.edge_sums;
-  const auto edge_i = model.edge_i;
-  const auto edge_j = model.edge_j;
-  const auto state_counts = b.state_counts;
-  const std::int32_t first = state.first_machine;
-  const std::int32_t n_local = state.n_local_machines();
-  const std::int32_t q = model.n_states;
-  small_for(
-      space, "hamon::clear_state_counts", q,
-      KOKKOS_LAMBDA(const std::int64_t s) { state_counts(s) = 0; });
-  launch(
-      space, "hamon::observe_potts_nodes", model.n_nodes, model.n_nodes,
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
-        if (m < 0) return;
-        const std::int32_t x = potts_state(spins(m, i));
-        node_sums(batch, i * q + x) += 1;
-        Kokkos::atomic_add(&state_counts(x), std::int64_t(1));
-      });
-  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
-  launch(
-      space, "hamon::observe_potts_edges", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
-        if (m >= 0 && spins(m, edge_i(e)) == spins(m, edge_j(e))) edge_sums(batch, e) += 1;
-      });
-  const auto energy_sums = b.energy_sums;
-  const auto largest = b.abs_magnetization_sums;
-  const auto counts = b.counts;
-  const auto energy_fixed = state.energy_fixed;
-  const int bits = model.energy_fraction_bits;
-  small_for(
-      space, "hamon::observe_potts_scalars", 1, KOKKOS_LAMBDA(const std::int64_t) {
-        std::int64_t most = 0;
-        for (std::int32_t s = 0; s < q; ++s) most = state_counts(s) > most ? state_counts(s) : most;
-        energy_sums(batch) += fixed_point_energy(energy_fixed(machine_of_chain(top)), bits);
-        largest(batch) += most;
-        counts(batch) += 1;
-      });
-}
-
-/// Adds the cold chain's moments of this round to batch `batch`.
-template <class ExecutionSpace>
-void accumulate_moments(const ExecutionSpace& space,
-                        const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                        const ChainState<ExecutionSpace>& state,
-                        const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
-  if (model.n_states > 0) {
-    accumulate_potts_moments(space, model, state, b, batch);
-    return;
-  }
-  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
-  const auto machine_of_chain = state.machine_of_chain;
-  const auto spins = state.spins;
-  const auto node_sums = b.node_sums;
-  const auto edge_sums = b.edge_sums;
-  const auto edge_i = model.edge_i;
-  const auto edge_j = model.edge_j;
-  const std::int32_t first = state.first_machine;
-  const std::int32_t n_local = state.n_local_machines();
-  launch(
-      space, "hamon::observe_node_moments", model.n_nodes, model.n_nodes,
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
-        if (m >= 0) node_sums(batch, i) += spins(m, i);
-      });
-  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
-  launch(
-      space, "hamon::observe_edge_moments", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
-        if (m >= 0) edge_sums(batch, e) += spins(m, edge_i(e)) * spins(m, edge_j(e));
-      });
-  const auto energy_sums = b.energy_sums;
-  const auto abs_m = b.abs_magnetization_sums;
-  const auto counts = b.counts;
-  const auto energy_fixed = state.energy_fixed;
-  const int bits = model.energy_fraction_bits;
-  const std::int64_t n_nodes = model.n_nodes;
-  if constexpr (host_style<ExecutionSpace>) {
-    if (n_nodes < kInlineHostWork) {
-      // Small model: on the calling thread (launch.hpp), same sums.
-      Kokkos::Profiling::pushRegion("hamon::observe_scalar_moments");
-      const std::int32_t cold = machine_of_chain(top);
-      const std::int32_t m = local_row(cold, first, n_local);
-      std::int64_t magnetization = 0;
-      if (m >= 0) {
-        for (std::int64_t i = 0; i < n_nodes; ++i) magnetization += spins(m, i);
-      }
-      energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
-      abs_m(batch) += magnetization < 0 ? -magnetization : magnetization;
-      counts(batch) += 1;
-      Kokkos::Profiling::popRegion();
-      return;
-    }
-  }
-  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
-  Kokkos::parallel_for(
-      "hamon::observe_scalar_moments", team_policy(space, 1, Kokkos::AUTO),
-      KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
-        const std::int32_t cold = machine_of_chain(top);
-        const std::int32_t m = local_row(cold, first, n_local);
-        std::int64_t magnetization = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0),
-            [&](const std::int64_t i, std::int64_t& sum) { sum += spins(m, i); }, magnetization);
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
-          abs_m(batch) += magnetization < 0 ? -magnetization : magnetization;
-          counts(batch) += 1;
-        });
-      });
-}
 
 /// Rows 2k and 2k+1 of `sums` become row k (k < half), the rows from `half` on are zeroed:
 /// column by column, each column's batches merged in place, in batch order.
@@ -273,15 +74,17 @@ void merge_moment_batches(const ExecutionSpace& space, const MomentBuffers<Execu
       });
 }
 
-/// Adds this round's cold chain to the open batch, closing and merging batches as they
-/// fill (the layout is the host's bookkeeping; kernels get the batch as an argument).
-template <class ExecutionSpace>
+/// Adds this round's cold chain (the family's observer) to the open batch, closing and
+/// merging batches as they fill (the layout is the host's bookkeeping; kernels get the batch
+/// as an argument).
+template <class ExecutionSpace, class Value>
 void accumulate_moment_round(const ExecutionSpace& space,
                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                             const ChainState<ExecutionSpace>& state,
+                             const ModelFamily<ExecutionSpace, Value>& family,
+                             const ChainState<ExecutionSpace, Value>& state,
                              MomentBuffers<ExecutionSpace>& b) {
   MomentBatchesState& at = b.layout;
-  accumulate_moments(space, model, state, b, at.n_batches);
+  family.observe(space, model, state, b, at.n_batches);
   if (++at.in_batch == at.length) {
     at.in_batch = 0;
     if (++at.n_batches == b.max_batches) {
@@ -306,10 +109,10 @@ inline MeanWithError mean_of_batches(const std::vector<double>& sums,
 
 /// The moments so far: means and batch-means errors (over ranks: collective, complete on
 /// rank 0).
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value>
 Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpace>& b,
                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                   const RankLink& link) {
+                   const ModelFamily<ExecutionSpace, Value>& family, const RankLink& link) {
   Moments out;
   const MomentBatchesState& at = b.layout;
   const std::size_t rows = static_cast<std::size_t>(at.n_batches) + (at.in_batch > 0 ? 1 : 0);
@@ -345,12 +148,9 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
   std::vector<double> magnetization;
   const auto abs_m =
       link.summed_over_ranks(to_host_vector<std::int64_t>(space, b.abs_magnetization_sums));
-  const double q = model.n_states;
   for (std::size_t k = 0; k < rows; ++k) {
-    const double mean_abs = static_cast<double>(abs_m[k]) * per_node;
-    // Potts: sum over the batch's rounds of (q max_s n_s / N - 1) / (q - 1).
-    magnetization.push_back(q > 0 ? (q * mean_abs - static_cast<double>(counts[k])) / (q - 1.0)
-                                  : mean_abs);
+    magnetization.push_back(
+        family.order_parameter(model, static_cast<double>(abs_m[k]) * per_node, counts[k]));
   }
   out.energy_per_node = mean_of_batches(energy, counts, complete);
   out.abs_magnetization_per_node = mean_of_batches(magnetization, counts, complete);

@@ -7,6 +7,7 @@
 // the identity. It keeps no state of the run: nothing of it is saved.
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -73,14 +74,31 @@ class RankLink {
     return is_root() ? sums : std::vector<T>(sums.size(), T(0));
   }
 
-  /// Every machine's rows (`per_machine` bytes each) on rank 0, from each rank's block.
-  std::vector<std::int8_t> gathered_machines(std::vector<std::int8_t> mine,
-                                             std::int64_t per_machine) const {
+  /// Rows that one rank holds and the others hold as zeros, complete on rank 0: their bytes
+  /// are summed (a byte plus zero bytes is that byte), so a value of any type travels as
+  /// the bytes of its storage, exactly.
+  template <class T>
+  std::vector<T> from_holder(std::vector<T> values) const {
+    static_assert(std::is_trivially_copyable_v<T>, "variables travel as bytes");
+    if (exchange_ != nullptr) {
+      exchange_->sum_to_root(reinterpret_cast<std::int8_t*>(values.data()),
+                             static_cast<std::int64_t>(values.size() * sizeof(T)));
+    }
+    return values;
+  }
+
+  /// Every machine's rows (`per_machine` values each) on rank 0, from each rank's block;
+  /// the exchange moves the bytes of the values.
+  template <class T>
+  std::vector<T> gathered_machines(std::vector<T> mine, std::int64_t per_machine) const {
+    static_assert(std::is_trivially_copyable_v<T>, "variables travel as bytes");
     if (exchange_ == nullptr) return mine;
     std::int64_t n_machines = 0;
     for (const MachineBlock& b : blocks_) n_machines += b.count;
-    std::vector<std::int8_t> all(static_cast<std::size_t>(n_machines * per_machine));
-    exchange_->gather_machines_to_root(mine.data(), all.data(), blocks_, per_machine);
+    std::vector<T> all(static_cast<std::size_t>(n_machines * per_machine));
+    exchange_->gather_machines_to_root(reinterpret_cast<const std::int8_t*>(mine.data()),
+                                       reinterpret_cast<std::int8_t*>(all.data()), blocks_,
+                                       per_machine * static_cast<std::int64_t>(sizeof(T)));
     return all;
   }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The sampler's round loop: the machines' state in the execution space (ChainState), the
-// round number, and what one round does to them: n_expl Gibbs sweeps, the energies, one
-// DEO swap pass and the index process. Its state is the round, the spins and the machine
-// records of SamplerState; the spins of a run over ranks are gathered to rank 0 to save
-// and each rank restores its own block.
+// round number, and what one round does to them: n_expl sweeps of the model's family
+// (impl/model_family.hpp), the family's energies, one DEO swap pass and the index process.
+// Its state is the round, the variables and the machine records of SamplerStateOf<Value>;
+// the variables of a run over ranks are gathered to rank 0 to save and each rank restores
+// its own block. Nothing here depends on the family or on the variables' type.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -13,23 +14,23 @@
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
-#include "hamon/core/energy.hpp"
-#include "hamon/core/gibbs_sweep.hpp"
 #include "hamon/core/impl/host_copies.hpp"
+#include "hamon/core/impl/model_family.hpp"
 #include "hamon/core/impl/sampler/rank_link.hpp"
 #include "hamon/core/impl/sampler/restore_checks.hpp"
-#include "hamon/core/make_chain_state.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "hamon/core/sampler_state.hpp"
 #include "hamon/core/swap.hpp"
 
 namespace hamon::detail {
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value = std::int8_t>
 struct RoundLoop {
   using memory_space = typename ExecutionSpace::memory_space;
+  using saved_state = SamplerStateOf<Value>;
 
-  ChainState<ExecutionSpace> state;
+  ModelFamily<ExecutionSpace, Value> family;
+  ChainState<ExecutionSpace, Value> state;
   std::int64_t rounds_done = 0;  // burn-in included
 
   std::int32_t n_chains() const { return static_cast<std::int32_t>(state.betas.extent(0)); }
@@ -39,9 +40,10 @@ struct RoundLoop {
              const NrptOptions& options, bool energies) {
     const auto round = static_cast<std::uint32_t>(rounds_done);
     for (std::int32_t sweep = 0; sweep < options.n_expl; ++sweep) {
-      gibbs_sweep(space, model, state, options.seed, round, static_cast<std::uint32_t>(sweep));
+      family.sweep(space, model, state, options.seed, round, static_cast<std::uint32_t>(sweep),
+                   HostKernel::best);
     }
-    if (energies) compute_energies(space, model, state);
+    if (energies) family.energies(space, model, state);
   }
 
   /// The ranks' energies of this round into every rank's state.
@@ -69,20 +71,20 @@ struct RoundLoop {
   }
 
   /// The round, the shape, the spins (every machine's, on rank 0) and the machine records.
-  void save(const ExecutionSpace& space, SamplerState& s, const RankLink& link) const {
+  void save(const ExecutionSpace& space, saved_state& s, const RankLink& link) const {
     s.rounds_done = rounds_done;
     s.n_machines = state.n_machines();
     s.n_nodes = state.n_nodes();
     const auto spins = host_copy(space, state.spins);
     const std::int32_t n_local = state.n_local_machines();
-    std::vector<std::int8_t> mine(static_cast<std::size_t>(n_local * s.n_nodes));
+    std::vector<Value> mine(static_cast<std::size_t>(n_local * s.n_nodes));
     for (std::int32_t m = 0; m < n_local; ++m) {
       for (std::int64_t i = 0; i < s.n_nodes; ++i) {
         mine[static_cast<std::size_t>(m * s.n_nodes + i)] = spins(m, i);
       }
     }
     s.spins = link.gathered_machines(std::move(mine), s.n_nodes);
-    for_each_field_pair(fields_of(state), fields_of<SamplerState::Records>(s),
+    for_each_field_pair(fields_of(state), fields_of<typename saved_state::Records>(s),
                         [&](const auto& view, const auto& saved) {
                           using T = typename std::decay_t<decltype(saved.value)>::value_type;
                           saved.value = to_host_vector<T>(space, view.value);
@@ -90,7 +92,7 @@ struct RoundLoop {
   }
 
   /// The spins of this state's machines (all of them in one process) from a whole state.
-  void restore_spins(const ExecutionSpace& space, const SamplerState& s) {
+  void restore_spins(const ExecutionSpace& space, const saved_state& s) {
     if (s.spins.size() != static_cast<std::size_t>(s.n_machines * s.n_nodes)) {
       state_misfit("the spins have the wrong size");
     }
@@ -105,10 +107,10 @@ struct RoundLoop {
   }
 
   /// The inverse of save (the caller has checked the shape and restored the ladder).
-  void restore(const ExecutionSpace& space, const SamplerState& s) {
+  void restore(const ExecutionSpace& space, const saved_state& s) {
     rounds_done = s.rounds_done;
     restore_spins(space, s);
-    for_each_field_pair(fields_of(state), fields_of<const SamplerState::Records>(s),
+    for_each_field_pair(fields_of(state), fields_of<const typename saved_state::Records>(s),
                         [&](const auto& view, const auto& saved) {
                           restore_view(space, view.value, saved.value, saved.name);
                         });

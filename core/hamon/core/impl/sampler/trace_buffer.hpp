@@ -13,14 +13,15 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/energy.hpp"
+#include "hamon/core/impl/chain_rows.hpp"
 #include "hamon/core/impl/launch.hpp"
 #include "hamon/core/impl/sampler/rank_link.hpp"
 #include "hamon/core/impl/sampler/restore_checks.hpp"
@@ -33,7 +34,7 @@ namespace hamon::detail {
 /// Rows of a trace chunk in the execution space (memory O(chunk), not O(rounds)).
 inline constexpr std::int64_t kTraceChunkRows = 4096;
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value = std::int8_t>
 struct TraceChunks {
   using memory_space = typename ExecutionSpace::memory_space;
   template <class T>
@@ -42,7 +43,7 @@ struct TraceChunks {
   // samples: every `samples_every` measured rounds, the cold chain at `sample_nodes`
   std::int64_t samples_every = 0;
   Kokkos::View<std::int32_t*, memory_space> sample_nodes;
-  matrix<std::int8_t> samples;         // (chunk, n_sample_nodes)
+  matrix<Value> samples;               // (chunk, n_sample_nodes)
   matrix<double> energies;             // (chunk, n_chains), by temperature
   matrix<std::int32_t> index_process;  // (chunk, n_machines): chain of every machine
   // rows of the current chunks (the host knows them; kernels get them as arguments)
@@ -54,11 +55,11 @@ struct TraceChunks {
   }
 };
 
-template <class ExecutionSpace>
-TraceChunks<ExecutionSpace> make_trace_chunks(
+template <class ExecutionSpace, class Value = std::int8_t>
+TraceChunks<ExecutionSpace, Value> make_trace_chunks(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
     const ObserverOptions& options, std::int32_t n_chains) {
-  using chunks = TraceChunks<ExecutionSpace>;
+  using chunks = TraceChunks<ExecutionSpace, Value>;
   chunks b;
   auto alloc = [&space](const char* label) {
     return Kokkos::view_alloc(space, std::string(label));
@@ -73,8 +74,8 @@ TraceChunks<ExecutionSpace> make_trace_chunks(
       for (std::int64_t i : options.sample_nodes) nodes.push_back(static_cast<std::int32_t>(i));
     }
     b.sample_nodes = to_view(space, nodes, "hamon::sample_nodes");
-    b.samples = typename chunks::template matrix<std::int8_t>(alloc("hamon::samples_chunk"),
-                                                              kTraceChunkRows, nodes.size());
+    b.samples = typename chunks::template matrix<Value>(alloc("hamon::samples_chunk"),
+                                                        kTraceChunkRows, nodes.size());
   }
   if (options.energies) {
     b.energies = typename chunks::template matrix<double>(alloc("hamon::energy_chunk"),
@@ -89,11 +90,11 @@ TraceChunks<ExecutionSpace> make_trace_chunks(
 
 /// The trace rows of measured round `r` (0-based). Returns true when a chunk is full (the
 /// caller flushes it before the next round).
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value>
 bool record_traces(const ExecutionSpace& space,
                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                   const ChainState<ExecutionSpace>& state, TraceChunks<ExecutionSpace>& b,
-                   std::int64_t r) {
+                   const ChainState<ExecutionSpace, Value>& state,
+                   TraceChunks<ExecutionSpace, Value>& b, std::int64_t r) {
   const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
   const auto machine_of_chain = state.machine_of_chain;
   const auto spins = state.spins;
@@ -108,7 +109,7 @@ bool record_traces(const ExecutionSpace& space,
     launch(
         space, "hamon::observe_samples", n_samples, n_samples, KOKKOS_LAMBDA(const std::int64_t k) {
           const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
-          samples(row, k) = m >= 0 ? spins(m, nodes(k)) : std::int8_t(0);
+          samples(row, k) = m >= 0 ? spins(m, nodes(k)) : Value(0);
         });
     chunk_full = chunk_full || b.samples_in_chunk == kTraceChunkRows;
   }
@@ -135,35 +136,56 @@ bool record_traces(const ExecutionSpace& space,
   return chunk_full;
 }
 
+/// Sample rows to a sink, which takes bytes: one-byte variables (spins, Potts states) as
+/// they are stored. A wider storage type has no sink yet (its samples are kept).
+template <class T>
+void append_samples_to(TraceSink& sink, const T* rows, std::int64_t n_rows, std::int64_t columns) {
+  if constexpr (sizeof(T) == 1) {
+    sink.append_samples(reinterpret_cast<const std::int8_t*>(rows), n_rows, columns);
+  } else {
+    (void)sink, (void)rows, (void)n_rows, (void)columns;
+    throw std::logic_error("trace sinks take one-byte variables; keep these samples instead");
+  }
+}
+
 /// The host side: where the rows go, and how many have gone.
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value = std::int8_t>
 struct TraceBuffer {
-  TraceChunks<ExecutionSpace> chunks;
+  TraceChunks<ExecutionSpace, Value> chunks;
   TraceSink* sink = nullptr;
-  TraceState kept;  // row counts, and the rows themselves without a sink
+  TraceStateOf<Value> kept;  // row counts, and the rows themselves without a sink
 
   /// Every row written so far leaves the execution space.
   void flush(const ExecutionSpace& space, const RankLink& link) {
-    hand_over(space, link, chunks.samples, chunks.samples_in_chunk, kept.samples_rows, kept.samples,
-              &TraceSink::append_samples);
+    hand_over(space, link, chunks.samples, chunks.samples_in_chunk, kept.samples_rows,
+              kept.samples, append_samples_to<Value>, true);
     chunks.samples_in_chunk = 0;
-    hand_over(space, link, chunks.energies,
-              chunks.energies.extent(0) > 0 ? chunks.traces_in_chunk : 0, kept.energy_rows,
-              kept.energies, &TraceSink::append_energies);
-    hand_over(space, link, chunks.index_process,
-              chunks.index_process.extent(0) > 0 ? chunks.traces_in_chunk : 0, kept.index_rows,
-              kept.index_process, &TraceSink::append_index_process);
+    hand_over(
+        space, link, chunks.energies, chunks.energies.extent(0) > 0 ? chunks.traces_in_chunk : 0,
+        kept.energy_rows, kept.energies,
+        [](TraceSink& to, const double* rows, std::int64_t n, std::int64_t columns) {
+          to.append_energies(rows, n, columns);
+        },
+        false);
+    hand_over(
+        space, link, chunks.index_process,
+        chunks.index_process.extent(0) > 0 ? chunks.traces_in_chunk : 0, kept.index_rows,
+        kept.index_process,
+        [](TraceSink& to, const std::int32_t* rows, std::int64_t n, std::int64_t columns) {
+          to.append_index_process(rows, n, columns);
+        },
+        false);
     chunks.traces_in_chunk = 0;
   }
 
   /// Rows [0, rows) of a chunk to the sink or `to`. Over ranks, only rank 0 hands over;
-  /// the samples (bytes, zero on the ranks without the cold machine) are summed first.
-  /// Without a sink, the other ranks keep the replicated traces (energies, index process)
-  /// as one process would, and no samples.
-  template <class T, class Matrix>
+  /// rows of the cold machine (`held`: zero on the ranks without it) come to rank 0 from
+  /// the rank that holds it first. Without a sink, the other ranks keep the replicated
+  /// traces (energies, index process) as one process would, and no samples.
+  template <class T, class Matrix, class Append>
   void hand_over(const ExecutionSpace& space, const RankLink& link, const Matrix& chunk,
                  std::int64_t rows, std::int64_t& counter, std::vector<T>& to,
-                 void (TraceSink::*append)(const T*, std::int64_t, std::int64_t)) {
+                 const Append& append, bool held) {
     if (rows == 0) return;
     counter += rows;
     const auto columns = static_cast<std::int64_t>(chunk.extent(1));
@@ -175,18 +197,17 @@ struct TraceBuffer {
         block[static_cast<std::size_t>(r * columns + c)] = host(r, c);
       }
     }
-    constexpr bool replicated = !std::is_same_v<T, std::int8_t>;
-    if constexpr (!replicated) block = link.summed_over_ranks(std::move(block));
-    if (!link.is_root() && (sink != nullptr || !replicated)) return;
+    if (held) block = link.from_holder(std::move(block));
+    if (!link.is_root() && (sink != nullptr || held)) return;
     if (sink != nullptr) {  // rank 0's
-      (sink->*append)(block.data(), rows, columns);
+      append(*sink, block.data(), rows, columns);
     } else {
       to.insert(to.end(), block.begin(), block.end());
     }
   }
 
   /// Takes over a saved TraceState, refusing kept rows that do not match their counts.
-  void restore(const TraceState& t, const RankLink& link, std::int64_t n_chains) {
+  void restore(const TraceStateOf<Value>& t, const RankLink& link, std::int64_t n_chains) {
     const auto sample_columns = static_cast<std::int64_t>(chunks.samples.extent(1));
     if (t.samples_rows < 0 || t.energy_rows < 0 || t.index_rows < 0) {
       state_misfit("negative trace rows");
