@@ -169,7 +169,8 @@ TEST(TEST_CATEGORY, toy_family_runs_through_the_round_loop) {
   }
   // Swaps happened (the family's energies drive the DEO pass).
   std::int64_t attempted = 0;
-  for (auto a : hamon::detail::to_host_vector<std::int64_t>(loop.state.attempted)) attempted += a;
+  for (auto a : hamon::detail::to_host_vector<std::int64_t>(toy.space, loop.state.attempted))
+    attempted += a;
   EXPECT_EQ(attempted, 20 * 2 + 20 * 1) << "40 rounds: 2 pairs in even rounds, 1 in odd ones";
 }
 
@@ -182,7 +183,7 @@ TEST(TEST_CATEGORY, toy_family_state_survives_a_checkpoint_and_continues_with_th
     toy.round(stopped);
   }
   hamon::SamplerStateOf<Real> saved;
-  stopped.save(saved, toy.link);
+  stopped.save(toy.space, saved, toy.link);
   saved.betas = toy.options.betas;
   ASSERT_EQ(saved.spins.size(), 4u * 5u);
 
@@ -196,14 +197,14 @@ TEST(TEST_CATEGORY, toy_family_state_survives_a_checkpoint_and_continues_with_th
   EXPECT_EQ(hamon_test::first_difference(saved, read), "");
 
   auto resumed = toy.loop();
-  resumed.restore(read);
+  resumed.restore(toy.space, read);
   for (int r = 0; r < 5; ++r) {
     toy.round(straight);
     toy.round(resumed);
   }
   hamon::SamplerStateOf<Real> a, b;
-  straight.save(a, toy.link);
-  resumed.save(b, toy.link);
+  straight.save(toy.space, a, toy.link);
+  resumed.save(toy.space, b, toy.link);
   EXPECT_EQ(hamon_test::first_difference(a, b), "");
   EXPECT_EQ(a.rounds_done, 12);
 }
@@ -227,17 +228,19 @@ TEST(TEST_CATEGORY, toy_family_traces_and_moments_are_its_values) {
     hamon::detail::accumulate_moment_round(toy.space, toy.model, loop.family, loop.state, moments);
     toy.space.fence();
     const auto x = host_copy(loop.state.spins);
-    const auto cold = hamon::detail::to_host_vector<std::int32_t>(loop.state.machine_of_chain)[3];
+    const auto cold =
+        hamon::detail::to_host_vector<std::int32_t>(toy.space, loop.state.machine_of_chain)[3];
     for (int i = 0; i < 5; ++i) cold_rows.push_back(x(cold, i));
     energy_sum += hamon::fixed_point_energy(
-        hamon::detail::to_host_vector<std::int64_t>(loop.state.energy_fixed)[cold],
+        hamon::detail::to_host_vector<std::int64_t>(toy.space, loop.state.energy_fixed)[cold],
         toy.model.energy_fraction_bits);
   }
-  traces.flush(toy.link);
+  traces.flush(toy.space, toy.link);
   EXPECT_EQ(traces.kept.samples_rows, 6);
   EXPECT_EQ(traces.kept.samples, cold_rows);
   EXPECT_EQ(traces.kept.energy_rows, 6);
-  const hamon::Moments m = hamon::detail::moments_of(moments, toy.model, loop.family, toy.link);
+  const hamon::Moments m =
+      hamon::detail::moments_of(toy.space, moments, toy.model, loop.family, toy.link);
   EXPECT_EQ(m.n_samples, 6);
   EXPECT_NEAR(m.energy_per_node.mean, energy_sum / 6.0 / 5.0, 1e-12);
 }
