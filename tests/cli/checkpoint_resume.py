@@ -112,6 +112,15 @@ def start(hamon, args, cwd, env=None):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, errors="replace")
 
 
+def inode_of(path):
+    """The file's inode, or None: a checkpoint write renames files under our feet, so a
+    separate exists() and stat() could see two different moments."""
+    try:
+        return os.stat(path).st_ino
+    except FileNotFoundError:
+        return None
+
+
 def wait_for_checkpoint(cwd, name="checkpoint.bin", timeout=60):
     path = os.path.join(cwd, "run.partial", name)
     deadline = time.monotonic() + timeout
@@ -162,21 +171,16 @@ def main():
     kill_dir = fresh(args.work, "killed")
     ckpt_path = os.path.join(kill_dir, "run.partial", "checkpoint.bin")
 
-    def inode():
-        try:
-            return os.stat(ckpt_path).st_ino
-        except FileNotFoundError:
-            return None
-
     kills, in_writes, attempts = 0, 0, 0
     command = ["run", config, "--quiet", "--device", "serial"]
     while attempts < 40:
         attempts += 1
-        before = inode()
+        before = inode_of(ckpt_path)
         p = start(hamon, command, kill_dir)
         if kills < 12:
             deadline = time.monotonic() + 60
-            while p.poll() is None and inode() in (before, None) and time.monotonic() < deadline:
+            while p.poll() is None and inode_of(ckpt_path) in (before, None) and \
+                    time.monotonic() < deadline:
                 time.sleep(0.001)
             if attempts % 2 == 0:
                 while p.poll() is None and not os.path.exists(ckpt_path + ".new") and \
@@ -361,10 +365,10 @@ def potts_cases(hamon, work, rng, failures):
     for attempt in range(20):
         p = start(hamon, command, kill_dir)
         if kills < 3:
-            before = os.stat(ckpt).st_ino if os.path.exists(ckpt) else None
+            before = inode_of(ckpt)
             deadline = time.monotonic() + 60
             while p.poll() is None and time.monotonic() < deadline and \
-                    (os.stat(ckpt).st_ino if os.path.exists(ckpt) else None) in (before, None):
+                    inode_of(ckpt) in (before, None):
                 time.sleep(0.001)
             time.sleep(rng.uniform(0.0, 0.03))
             if p.poll() is None:
