@@ -3,7 +3,7 @@
 // The execution spaces this library is compiled for: the round loop (Sampler, nrpt, sample)
 // is explicitly instantiated once per backend of cmake/HamonBackends.cmake's list that the
 // Kokkos build has. Using hamon with any other space is a compile-time error that says so
-// (detail::require_instantiated_t), not a link error.
+// (require_instantiated_t), not a link error.
 
 #include <Kokkos_Core.hpp>
 #include <type_traits>
@@ -59,11 +59,12 @@ struct RequireInstantiated<Space, true> {
 };
 #undef HAMON_SPACE_NAME
 
-/// void for an instantiated space; a readable static_assert for any other execution
-/// space; a substitution failure for a type that is not an execution space.
-template <class Space>
-using require_instantiated_t = typename RequireInstantiated<Space>::type;
-
 }  // namespace detail
+
+/// The constraint on every entry point that takes an execution space: void for an
+/// instantiated space; a readable static_assert for any other execution space; a
+/// substitution failure for a type that is not an execution space.
+template <class Space>
+using require_instantiated_t = typename detail::RequireInstantiated<Space>::type;
 
 }  // namespace hamon

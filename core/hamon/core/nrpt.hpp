@@ -137,18 +137,18 @@ struct Continuation {
 };
 
 /// Runs NRPT for `model` in `space` (a Sampler run for burn_in + n_rounds rounds).
-template <class ExecutionSpace, class = detail::require_instantiated_t<ExecutionSpace>>
+template <class ExecutionSpace, class = require_instantiated_t<ExecutionSpace>>
 NrptResult nrpt(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options);
 
 /// The same on a model whose Views already live in the space's memory (embedding in a
 /// Kokkos code: nothing is copied).
-template <class ExecutionSpace, class = detail::require_instantiated_t<ExecutionSpace>>
+template <class ExecutionSpace, class = require_instantiated_t<ExecutionSpace>>
 NrptResult nrpt(const ExecutionSpace& space,
                 const DeviceModel<typename ExecutionSpace::memory_space>& device_model,
                 const NrptOptions& options);
 
 /// Plain block-Gibbs sampling at one inverse temperature: NRPT with one chain.
-template <class ExecutionSpace, class = detail::require_instantiated_t<ExecutionSpace>>
+template <class ExecutionSpace, class = require_instantiated_t<ExecutionSpace>>
 NrptResult sample(const ExecutionSpace& space, const SpinModel& model, double beta,
                   NrptOptions options);
 

@@ -95,7 +95,7 @@ struct SamplerCore;
 
 template <class ExecutionSpace>
 class Sampler final : public SamplerBase {
-  using CompiledForThisSpace = detail::require_instantiated_t<ExecutionSpace>;
+  using CompiledForThisSpace = require_instantiated_t<ExecutionSpace>;
 
  public:
   using memory_space = typename ExecutionSpace::memory_space;

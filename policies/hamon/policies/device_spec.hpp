@@ -68,7 +68,7 @@ class DeviceSpec {
 
   // Implicit on purpose: `hamon::sample(model, opts, Kokkos::Cuda(stream))` reads naturally.
   // A space hamon is not compiled for is a readable compile error.
-  template <class Space, class = detail::require_instantiated_t<Space>>
+  template <class Space, class = require_instantiated_t<Space>>
   DeviceSpec(const Space& space) : kind_(Kind::instance), instance_(space) {}
 
  private:

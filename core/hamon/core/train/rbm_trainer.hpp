@@ -117,7 +117,7 @@ struct RbmTrainerCore;
 
 template <class ExecutionSpace>
 class RbmTrainer final : public RbmTrainerBase {
-  using CompiledForThisSpace = detail::require_instantiated_t<ExecutionSpace>;
+  using CompiledForThisSpace = require_instantiated_t<ExecutionSpace>;
 
  public:
   /// A new run from `initial` (e.g. initial_parameters). Throws std::invalid_argument for
