@@ -13,6 +13,10 @@ git worktree); AFTER defaults to build/bin/bench_kernels.
 FILTER (a --benchmark_filter of bench_kernels, default the Serial sweeps at L = 128) picks
 other rows, e.g. the energy pass ('energy<Kokkos::Serial>'; its rate is node-machines/ns);
 BEFORE_LABEL names the old build in the table (default "old"; a commit hash is best).
+The same comparison works for the round loop: BEFORE and AFTER set to bench_round_loop
+binaries, FILTER to its rows (e.g. 'round_loop<Kokkos::Serial>/L:(32|128)/') and PLAIN=''
+(its plain sweep has no chain count: the table then has no yardstick columns; a
+round-loop row's rate counts L^2 x chains per round, whatever n_expl).
 Records of such comparisons live in perf/results/before_after/.
 """
 import csv, io, os, subprocess, sys, datetime
@@ -26,7 +30,7 @@ before_label = "before (" + os.environ.get("BEFORE_LABEL", "old") + ")"
 bins = {before_label: os.environ["BEFORE"],
         "after (HEAD)": os.environ.get("AFTER", os.path.join(root, "build", "bin", "bench_kernels"))}
 filt = os.environ.get("FILTER", "sweep_(csr|lattice)<Kokkos::Serial>/L:128/chains:(8|16|32)/")
-plain_filter = "plain_sweep/L:128/chains:32"
+plain_filter = os.environ.get("PLAIN", "plain_sweep/L:128/chains:32")
 best = {}
 loads = []
 env = dict(os.environ, OMP_PROC_BIND="false", OMP_NUM_THREADS="2")
@@ -41,21 +45,26 @@ for rep in range(reps):
     for label, b in bins.items():
         for name, cpu in run(b, filt):
             k = (label, name); best[k] = min(best.get(k, 1e30), cpu)
-    for name, cpu in run(bins["after (HEAD)"], plain_filter):
+    for name, cpu in run(bins["after (HEAD)"], plain_filter) if plain_filter else ():
         k = ("plain", name); best[k] = min(best.get(k, 1e30), cpu)
 def upns(name, cpu_us):
     chains = int(name.split("chains:")[1].split("/")[0])
     side = int(name.split("L:")[1].split("/")[0])
     return side * side * chains / (cpu_us * 1e3)
-plain = [upns(n, c) for (l, n), c in best.items() if l == "plain"][0]
+plain = ([upns(n, c) for (l, n), c in best.items() if l == "plain"] or [float("nan")])[0]
 cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
 print(f"- machine: {cpu}, {os.cpu_count()} cores; date {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; "
       f"load average (1 min) at each rep: {', '.join(f'{x:.1f}' for x in loads)}")
 print(f"- {reps} interleaved reps, min cpu_time per benchmark, --benchmark_min_time={min_time}, Serial (one thread)")
-print(f"- yardstick (plain_sweep, L = 128, 32 chains, HEAD binary): {plain:.4f} updates/ns\n")
-print("| benchmark | before: updates/ns | x plain | after: updates/ns | x plain | after / before |")
-print("|---|---|---|---|---|---|")
+print(f"- yardstick ({plain_filter}, HEAD binary): {plain:.4f} updates/ns\n" if plain == plain
+      else "- no yardstick\n")
+yardstick = plain == plain  # no yardstick (PLAIN=''): no ratio columns
+print("| benchmark | before: updates/ns |" + (" x plain |" if yardstick else "") +
+      " after: updates/ns |" + (" x plain |" if yardstick else "") + " after / before |")
+print("|---|---|" + ("---|" if yardstick else "") + "---|" + ("---|" if yardstick else "") + "---|")
 names = sorted({n for (l, n) in best if l != "plain"})
 for n in names:
     b = upns(n, best[(before_label, n)]); a = upns(n, best[("after (HEAD)", n)])
-    print(f"| {n.replace('/manual_time','')} | {b:.3f} | {b/plain:.1f} | {a:.3f} | {a/plain:.1f} | {a/b:.2f} |")
+    xb = f" {b/plain:.1f} |" if yardstick else ""
+    xa = f" {a/plain:.1f} |" if yardstick else ""
+    print(f"| {n.replace('/manual_time','')} | {b:.3f} |{xb} {a:.3f} |{xa} {a/b:.2f} |")

@@ -29,9 +29,10 @@ KOKKOS_INLINE_FUNCTION double swap_log_ratio(double beta_i, double beta_next, do
 template <class ExecutionSpace, class Value>
 void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state,
                    std::uint64_t seed, std::uint32_t round, int fraction_bits) {
-  detail::deo_pass(space, "hamon::deo_swap",
-                   detail::ChainStateLadder<ExecutionSpace, Value>{state, fraction_bits},
-                   static_cast<std::int32_t>(state.betas.extent(0)), 1, seed, round, 0);
+  detail::deo_pass(
+      space, "hamon::deo_swap",
+      detail::ChainStateLadder<typename ExecutionSpace::memory_space>(state, fraction_bits),
+      static_cast<std::int32_t>(state.betas.extent(0)), 1, seed, round, 0);
 }
 
 /// Index process after a pass (and once before the first round, for the initial

@@ -76,28 +76,47 @@ void deo_pass(const ExecutionSpace& space, const char* label, const Ladders& lad
 
 /// The sampler's ladder: chain i of a ChainState, energies in fixed point, swaps exchange
 /// temperature labels.
-template <class ExecutionSpace, class Value>
+template <class MemorySpace>
 struct ChainStateLadder {
-  ChainState<ExecutionSpace, Value> state;
+  template <class T>
+  using view = Kokkos::View<T*, MemorySpace>;
+  // Only the Views the pass touches: the functor is built per pass, and each View copy
+  // costs a reference count on the host (a whole ChainState is a measurable share of a
+  // pass of a few dozen pairs).
+  view<double> betas;
+  view<std::int64_t> energy_fixed;
+  view<std::int32_t> machine_of_chain;
+  view<std::int32_t> chain_of_machine;
+  view<std::int64_t> attempted;
+  view<std::int64_t> accepted;
   int fraction_bits;
 
-  KOKKOS_INLINE_FUNCTION double beta(std::int32_t i, std::int32_t) const { return state.betas(i); }
+  template <class ExecutionSpace, class Value>
+  ChainStateLadder(const ChainState<ExecutionSpace, Value>& state, int bits)
+      : betas(state.betas),
+        energy_fixed(state.energy_fixed),
+        machine_of_chain(state.machine_of_chain),
+        chain_of_machine(state.chain_of_machine),
+        attempted(state.attempted),
+        accepted(state.accepted),
+        fraction_bits(bits) {}
+
+  KOKKOS_INLINE_FUNCTION double beta(std::int32_t i, std::int32_t) const { return betas(i); }
   KOKKOS_INLINE_FUNCTION double energy_gap(std::int32_t i, std::int32_t) const {
-    return fixed_point_energy(state.energy_fixed(state.machine_of_chain(i + 1)) -
-                                  state.energy_fixed(state.machine_of_chain(i)),
-                              fraction_bits);
+    return fixed_point_energy(
+        energy_fixed(machine_of_chain(i + 1)) - energy_fixed(machine_of_chain(i)), fraction_bits);
   }
-  KOKKOS_INLINE_FUNCTION void count(std::int32_t i, bool accepted) const {
-    state.attempted(i) += 1;
-    if (accepted) state.accepted(i) += 1;
+  KOKKOS_INLINE_FUNCTION void count(std::int32_t i, bool accepted_swap) const {
+    attempted(i) += 1;
+    if (accepted_swap) accepted(i) += 1;
   }
   KOKKOS_INLINE_FUNCTION void exchange(std::int32_t i, std::int32_t) const {
-    const std::int32_t m_lo = state.machine_of_chain(i);
-    const std::int32_t m_hi = state.machine_of_chain(i + 1);
-    state.machine_of_chain(i) = m_hi;
-    state.machine_of_chain(i + 1) = m_lo;
-    state.chain_of_machine(m_hi) = i;
-    state.chain_of_machine(m_lo) = i + 1;
+    const std::int32_t m_lo = machine_of_chain(i);
+    const std::int32_t m_hi = machine_of_chain(i + 1);
+    machine_of_chain(i) = m_hi;
+    machine_of_chain(i + 1) = m_lo;
+    chain_of_machine(m_hi) = i;
+    chain_of_machine(m_lo) = i + 1;
   }
 };
 
