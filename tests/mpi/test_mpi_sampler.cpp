@@ -16,6 +16,7 @@
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/sampler.hpp"
 #include "hamon/policies/mpi_exchange.hpp"
+#include "run_options.hpp"
 #include "same_results.hpp"
 
 namespace {
@@ -46,26 +47,6 @@ hamon::SpinModel model_of(Couplings couplings) {
   return hamon::make_lattice({8, 8}, true, hamon::ValueDistribution::pm_one(5));
 }
 
-/// Adaptation (ladder updates, settling), then measurement with every observer on.
-hamon::NrptOptions observed_run(int n_chains) {
-  hamon::NrptOptions o;
-  o.n_chains = n_chains;
-  o.beta_max = 1.5;
-  o.burn_in = 120;
-  o.n_rounds = 300;
-  o.n_expl = 2;
-  o.seed = 31;
-  o.adapt_schedule = true;
-  o.adapt_phases = 3;
-  o.observers.samples_every = 3;
-  o.observers.energies = true;
-  o.observers.index_process = true;
-  o.observers.moments = true;
-  o.observers.edge_moments = true;
-  o.observers.moment_batches = 4;
-  return o;
-}
-
 /// Runs `body` with this rank's execution space: Serial on even ranks, the other host
 /// backend (OpenMP where compiled in) on odd ones, so every rank count above 1 mixes them.
 template <class Body>
@@ -94,7 +75,7 @@ class DistributedRun : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DistributedRun, gives_the_bits_of_one_process) {
   const hamon::SpinModel model = model_of(GetParam().couplings);
-  const hamon::NrptOptions o = observed_run(GetParam().n_chains);
+  const hamon::NrptOptions o = hamon_test::observed_run(GetParam().n_chains);
   hamon::MpiExchange exchange;
   hamon::NrptResult distributed;
   on_this_ranks_space([&](const auto& space) {
@@ -111,7 +92,7 @@ TEST_P(DistributedRun, gives_the_bits_of_one_process) {
 
 TEST_P(DistributedRun, resumes_a_one_process_state_and_saves_one_that_one_process_resumes) {
   const hamon::SpinModel model = model_of(GetParam().couplings);
-  const hamon::NrptOptions o = observed_run(GetParam().n_chains);
+  const hamon::NrptOptions o = hamon_test::observed_run(GetParam().n_chains);
   const std::int64_t total = o.burn_in + o.n_rounds;
   hamon::MpiExchange exchange;
   // Every rank makes the same one-process state (at round 90, inside adaptation) and
@@ -145,7 +126,7 @@ TEST_P(DistributedRun, resumes_a_one_process_state_and_saves_one_that_one_proces
 
 TEST_P(DistributedRun, a_stop_asked_on_one_rank_ends_every_rank_at_the_same_round) {
   const hamon::SpinModel model = model_of(GetParam().couplings);
-  const hamon::NrptOptions o = observed_run(GetParam().n_chains);
+  const hamon::NrptOptions o = hamon_test::observed_run(GetParam().n_chains);
   const std::int64_t total = o.burn_in + o.n_rounds;
   hamon::MpiExchange exchange;
   const bool asks = exchange.rank() == exchange.n_ranks() - 1;

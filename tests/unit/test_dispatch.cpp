@@ -25,6 +25,7 @@
 #include "hamon/policies/resolve_device.hpp"
 #include "hamon/policies/thresholds.hpp"
 #include "policy_env_fixture.hpp"
+#include "run_options.hpp"
 #include "same_bits.hpp"
 
 namespace {
@@ -141,22 +142,6 @@ void expect_bit_identical(const NrptResult& a, const NrptResult& b, const std::s
   EXPECT_EQ(a.spin_updates, b.spin_updates);
 }
 
-// A run with everything the bit-identity should cover: adaptation, samples, energies.
-NrptOptions rich_options() {
-  NrptOptions o;
-  o.n_chains = 7;
-  o.beta_max = 1.5;
-  o.n_rounds = 120;
-  o.burn_in = 60;
-  o.n_expl = 2;
-  o.seed = 20261201;
-  o.adapt_schedule = true;
-  o.adapt_phases = 3;
-  o.observers.samples_every = 2;
-  o.observers.energies = true;
-  return o;
-}
-
 SpinModel glass(int side) {
   return hamon::make_lattice({side, side}, true, hamon::ValueDistribution::gaussian(2),
                              hamon::ValueDistribution::gaussian(3, 0.1));
@@ -207,7 +192,7 @@ std::vector<Route> host_routes() {
 TEST_F(DispatchTest, same_run_on_every_space_is_bit_identical) {
   const ScopedAcceleratorOverride no_accelerator(kCompiledOut);
   const SpinModel model = glass(10);
-  const NrptOptions options = rich_options();
+  const NrptOptions options = hamon_test::observed_run(7);
   const std::vector<Route> routes = host_routes();
   ASSERT_GE(routes.size(), 3u);
 
@@ -243,7 +228,7 @@ TEST_F(DispatchTest, same_run_on_every_space_is_bit_identical) {
 TEST_F(DispatchTest, cpu_record_says_how_the_host_tier_chose) {
   const ScopedAcceleratorOverride no_accelerator(kCompiledOut);
   const SpinModel model = glass(6);
-  NrptOptions options = rich_options();
+  NrptOptions options = hamon_test::observed_run(7);
   const RoutedResult small = hamon::routed_nrpt(model, options, DeviceSpec::cpu());
   ASSERT_TRUE(small.decision.host_tier.has_value());
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
@@ -343,7 +328,7 @@ TEST_F(DispatchTest, accelerator_branch_in_a_build_without_cuda_fails_loudly_not
 TEST_F(DispatchTest, hamon_device_env_forces_auto_calls) {
   const ScopedAcceleratorOverride no_accelerator(kCompiledOut);
   const SpinModel model = glass(6);
-  const NrptOptions options = rich_options();
+  const NrptOptions options = hamon_test::observed_run(7);
   const NrptResult reference = hamon::nrpt(Kokkos::DefaultHostExecutionSpace(), model, options);
 
   struct Forced {
@@ -449,7 +434,7 @@ TEST_F(DispatchTest, score_is_chains_times_free_nodes_excluding_clamped_ones) {
 TEST_F(DispatchTest, nrpt_with_runs_where_the_decision_says) {
   const ScopedAcceleratorOverride no_accelerator(kCompiledOut);
   const SpinModel model = glass(6);
-  const NrptOptions options = rich_options();
+  const NrptOptions options = hamon_test::observed_run(7);
   const NrptResult reference = hamon::nrpt(Kokkos::DefaultHostExecutionSpace(), model, options);
 
   std::vector<std::string> host_spaces;
@@ -561,7 +546,7 @@ TEST_F(DispatchTest, view_aliases_share_the_memory_and_count_no_references) {
 
 TEST_F(DispatchTest, nrpt_in_place_runs_on_the_callers_host_views_without_copying) {
   const SpinModel model = glass(10);
-  const NrptOptions options = rich_options();
+  const NrptOptions options = hamon_test::observed_run(7);
   // The caller's Views, in host memory.
   const auto caller = hamon::make_device_model(Kokkos::DefaultHostExecutionSpace(), model);
   const std::set<const void*> caller_pointers = pointers_of(caller);
@@ -653,7 +638,7 @@ Kokkos::View<T*, To> copy_to(const Kokkos::View<T*, P...>& src) {
 TEST_F(DispatchTest, nrpt_in_place_runs_device_views_on_the_device) {
   if (!hamon::probe_accelerator().visible()) GTEST_SKIP() << "no CUDA device visible";
   const SpinModel model = glass(10);
-  const NrptOptions options = rich_options();
+  const NrptOptions options = hamon_test::observed_run(7);
   const NrptResult host = hamon::routed_nrpt(model, options, DeviceSpec::cpu()).result;
   const auto caller = hamon::make_device_model(Kokkos::Cuda(), model);
   {

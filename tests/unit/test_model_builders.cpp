@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_model_error.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/fingerprint.hpp"
 #include "hamon/core/model_builders.hpp"
@@ -27,23 +28,7 @@ using hamon::ModelError;
 using hamon::SpinModel;
 using hamon::ValueDistribution;
 
-void expect_model_error(const std::function<void()>& make,
-                        const std::vector<std::string>& fragments) {
-  try {
-    make();
-  } catch (const ModelError& e) {
-    const std::string message = e.what();
-    for (const std::string& fragment : fragments) {
-      EXPECT_NE(message.find(fragment), std::string::npos)
-          << "message \"" << message << "\" lacks \"" << fragment << "\"";
-    }
-    return;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected ModelError, got another exception: " << e.what();
-    return;
-  }
-  ADD_FAILURE() << "expected ModelError, nothing was thrown";
-}
+using hamon_test::expect_model_error;
 
 std::vector<double> edge_couplings(const SpinModel& model) {
   std::vector<double> values;

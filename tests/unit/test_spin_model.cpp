@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_model_error.hpp"
 #include "hamon/core/spin_model.hpp"
 
 namespace {
@@ -22,25 +23,7 @@ using hamon::LatticeShape;
 using hamon::ModelError;
 using hamon::SpinModel;
 
-/// Runs `make`, expects a ModelError, and checks its message contains every fragment (so
-/// the message names the offending entry).
-void expect_model_error(const std::function<void()>& make,
-                        const std::vector<std::string>& fragments) {
-  try {
-    make();
-  } catch (const ModelError& e) {
-    const std::string message = e.what();
-    for (const std::string& fragment : fragments) {
-      EXPECT_NE(message.find(fragment), std::string::npos)
-          << "message \"" << message << "\" lacks \"" << fragment << "\"";
-    }
-    return;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected ModelError, got another exception: " << e.what();
-    return;
-  }
-  ADD_FAILURE() << "expected ModelError, nothing was thrown";
-}
+using hamon_test::expect_model_error;
 
 /// Random couplings on a random graph; raw mt19937_64 outputs only (a fixed sequence).
 std::vector<Edge> random_edges(std::int64_t n, std::size_t count, std::uint64_t seed) {
