@@ -157,8 +157,8 @@ struct TraceBuffer {
 
   /// Every row written so far leaves the execution space.
   void flush(const ExecutionSpace& space, const RankLink& link) {
-    hand_over(space, link, chunks.samples, chunks.samples_in_chunk, kept.samples_rows,
-              kept.samples, append_samples_to<Value>, true);
+    hand_over(space, link, chunks.samples, chunks.samples_in_chunk, kept.samples_rows, kept.samples,
+              append_samples_to<Value>, true);
     chunks.samples_in_chunk = 0;
     hand_over(
         space, link, chunks.energies, chunks.energies.extent(0) > 0 ? chunks.traces_in_chunk : 0,
@@ -184,8 +184,8 @@ struct TraceBuffer {
   /// traces (energies, index process) as one process would, and no samples.
   template <class T, class Matrix, class Append>
   void hand_over(const ExecutionSpace& space, const RankLink& link, const Matrix& chunk,
-                 std::int64_t rows, std::int64_t& counter, std::vector<T>& to,
-                 const Append& append, bool held) {
+                 std::int64_t rows, std::int64_t& counter, std::vector<T>& to, const Append& append,
+                 bool held) {
     if (rows == 0) return;
     counter += rows;
     const auto columns = static_cast<std::int64_t>(chunk.extent(1));
