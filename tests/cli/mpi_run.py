@@ -119,6 +119,20 @@ def expect_job_ended(failures, args, p, d, want, what, before_resume=None):
     return err
 
 
+def block_checkpoint_writes(blocker, timeout=60):
+    """A directory where the next checkpoint file goes. The run may be writing that file
+    right now (it is renamed into place when complete): then wait for the rename."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            os.makedirs(blocker)
+            return
+        except FileExistsError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.001)
+
+
 def main():
     args = clitest.arguments(__doc__, lambda p: p.add_argument("--mpiexec", required=True))
     failures = clitest.Failures()
@@ -194,7 +208,7 @@ def main():
     p = start_mpirun(args, 3, ["run", config, "--quiet"], d)
     cr.wait_for_checkpoint(d, "checkpoint.bin", timeout=120)
     blocker = os.path.join(d, "run.partial", "checkpoint.bin.new")
-    os.makedirs(blocker)
+    block_checkpoint_writes(blocker)
     err = expect_job_ended(failures, args, p, d, want, "a failed rank",
                            before_resume=lambda: os.rmdir(blocker))
     failures.check("rank 0 of 3" in err and "checkpoint.bin.new" in err,
