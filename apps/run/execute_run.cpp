@@ -88,7 +88,6 @@ class Driver {
       o.progress_every = ProgressDisplay::report_every(o.burn_in + o.n_rounds);
       o.on_progress = [this](const Progress& p) { display_.update(p); };
     }
-    identity_ = identity_of(*run_.model, production_.options);
   }
   Driver(const Driver&) = delete;
   Driver& operator=(const Driver&) = delete;
@@ -145,7 +144,7 @@ class Driver {
   void save(SamplerBase& sampler) {
     const auto start = clock::now();
     Checkpoint c;
-    c.identity = identity_;
+    c.identity = sampler.identity();  // the fingerprint its DeviceModel already holds
     c.state = sampler.state();
     c.attachments = production_.attachments;
     if (dir_ != nullptr) save_checkpoint(dir_->file(kCheckpointFile), c);
@@ -211,7 +210,6 @@ class Driver {
   ProgressDisplay display_;
   StopSignals signals_;  // from the first checkpoint on
   double checkpoint_s_ = 0.0;
-  CheckpointIdentity identity_;
 };
 
 /// The sink of the ranks other than 0 (rank 0 writes the traces): they keep nothing.
