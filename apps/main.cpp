@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "hamon/version.hpp"
 #include "run/execute_run.hpp"
 #include "run/mpi_job.hpp"
+#include "run/stop_signals.hpp"
 
 namespace {
 
@@ -97,6 +99,10 @@ int main(int argc, char* argv[]) {
   }
   for (const Command& command : commands) {
     if (!command.app->parsed()) continue;
+    // Before the command's first step: a stop while it reads files or tunes must not kill
+    // it with a run directory half made.
+    std::optional<StopSignals> signals;
+    if (command.changes_run_directory) signals.emplace(job.is_root());
     if (!job.distributed() || command.over_ranks) return run_guarded(command.run, true);
     // A one-process command in a job over ranks: rank 0 runs it, every rank exits alike.
     const int status = job.is_root() ? run_guarded(command.run, false) : 0;

@@ -19,6 +19,7 @@ set(HAMON_APPS_OUTPUT_SOURCES
   output/atomic_file.cpp
   output/npy.cpp
   output/npy_stream.cpp
+  output/run_files.cpp
   output/run_directory.cpp
   output/progress_display.cpp)
 set(HAMON_APPS_RUN_SOURCES

@@ -18,6 +18,9 @@ struct Command {
   /// In a job over MPI ranks, whether every rank takes part (run, resume, extend, devices);
   /// otherwise rank 0 alone runs the command and every rank exits with its status.
   bool over_ranks = false;
+  /// Whether it changes a run directory: then stop signals (run/stop_signals.hpp) are
+  /// handled from before its first step to its end.
+  bool changes_run_directory = false;
 };
 
 Command add_run_command(CLI::App& app);

@@ -25,7 +25,8 @@ Command add_demo_command(CLI::App& app) {
   sub->footer(
       "The same as `hamon run examples/ising2d.yaml`, except that it replaces its own earlier\n"
       "run (a directory with summary.yaml) so it can be repeated.");
-  return {sub, [flags]() {
+  return {sub,
+          [flags]() {
             const auto started = std::chrono::steady_clock::now();
             const PreparedRun run =
                 prepare_run_from_text(kDemoExperiment, "examples/ising2d.yaml (built in)",
@@ -38,7 +39,8 @@ Command add_demo_command(CLI::App& app) {
               std::cout << "  plots        python3 tools/plot_run.py " << outcome.directory << "\n";
             }
             return 0;
-          }};
+          },
+          false, true};
 }
 
 }  // namespace hamon::cli

@@ -72,10 +72,11 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
   const fs::path partial = partial_dir_of(dir);
   MpiJob& job = MpiJob::current();
   std::optional<PreparedRun> prepared;
+  bool from_the_beginning = false;
   job.agree([&] {
     std::error_code ec;
     if (how == ContinueHow::resume && !fs::is_directory(partial, ec)) {
-      if (fs::is_regular_file(dir / "summary.yaml", ec)) {
+      if (fs::is_regular_file(dir / kSummaryFile, ec)) {
         throw UsageError(dir.string() + " is a complete run, nothing to resume; `hamon extend " +
                          dir.string() + " --rounds N` continues it");
       }
@@ -86,19 +87,30 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
         throw UsageError("an interrupted run is in " + partial.string() + "; `hamon resume " +
                          dir.string() + "` finishes it first");
       }
-      if (!fs::is_regular_file(dir / "summary.yaml", ec)) {
-        throw UsageError(dir.string() + " is not a complete hamon run (no summary.yaml)");
+      if (!fs::is_regular_file(dir / kSummaryFile, ec)) {
+        throw UsageError(dir.string() + " is not a complete hamon run (no " + kSummaryFile + ")");
       }
     }
     prepared.emplace(
         prepare_continuation(f, how == ContinueHow::resume ? partial : dir, extra_rounds));
+    // Stopped before its first checkpoint: nothing was sampled, so starting again from
+    // config.yaml is the run itself.
+    from_the_beginning = how == ContinueHow::resume && !has_checkpoint_files(partial);
   });
   const PreparedRun& run = *prepared;
   const KokkosSession kokkos;
   const bool speaks = !f.quiet && job.is_root();
-  const RunOutcome outcome = continue_run(run, how, speaks && stderr_is_terminal(), started);
+  const bool progress = speaks && stderr_is_terminal();
+  const RunOutcome outcome = from_the_beginning
+                                 ? start_run(run, progress, started, StartIn::interrupted_directory)
+                                 : continue_run(run, how, progress, started);
   if (speaks) {
-    std::cout << "hamon: continued from " << outcome.resumed_from << "\n";
+    if (from_the_beginning) {
+      std::cout << "hamon: started from the beginning (" << partial.string()
+                << " held no checkpoint yet)\n";
+    } else {
+      std::cout << "hamon: continued from " << outcome.resumed_from << "\n";
+    }
     print_run_report(std::cout, run, outcome, false);
   }
   return 0;
@@ -113,7 +125,8 @@ Command add_resume_command(CLI::App& app) {
   sub->footer(
       "Continues DIR.partial (a sampling or a training run) from its last good checkpoint (a "
       "corrupt newest one falls back\n"
-      "to the previous one, and says so) and renames it to DIR when done. The result is\n"
+      "to the previous one, and says so) and renames it to DIR when done; a sampling run\n"
+      "stopped before its first checkpoint starts from the beginning. The result is\n"
       "bit-identical to an uninterrupted run, whatever --device. A checkpoint that does not\n"
       "fit DIR.partial/config.yaml (other model, options, version) is refused.\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped again.");
@@ -132,7 +145,7 @@ Command add_resume_command(CLI::App& app) {
             }
             return continue_command(*f, ContinueHow::resume, 0);
           },
-          true};
+          true, true};
 }
 
 Command add_extend_command(CLI::App& app) {
@@ -150,7 +163,7 @@ Command add_extend_command(CLI::App& app) {
                                                         std::numeric_limits<std::uint32_t>::max());
             return continue_command(*f, ContinueHow::extend, n);
           },
-          true};
+          true, true};
 }
 
 }  // namespace hamon::cli

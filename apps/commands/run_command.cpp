@@ -59,7 +59,7 @@ Command add_run_command(CLI::App& app) {
             if (speaks) print_run_report(std::cout, run, outcome, false);
             return 0;
           },
-          true};
+          true, true};
 }
 
 Command add_validate_command(CLI::App& app) {

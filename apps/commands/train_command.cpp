@@ -40,10 +40,12 @@ Command add_train_command(CLI::App& app) {
       "draws the learning curves and the samples. SIGTERM, SIGINT or SIGUSR1 finish the\n"
       "update, write a checkpoint and exit 3: `hamon resume DIR` continues, bit-identically.\n"
       "Exit status: 0 done, 1 failed, 2 bad input (nothing created), 3 stopped, resumable.");
-  return {sub, [state]() {
+  return {sub,
+          [state]() {
             state->flags.speak = !state->quiet;
             return train_new(state->config, state->flags);
-          }};
+          },
+          false, true};
 }
 
 }  // namespace hamon::cli

@@ -11,6 +11,7 @@
 
 #include "output/atomic_file.hpp"
 #include "output/npy.hpp"
+#include "output/run_files.hpp"
 
 namespace hamon::cli {
 
@@ -95,12 +96,12 @@ void NpyStream::sync() {
 
 RunTraceFiles::RunTraceFiles(const std::filesystem::path& dir, Shape shape,
                              const TraceState* resume)
-    : samples_(dir / "samples.npy",
+    : samples_(dir / kSamplesFile,
                shape.states ? npy_descr<std::uint8_t>() : npy_descr<std::int8_t>(), 1,
                shape.sample_columns, resume ? resume->samples_rows : -1),
-      energies_(dir / "energies.npy", npy_descr<double>(), 8, shape.chains,
+      energies_(dir / kEnergiesFile, npy_descr<double>(), 8, shape.chains,
                 resume ? resume->energy_rows : -1),
-      index_(dir / "index_process.npy", npy_descr<std::int32_t>(), 4, shape.chains,
+      index_(dir / kIndexProcessFile, npy_descr<std::int32_t>(), 4, shape.chains,
              resume ? resume->index_rows : -1) {}
 
 void RunTraceFiles::append_samples(const std::int8_t* rows, std::int64_t n_rows,

@@ -7,10 +7,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include "hamon/core/checkpoint.hpp"
 #include "output/atomic_file.hpp"
 
 namespace hamon::cli {
@@ -24,9 +26,31 @@ bool is_non_empty_directory(const fs::path& dir) {
   return fs::is_directory(dir, ec) && !fs::is_empty(dir, ec);
 }
 
-bool looks_like_a_run(const fs::path& dir) {
+/// Why `hamon resume DIR` would fail on `partial`, or nothing when it would work: a
+/// sampling run resumes from its newest good checkpoint, or starts again from its
+/// config.yaml when it has none yet; a training run needs a checkpoint.
+std::optional<std::string> not_resumable(const fs::path& partial) {
   std::error_code ec;
-  return fs::is_regular_file(dir / "summary.yaml", ec);
+  const bool sampling = fs::is_regular_file(partial / kConfigFile, ec);
+  const bool training = fs::is_regular_file(partial / kTrainingConfigFile, ec);
+  if (!sampling && !training) {
+    return std::string("it holds no ") + kConfigFile + " nor " + kTrainingConfigFile;
+  }
+  if (!has_checkpoint_files(partial)) {
+    if (sampling) return std::nullopt;
+    return std::string("it holds no checkpoint");
+  }
+  try {
+    load_checkpoint(partial / kCheckpointFile);
+  } catch (const CheckpointError& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
+std::string foreign_files_problem(const fs::path& dir, const std::vector<std::string>& foreign) {
+  return "'" + dir.string() + "' holds files hamon did not write (" + listed(foreign) +
+         "); --overwrite removes only hamon's own files, so move those away first";
 }
 
 /// A fresh directory next to `dir`, named dir + suffix + random characters.
@@ -85,9 +109,22 @@ std::optional<std::string> output_directory_problem(const std::string& out_dir, 
     return "cannot create '" + dir.string() + "': '" + ancestor.string() + "' is not writable";
   }
   const fs::path partial = partial_dir_of(dir);
-  if (fs::exists(partial, ec) && !replace_run) {
-    return "an interrupted run is in '" + partial.string() + "'; continue it with `hamon resume " +
-           dir.string() + "`, or pass --overwrite to discard it";
+  if (fs::exists(partial, ec)) {
+    const std::vector<std::string> foreign = foreign_entries(partial);
+    if (!replace_run) {
+      const auto why = not_resumable(partial);
+      if (!why) {
+        return "an interrupted run is in '" + partial.string() +
+               "'; continue it with `hamon resume " + dir.string() +
+               "`, or pass --overwrite to discard it";
+      }
+      return "'" + partial.string() + "' is left from an interrupted run that cannot be " +
+             "resumed (" + *why + "); " +
+             (foreign.empty() ? "pass --overwrite to discard it"
+                              : "it holds files hamon did not write (" + listed(foreign) +
+                                    "): remove it yourself");
+    }
+    if (!foreign.empty()) return foreign_files_problem(partial, foreign);
   }
   if (!is_non_empty_directory(dir)) return std::nullopt;
   if (!replace_run) {
@@ -96,11 +133,14 @@ std::optional<std::string> output_directory_problem(const std::string& out_dir, 
            "directory with --out, or pass --overwrite to replace an "
            "earlier hamon run";
   }
-  if (!looks_like_a_run(dir)) {
-    return "'" + dir.string() +
-           "' is not empty and holds no summary.yaml, so it is not an "
-           "earlier hamon run; --overwrite only replaces those";
+  const std::vector<std::string> foreign = foreign_entries(dir);
+  if (!is_hamon_run(dir)) {
+    return "'" + dir.string() + "' is not an earlier hamon run (no " + kSummaryFile +
+           " written by hamon beside its " + kConfigFile + " or " + kTrainingConfigFile +
+           "); --overwrite only replaces those" +
+           (foreign.empty() ? std::string() : ", and never deletes " + listed(foreign));
   }
+  if (!foreign.empty()) return foreign_files_problem(dir, foreign);
   return std::nullopt;
 }
 
@@ -111,7 +151,10 @@ RunDirectory RunDirectory::create(const fs::path& final_dir, bool discard_partia
   const fs::path dir = normalised_run_dir(final_dir);
   const fs::path partial = partial_dir_of(dir);
   std::error_code ec;
-  if (discard_partial) fs::remove_all(partial, ec);
+  if (discard_partial && fs::exists(partial, ec)) {
+    const std::vector<std::string> foreign = remove_hamon_files(partial);
+    if (!foreign.empty()) throw std::runtime_error(foreign_files_problem(partial, foreign));
+  }
   const fs::path parent = dir.parent_path();
   if (!parent.empty()) {
     fs::create_directories(parent, ec);
@@ -130,7 +173,7 @@ RunDirectory RunDirectory::open(const fs::path& final_dir) {
   const fs::path partial = partial_dir_of(dir);
   std::error_code ec;
   if (!fs::is_directory(partial, ec)) {
-    if (looks_like_a_run(dir)) {
+    if (is_hamon_run(dir)) {
       throw std::runtime_error(dir.string() + " is a complete run (nothing to resume); " +
                                "`hamon extend " + dir.string() + " --rounds N` continues it");
     }
@@ -156,9 +199,11 @@ void RunDirectory::commit(bool replace_run) {
   std::error_code ec;
   fs::path previous;
   if (is_non_empty_directory(final_dir_)) {
-    if (!replace_run || !looks_like_a_run(final_dir_)) {
+    // Checked again: the directory may have changed while the run was going.
+    if (!replace_run || !is_hamon_run(final_dir_) || !foreign_entries(final_dir_).empty()) {
       throw std::runtime_error(final_dir_.string() +
-                               " appeared while the run was going and is not empty; the "
+                               " is not empty and is not an earlier hamon run holding only "
+                               "hamon's files (it changed while the run was going); the "
                                "results stay in " +
                                partial_.string());
     }
@@ -176,7 +221,16 @@ void RunDirectory::commit(bool replace_run) {
     throw std::runtime_error("cannot rename " + partial_.string() + " to " + final_dir_.string() +
                              ": " + why);
   }
-  if (!previous.empty()) fs::remove_all(previous, ec);
+  if (!previous.empty()) {
+    const std::vector<std::string> kept = remove_hamon_files(previous / "run");
+    if (!kept.empty()) {
+      std::cerr << "hamon: warning: files hamon did not write appeared in the earlier run as it "
+                << "was replaced; they are kept in " << (previous / "run").string() << ": "
+                << listed(kept) << "\n";
+    } else {
+      fs::remove(previous, ec);
+    }
+  }
 }
 
 }  // namespace hamon::cli

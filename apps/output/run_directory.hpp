@@ -9,9 +9,11 @@
 //
 // Policy for an existing DIR: an empty directory is replaced; a non-empty one is refused
 // (checked before the run starts, so no time is wasted) unless the caller passed
-// --overwrite and DIR holds a summary.yaml (an earlier hamon run): then the earlier run
-// is moved aside, the new one renamed in, and the earlier one deleted. An existing
-// DIR.partial (an interrupted run) is refused too: resume it, or --overwrite discards it.
+// --overwrite and DIR is an earlier hamon run holding nothing but hamon's files
+// (run_files.hpp): then the earlier run is moved aside, the new one renamed in, and the
+// earlier one's files deleted. An existing DIR.partial (an interrupted run) is refused
+// too: resume it, or --overwrite discards it (again only when it holds nothing but
+// hamon's files). The refusal recommends `hamon resume` only where resume would work.
 
 #include <filesystem>
 #include <functional>
@@ -19,15 +21,14 @@
 #include <ostream>
 #include <string>
 
+#include "output/run_files.hpp"
+
 namespace hamon::cli {
 
 /// "runs/x/" -> "runs/x".
 std::filesystem::path normalised_run_dir(const std::filesystem::path& dir);
 /// DIR.partial for DIR.
 std::filesystem::path partial_dir_of(const std::filesystem::path& dir);
-/// The file name of the checkpoint inside DIR.partial (and kept in DIR, for extend).
-inline constexpr const char* kCheckpointFile = "checkpoint.bin";
-inline constexpr const char* kConfigFile = "config.yaml";
 
 /// Why a run could not be committed to `dir` (output.dir / --out) under the policy above,
 /// or nothing when it can.
@@ -35,7 +36,8 @@ std::optional<std::string> output_directory_problem(const std::string& dir, bool
 
 class RunDirectory {
  public:
-  /// A fresh DIR.partial (an earlier one is removed when `discard_partial`).
+  /// A fresh DIR.partial (an earlier one is removed when `discard_partial`; one holding
+  /// files hamon did not write is refused).
   static RunDirectory create(const std::filesystem::path& final_dir, bool discard_partial);
   /// The DIR.partial of an interrupted run. Throws std::runtime_error when there is none.
   static RunDirectory open(const std::filesystem::path& final_dir);

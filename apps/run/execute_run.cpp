@@ -181,13 +181,13 @@ class Driver {
     const auto chains = static_cast<std::int64_t>(r.betas.size());
     const ObserverOptions& recorded = production_.options.observers;
     if (!run_.config.output.moments) {
-      r.samples = read_streamed_rows<std::int8_t>(dir.file("samples.npy"), r.n_samples,
+      r.samples = read_streamed_rows<std::int8_t>(dir.file(kSamplesFile), r.n_samples,
                                                   static_cast<std::int64_t>(r.sample_nodes.size()));
     }
     // One energy row per measured round, when they are recorded.
-    r.energies = read_streamed_rows<double>(dir.file("energies.npy"),
+    r.energies = read_streamed_rows<double>(dir.file(kEnergiesFile),
                                             recorded.energies ? r.n_rounds : 0, chains);
-    dir.write("betas.npy", [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
+    dir.write(kBetasFile, [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
     outcome.observables = observables_of(r, *run_.model, run_.config.output.moments);
     outcome.diagnostics = diagnose(*run_.model, r);
     outcome.total_s = seconds_since(started);
@@ -196,7 +196,7 @@ class Driver {
                       outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
                       outcome.plan ? &*outcome.plan : nullptr,
                       Timing{outcome.total_s, outcome.sampling_s, outcome.checkpoint_s}});
-    dir.write("summary.yaml", [&](std::ostream& out) { out << summary; });
+    dir.write(kSummaryFile, [&](std::ostream& out) { out << summary; });
     std::error_code ignored;  // the final checkpoint stays (for extend), not its predecessor
     fs::remove(dir.file(std::string(kCheckpointFile) + ".prev"), ignored);
     dir.commit(run_.output_policy == OutputPolicy::replace_run);
@@ -208,7 +208,6 @@ class Driver {
   RunDirectory* dir_;
   Production production_;
   ProgressDisplay display_;
-  StopSignals signals_;  // from the first checkpoint on
   double checkpoint_s_ = 0.0;
 };
 
@@ -262,18 +261,38 @@ Plan tuned_plan(const PreparedRun& run, MpiJob& job) {
   return plan;
 }
 
+/// A stop that came before the sampler exists (while the model was built, say): the run
+/// directory holds config.yaml and no checkpoint, which `hamon resume` starts from the
+/// beginning. Tuning does not start, so the stop takes effect at once.
+void stop_if_requested_before_sampling(const ExperimentConfig& config, MpiJob& job) {
+  std::string signal = StopSignals::requested() ? StopSignals::which() : "";
+  if (job.distributed() && job.exchange()->max_over_ranks(signal.empty() ? 0 : 1) == 1 &&
+      signal.empty()) {
+    signal = "a signal to another rank";
+  }
+  if (signal.empty()) return;
+  const fs::path final_dir = normalised_run_dir(config.output.dir);
+  throw RunStopped("stopped by " + signal + " before sampling started; the run is saved in " +
+                   partial_dir_of(final_dir).string() + ". Start it with: hamon resume " +
+                   final_dir.string());
+}
+
 }  // namespace
 
-RunOutcome start_run(const PreparedRun& run, bool progress, clock::time_point started) {
+RunOutcome start_run(const PreparedRun& run, bool progress, clock::time_point started,
+                     StartIn where) {
   const ExperimentConfig& config = run.config;
   MpiJob& job = MpiJob::current();
   std::optional<RunDirectory> dir;  // rank 0's
   job.agree([&] {
     if (!job.is_root()) return;
-    dir.emplace(
-        RunDirectory::create(config.output.dir, run.output_policy == OutputPolicy::replace_run));
+    dir.emplace(where == StartIn::interrupted_directory
+                    ? RunDirectory::open(config.output.dir)
+                    : RunDirectory::create(config.output.dir,
+                                           run.output_policy == OutputPolicy::replace_run));
     dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
   });
+  stop_if_requested_before_sampling(config, job);
   RunOutcome outcome;
   outcome.decision =
       job.local_decision(run.device, static_cast<std::int32_t>(ladder_of(run.options).size()),
@@ -386,8 +405,8 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
       // The longer run's config; the complete run's summary no longer describes it.
       dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
       std::error_code ignored;
-      fs::remove(dir->file("summary.yaml"), ignored);
-      fs::remove(dir->file("betas.npy"), ignored);
+      fs::remove(dir->file(kSummaryFile), ignored);
+      fs::remove(dir->file(kBetasFile), ignored);
     }
     traces.emplace(dir->partial_dir(), trace_shape(production.options, *run.model),
                    &checkpoint.state.traces);

@@ -12,7 +12,10 @@
 // rename DIR.partial to DIR.
 //
 // A stop signal (run/stop_signals.hpp) ends the current round, writes a checkpoint and
-// throws RunStopped (exit status 3): the run directory stays DIR.partial, resumable.
+// throws RunStopped (exit status 3): the run directory stays DIR.partial, resumable. One
+// that came before sampling (while the model was built) throws at once, leaving config.yaml
+// alone, which `hamon resume` starts from the beginning; one that comes while tuning takes
+// effect when tuning is done, after the round-0 checkpoint (which keeps the plan).
 
 #include <chrono>
 #include <cstdint>
@@ -58,10 +61,16 @@ struct RunOutcome {
   double checkpoint_s = 0.0;  // of which writing checkpoints
 };
 
+/// Where start_run puts the run: a fresh DIR.partial, or the DIR.partial of a run that
+/// stopped before its first checkpoint (`hamon resume` starts it again from the beginning,
+/// tuning included; config.yaml says everything the run needs).
+enum class StartIn { new_directory, interrupted_directory };
+
 /// `started`: when the command started (for timing.total_s). `progress`: draw the
 /// progress display on stderr.
 RunOutcome start_run(const PreparedRun& run, bool progress,
-                     std::chrono::steady_clock::time_point started);
+                     std::chrono::steady_clock::time_point started,
+                     StartIn where = StartIn::new_directory);
 
 /// How continue_run finds the run.
 enum class ContinueHow { resume, extend };

@@ -21,6 +21,7 @@
 #include "run/exit_status.hpp"
 #include "run/kokkos_session.hpp"
 #include "run/stop_signals.hpp"
+#include "run/summary.hpp"
 #include "run/training_data_files.hpp"
 
 namespace hamon::cli {
@@ -29,7 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kCurvesFile = "curves.csv";
 constexpr const char* kCurvesAttachment = "training.curves";
 constexpr const char* kSecondsAttachment = "training.seconds";
 constexpr const char* kBaseDirAttachment = "training.base_dir";
@@ -148,18 +148,20 @@ void write_outputs(const TrainingRun& run, const RunDirectory& dir, const EpochR
   const RbmParameters p = run.trainer->parameters();
   const auto v = static_cast<std::size_t>(p.n_visible);
   const auto h = static_cast<std::size_t>(p.n_hidden);
-  dir.write("weights.npy", [&](std::ostream& out) { write_npy(out, p.weights, {v, h}); });
-  dir.write("visible_bias.npy", [&](std::ostream& out) { write_npy(out, p.visible_bias, {v}); });
-  dir.write("hidden_bias.npy", [&](std::ostream& out) { write_npy(out, p.hidden_bias, {h}); });
+  dir.write(kWeightsFile, [&](std::ostream& out) { write_npy(out, p.weights, {v, h}); });
+  dir.write(kVisibleBiasFile, [&](std::ostream& out) { write_npy(out, p.visible_bias, {v}); });
+  dir.write(kHiddenBiasFile, [&](std::ostream& out) { write_npy(out, p.hidden_bias, {h}); });
   const std::vector<std::int8_t> samples =
       run.trainer->negative_samples(run.config.monitor.samples);
-  dir.write("samples.npy", [&](std::ostream& out) {
+  dir.write(kSamplesFile, [&](std::ostream& out) {
     write_npy(out, samples, {samples.size() / v, v});
   });
   dir.write(kCurvesFile, [&](std::ostream& out) { out << run.curves; });
   const TrainingOptions& o = run.config.options;
   YAML::Emitter y;
-  y << YAML::BeginMap << YAML::Key << "training" << YAML::Value << YAML::BeginMap;
+  y << YAML::BeginMap;
+  emit_hamon_block(y);
+  y << YAML::Key << "training" << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "execution_space" << YAML::Value << run.trainer->execution_space();
   y << YAML::Key << "sweep_path" << YAML::Value << to_string(o.sweep_path);
   y << YAML::Key << "visible" << YAML::Value << p.n_visible;
@@ -200,12 +202,11 @@ void write_outputs(const TrainingRun& run, const RunDirectory& dir, const EpochR
   y << YAML::Key << "placement" << YAML::Value << to_string(run.decision.placement);
   y << YAML::Key << "reason" << YAML::Value << to_string(run.decision.reason);
   y << YAML::EndMap << YAML::EndMap;
-  dir.write("summary.yaml", [&](std::ostream& out) { out << y.c_str() << "\n"; });
+  dir.write(kSummaryFile, [&](std::ostream& out) { out << y.c_str() << "\n"; });
 }
 
 /// The epochs from where the trainer stands to the end.
 void train_epochs(TrainingRun& run, RunDirectory& dir, bool replace_run, bool speak) {
-  const StopSignals signals;
   const auto started = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return run.seconds_before +
@@ -257,6 +258,10 @@ int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
   run.config = parse_training_file(config_file);
   run.base_dir = fs::absolute(config_base_dir(config_file)).string();
   if (!flags.out.empty()) run.config.output_dir = flags.out;
+  // Before the data loads: a refusal should not wait for it.
+  if (const auto problem = output_directory_problem(run.config.output_dir, flags.overwrite)) {
+    throw UsageError(*problem);
+  }
   run.data = load_training_data(run.config);
   RbmParameters initial;
   try {
@@ -271,23 +276,14 @@ int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
   }
   run.decision = decide(run.config, initial, flags.device);
   const fs::path final_dir = normalised_run_dir(run.config.output_dir);
-  std::error_code ec;
-  if (fs::exists(final_dir, ec) && !fs::is_empty(final_dir, ec) &&
-      !(flags.overwrite && fs::is_regular_file(final_dir / "summary.yaml", ec))) {
-    throw UsageError(final_dir.string() +
-                     " exists and is not empty (--overwrite replaces an earlier hamon run)");
-  }
-  if (fs::exists(partial_dir_of(final_dir), ec) && !flags.overwrite) {
-    throw UsageError("an interrupted run is in " + partial_dir_of(final_dir).string() +
-                     ": `hamon resume " + final_dir.string() +
-                     "` continues it (--overwrite "
-                     "discards it)");
-  }
   const KokkosSession kokkos;
   const TrainerRelease release{run};
   run.trainer = make_rbm_trainer(run.decision, run.data.train, initial, run.config.options);
   RunDirectory dir = RunDirectory::create(final_dir, flags.overwrite);
   dir.write(kTrainingConfigFile, [&](std::ostream& out) { out << run.config.text; });
+  // Update 0 at once: a stop that came while the data loaded (the handlers are in place
+  // from the command's start) leaves a directory that `hamon resume` continues.
+  save(run, dir, 0.0);
   if (flags.speak) {
     std::cerr << "hamon: training a " << initial.n_visible << " x " << initial.n_hidden
               << " RBM on " << run.data.train.n_rows() << " rows (" << run.data.heldout.n_rows()
@@ -301,6 +297,13 @@ int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
 int train_resume(const std::string& dir_text, const TrainingRunFlags& flags) {
   const fs::path final_dir = normalised_run_dir(dir_text);
   RunDirectory dir = RunDirectory::open(final_dir);
+  if (!has_checkpoint_files(dir.partial_dir())) {
+    // Only a kill between creating the directory and its first checkpoint leaves this.
+    throw UsageError(dir.partial_dir().string() +
+                     " holds no checkpoint: the training never got to its first one; start it "
+                     "again with `hamon train FILE --out " +
+                     final_dir.string() + " --overwrite`");
+  }
   const LoadedCheckpoint loaded = load_checkpoint(dir.file(kCheckpointFile));
   const auto& attachments = loaded.checkpoint.attachments;
   TrainingRun run;

@@ -17,10 +17,9 @@
 #include <string>
 
 #include "config/training_config.hpp"
+#include "output/run_files.hpp"
 
 namespace hamon::cli {
-
-inline constexpr const char* kTrainingConfigFile = "training.yaml";
 
 struct TrainingRunFlags {
   std::string out;     // overrides output.dir (empty: keep)

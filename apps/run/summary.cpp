@@ -33,15 +33,6 @@ void emit_optional_list(YAML::Emitter& out, const std::optional<std::vector<doub
   }
 }
 
-void emit_build(YAML::Emitter& out) {
-  out << YAML::Key << "hamon" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "version" << YAML::Value << YAML::DoubleQuoted << hamon::version;
-  out << YAML::Key << "build" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "kokkos" << YAML::Value << YAML::DoubleQuoted << kokkos_version();
-  out << YAML::Key << "backends" << YAML::Value << YAML::Flow << build_backend_list();
-  out << YAML::EndMap << YAML::EndMap;
-}
-
 void emit_optional_bool(YAML::Emitter& out, const std::optional<bool>& value) {
   if (value) {
     out << *value;
@@ -223,10 +214,19 @@ std::vector<std::string> build_backend_list() {
   return list;
 }
 
+void emit_hamon_block(YAML::Emitter& out) {
+  out << YAML::Key << "hamon" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "version" << YAML::Value << YAML::DoubleQuoted << hamon::version;
+  out << YAML::Key << "build" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "kokkos" << YAML::Value << YAML::DoubleQuoted << kokkos_version();
+  out << YAML::Key << "backends" << YAML::Value << YAML::Flow << build_backend_list();
+  out << YAML::EndMap << YAML::EndMap;
+}
+
 std::string summary_yaml(const SummaryInputs& in) {
   YAML::Emitter out;
   out << YAML::BeginMap;
-  emit_build(out);
+  emit_hamon_block(out);
   out << YAML::Key << "config" << YAML::Value;
   emit_experiment(out, in.config);
 

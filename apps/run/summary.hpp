@@ -15,6 +15,10 @@
 #include "hamon/policies/placement.hpp"
 #include "run/observables.hpp"
 
+namespace YAML {
+class Emitter;
+}
+
 namespace hamon::cli {
 
 struct Timing {
@@ -37,6 +41,10 @@ struct SummaryInputs {
 };
 
 std::string summary_yaml(const SummaryInputs& in);
+
+/// The summary's first block, `hamon: {version, build}`, of a sampling and of a training
+/// run alike: what marks a run directory as hamon's (output/run_files.hpp).
+void emit_hamon_block(YAML::Emitter& out);
 
 /// "3.4.1" from KOKKOS_VERSION.
 std::string kokkos_version();

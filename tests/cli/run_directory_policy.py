@@ -3,7 +3,9 @@
 """The run directory appears whole or not at all, and is never clobbered by accident:
   - a run into a new directory creates it (parents too), with no staging left behind;
   - running again into it is refused (exit 2, the directory untouched);
-  - --overwrite replaces an earlier run, but not a directory that is not one;
+  - --overwrite replaces an earlier run, but not a directory that is not one (a
+    summary.yaml hamon did not write is no mark of a run), nor one holding a file hamon
+    did not write (named in the refusal; nothing is deleted), in DIR or in DIR.partial;
   - an existing empty directory is simply used;
   - a run killed while sampling leaves no DIR, only DIR.partial (resumable), and a new
     run into DIR is refused while DIR.partial exists (unless --overwrite discards it);
@@ -15,6 +17,15 @@ import subprocess
 import time
 
 import clitest
+
+
+def contents(directory):
+    """{name: bytes} of the files in `directory`."""
+    out = {}
+    for name in os.listdir(directory):
+        with open(os.path.join(directory, name), "rb") as f:
+            out[name] = f.read()
+    return out
 
 
 def main():
@@ -54,6 +65,33 @@ def main():
                    f"--overwrite on a foreign directory: {refused.returncode} {refused.stderr!r}")
     failures.check(os.listdir(other) == ["notes.txt"], "foreign directory was changed")
 
+    # A summary.yaml hamon did not write does not make a directory an earlier run.
+    foreign_summary = os.path.join(args.work, "foreign_summary")
+    os.makedirs(foreign_summary)
+    mine = {"summary.yaml": b"my: notes\n", "thesis.tex": b"\\documentclass{article}\n"}
+    for name, text in mine.items():
+        with open(os.path.join(foreign_summary, name), "wb") as f:
+            f.write(text)
+    refused = clitest.run(args.hamon, ["run", config, "--out", foreign_summary,
+                                       "--overwrite"] + short)
+    failures.check(refused.returncode == 2 and "not an earlier hamon run" in refused.stderr and
+                   "thesis.tex" in refused.stderr,
+                   f"--overwrite on a foreign summary.yaml: {refused.returncode} "
+                   f"{refused.stderr!r}")
+    failures.check(contents(foreign_summary) == mine, "a refused --overwrite changed the directory")
+
+    # A user's file in an earlier run: refused, naming it, and nothing deleted.
+    with open(os.path.join(out, "mynotes.txt"), "w") as f:
+        f.write("precious\n")
+    before = contents(out)
+    refused = clitest.run(args.hamon, ["run", config, "--out", out, "--overwrite"] + short)
+    failures.check(refused.returncode == 2 and "mynotes.txt" in refused.stderr,
+                   f"--overwrite over a user's file: {refused.returncode} {refused.stderr!r}")
+    failures.check(contents(out) == before, "a refused --overwrite changed the run")
+    failures.check(not clitest.leftovers(out), "a refused --overwrite left staging behind")
+    if os.path.exists(os.path.join(out, "mynotes.txt")):
+        os.remove(os.path.join(out, "mynotes.txt"))
+
     empty = os.path.join(args.work, "empty")
     os.makedirs(empty)
     used = clitest.run(args.hamon, ["run", config, "--out", empty] + short)
@@ -77,6 +115,17 @@ def main():
     blocked = clitest.run(args.hamon, ["run", config, "--out", killed_out] + short)
     failures.check(blocked.returncode == 2 and "hamon resume" in blocked.stderr,
                    f"run over an interrupted one: {blocked.returncode} {blocked.stderr!r}")
+    # --overwrite discards an interrupted run only when all in it is hamon's.
+    partial_notes = os.path.join(killed_out + ".partial", "mynotes.txt")
+    with open(partial_notes, "w") as f:
+        f.write("precious\n")
+    before = contents(killed_out + ".partial")
+    kept = clitest.run(args.hamon, ["run", config, "--out", killed_out, "--overwrite"] + short)
+    failures.check(kept.returncode == 2 and "mynotes.txt" in kept.stderr,
+                   f"--overwrite over a user's file in DIR.partial: {kept.stderr!r}")
+    failures.check(contents(killed_out + ".partial") == before,
+                   "a refused --overwrite changed DIR.partial")
+    os.remove(partial_notes)
     discarded = clitest.run(args.hamon, ["run", config, "--out", killed_out, "--overwrite"] + short)
     failures.check(discarded.returncode == 0 and not clitest.leftovers(killed_out),
                    f"--overwrite over an interrupted run: {discarded.stderr!r}")

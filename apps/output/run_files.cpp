@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "output/run_files.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+namespace hamon::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kWrittenFiles[] = {
+    kSummaryFile, kConfigFile, kTrainingConfigFile, kCheckpointFile, kBetasFile, kSamplesFile,
+    kEnergiesFile, kIndexProcessFile, kWeightsFile, kVisibleBiasFile, kHiddenBiasFile, kCurvesFile,
+    "checkpoint.bin.new", "checkpoint.bin.prev",
+    // tools/plot_run.py draws into the run directory.
+    "ladder.png", "acceptance.png", "index_process.png", "energies.png", "magnetization.png",
+    "order_parameter.png", "learning_curves.png", "samples.png"};
+
+bool is_written_name(const std::string& name) {
+  return std::any_of(std::begin(kWrittenFiles), std::end(kWrittenFiles),
+                     [&](const char* written) { return name == written; });
+}
+
+/// "NAME.partial-XXXXXX": a write in progress (output/atomic_file.hpp) that a kill left.
+bool is_atomic_temporary(const std::string& name) {
+  const std::string::size_type at = name.rfind(".partial-");
+  return at != std::string::npos && name.size() == at + 9 + 6 &&
+         is_written_name(name.substr(0, at));
+}
+
+std::string first_line(std::istream& in) {
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+}  // namespace
+
+bool is_hamon_file_name(const std::string& name) {
+  return is_written_name(name) || is_atomic_temporary(name);
+}
+
+namespace {
+
+/// A directory under one of hamon's names is not hamon's: hamon writes files only.
+bool is_hamon_entry(const fs::directory_entry& entry) {
+  std::error_code ec;
+  return is_hamon_file_name(entry.path().filename().string()) &&
+         !fs::is_directory(entry.symlink_status(ec));
+}
+
+}  // namespace
+
+std::vector<std::string> foreign_entries(const fs::path& dir) {
+  std::vector<std::string> foreign;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!is_hamon_entry(*it)) foreign.push_back(it->path().filename().string());
+  }
+  std::sort(foreign.begin(), foreign.end());
+  return foreign;
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 8;
+  std::string text;
+  for (std::size_t k = 0; k < names.size() && k < kShown; ++k) {
+    text += (k == 0 ? "" : ", ") + names[k];
+  }
+  if (names.size() > kShown) text += " and " + std::to_string(names.size() - kShown) + " more";
+  return text;
+}
+
+bool is_hamon_run(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir / kConfigFile, ec) &&
+      !fs::is_regular_file(dir / kTrainingConfigFile, ec)) {
+    return false;
+  }
+  std::ifstream summary(dir / kSummaryFile);
+  if (!summary) return false;
+  const std::string block = first_line(summary);
+  const std::string version = first_line(summary);
+  return block == "hamon:" && version.rfind("  version: ", 0) == 0;
+}
+
+bool has_checkpoint_files(const fs::path& dir) {
+  std::error_code ec;
+  const std::string base = kCheckpointFile;
+  return fs::exists(dir / base, ec) || fs::exists(dir / (base + ".new"), ec) ||
+         fs::exists(dir / (base + ".prev"), ec);
+}
+
+std::vector<std::string> remove_hamon_files(const fs::path& dir) {
+  std::vector<fs::path> hamons;
+  std::vector<std::string> foreign;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (is_hamon_entry(*it)) {
+      hamons.push_back(it->path());
+    } else {
+      foreign.push_back(it->path().filename().string());
+    }
+  }
+  std::error_code ignored;
+  for (const fs::path& file : hamons) fs::remove(file, ignored);
+  // Fails, harmlessly, when an entry appeared since: the directory stays with it.
+  if (foreign.empty()) fs::remove(dir, ignored);
+  std::sort(foreign.begin(), foreign.end());
+  return foreign;
+}
+
+}  // namespace hamon::cli

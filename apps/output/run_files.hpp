@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What hamon writes into a run directory, in one place: the writers take their file names
+// from here, and `--overwrite` removes exactly these names and nothing else. A directory
+// is an earlier hamon run when hamon's marks are there: summary.yaml opening with hamon's
+// own block ("hamon:" then its version) beside the run's config (config.yaml of a sampling
+// run, training.yaml of a training run). Any other entry (a user's notes, a subdirectory,
+// a file named like hamon's that is not a file) is foreign: a directory holding one is
+// never removed, whatever the flags.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace hamon::cli {
+
+inline constexpr const char* kSummaryFile = "summary.yaml";
+inline constexpr const char* kConfigFile = "config.yaml";            // sampling: the experiment
+inline constexpr const char* kTrainingConfigFile = "training.yaml";  // training: the file given
+inline constexpr const char* kCheckpointFile = "checkpoint.bin";     // with .new and .prev
+inline constexpr const char* kBetasFile = "betas.npy";
+inline constexpr const char* kSamplesFile = "samples.npy";
+inline constexpr const char* kEnergiesFile = "energies.npy";
+inline constexpr const char* kIndexProcessFile = "index_process.npy";
+inline constexpr const char* kWeightsFile = "weights.npy";
+inline constexpr const char* kVisibleBiasFile = "visible_bias.npy";
+inline constexpr const char* kHiddenBiasFile = "hidden_bias.npy";
+inline constexpr const char* kCurvesFile = "curves.csv";
+
+/// Whether `name` is one hamon writes into a run directory (the files above, the
+/// checkpoint's .new / .prev, the temporaries of atomic writes, tools/plot_run.py's PNGs).
+bool is_hamon_file_name(const std::string& name);
+
+/// The entries of `dir` that hamon did not write, sorted (none when `dir` does not exist).
+std::vector<std::string> foreign_entries(const std::filesystem::path& dir);
+
+/// `names` as "a, b, c" (the first few, then how many more).
+std::string listed(const std::vector<std::string>& names);
+
+/// Whether `dir` bears hamon's marks of a complete run (see above).
+bool is_hamon_run(const std::filesystem::path& dir);
+
+/// Whether any of checkpoint.bin, .new, .prev is in `dir`.
+bool has_checkpoint_files(const std::filesystem::path& dir);
+
+/// Removes hamon's files from `dir`, then `dir` itself when that left it empty. Returns
+/// the foreign entries it left (then `dir` stays).
+std::vector<std::string> remove_hamon_files(const std::filesystem::path& dir);
+
+}  // namespace hamon::cli
