@@ -93,9 +93,8 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
     }
     prepared.emplace(
         prepare_continuation(f, how == ContinueHow::resume ? partial : dir, extra_rounds));
-    // Stopped before its first checkpoint: nothing was sampled, so starting again from
-    // config.yaml is the run itself.
-    from_the_beginning = how == ContinueHow::resume && !has_checkpoint_files(partial);
+    // Stopped before sampling: starting again from config.yaml is the run itself.
+    from_the_beginning = how == ContinueHow::resume && is_unstarted_run(partial);
   });
   const PreparedRun& run = *prepared;
   const KokkosSession kokkos;
@@ -107,7 +106,7 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
   if (speaks) {
     if (from_the_beginning) {
       std::cout << "hamon: started from the beginning (" << partial.string()
-                << " held no checkpoint yet)\n";
+                << " held nothing sampled yet)\n";
     } else {
       std::cout << "hamon: continued from " << outcome.resumed_from << "\n";
     }
@@ -126,7 +125,7 @@ Command add_resume_command(CLI::App& app) {
       "Continues DIR.partial (a sampling or a training run) from its last good checkpoint (a "
       "corrupt newest one falls back\n"
       "to the previous one, and says so) and renames it to DIR when done; a sampling run\n"
-      "stopped before its first checkpoint starts from the beginning. The result is\n"
+      "stopped before sampling starts from the beginning. The result is\n"
       "bit-identical to an uninterrupted run, whatever --device. A checkpoint that does not\n"
       "fit DIR.partial/config.yaml (other model, options, version) is refused.\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped again.");

@@ -37,8 +37,10 @@ Command add_run_command(CLI::App& app) {
       "index_process.npy, samples.npy, config.yaml and checkpoint.bin. While it runs the\n"
       "directory is DIR.partial (traces streamed there, checkpoints per output.checkpoint);\n"
       "DIR appears only when complete. An existing non-empty DIR is refused unless\n"
-      "--overwrite is given and DIR is an earlier hamon run. SIGTERM, SIGINT or SIGUSR1 end\n"
-      "the round, write a checkpoint and exit 3: `hamon resume DIR` continues.\n"
+      "--overwrite is given and DIR is an earlier hamon run holding only hamon's files\n"
+      "(which are all it removes). SIGTERM, SIGINT or SIGUSR1, at any moment, end the round\n"
+      "(or tuning), write a checkpoint and exit 3: `hamon resume DIR` continues; a second\n"
+      "SIGINT or SIGTERM ends the process at once.\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input (nothing created), 3 stopped\n"
       "and resumable.");
   return {sub,

@@ -27,8 +27,8 @@ void add_run_flags(CLI::App& app, RunFlags& flags, FlagSet set) {
   }
   if (set == FlagSet::run) {
     app.add_flag("--overwrite", flags.overwrite,
-                 "replace an earlier hamon run (a directory with summary.yaml) at the output "
-                 "directory");
+                 "replace an earlier hamon run at the output directory (hamon's files only: "
+                 "a directory holding others is refused)");
   }
 }
 

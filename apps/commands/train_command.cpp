@@ -29,7 +29,8 @@ Command add_train_command(CLI::App& app) {
                   "auto | cpu | gpu | none | serial | openmp | cuda (same bits on each)")
       ->type_name("SPEC");
   sub->add_flag("--overwrite", state->flags.overwrite,
-                "replace an earlier hamon run in DIR (or discard DIR.partial)");
+                "replace an earlier hamon run in DIR (or discard DIR.partial); hamon's "
+                "files only: a directory holding others is refused");
   sub->add_flag("--quiet,-q", state->quiet, "no progress on stderr and no report on stdout");
   sub->footer(
       "Writes DIR (output.dir, or --out) with weights.npy (float64, V x H, visible-major),\n"
@@ -37,8 +38,9 @@ Command add_train_command(CLI::App& app) {
       "(training.heldout_accuracy, training.heldout_log_likelihood, ...), training.yaml and\n"
       "checkpoint.bin; DIR.partial while it runs. `hamon run` samples the trained model\n"
       "(model: {kind: rbm, weights: {file: DIR/weights.npy}, ...}); tools/plot_run.py DIR\n"
-      "draws the learning curves and the samples. SIGTERM, SIGINT or SIGUSR1 finish the\n"
-      "update, write a checkpoint and exit 3: `hamon resume DIR` continues, bit-identically.\n"
+      "draws the learning curves and the samples. SIGTERM, SIGINT or SIGUSR1 (from the\n"
+      "start, data loading included) finish the update, write a checkpoint and exit 3:\n"
+      "`hamon resume DIR` continues, bit-identically; a second one ends it at once.\n"
       "Exit status: 0 done, 1 failed, 2 bad input (nothing created), 3 stopped, resumable.");
   return {sub,
           [state]() {

@@ -26,9 +26,9 @@ bool is_non_empty_directory(const fs::path& dir) {
   return fs::is_directory(dir, ec) && !fs::is_empty(dir, ec);
 }
 
-/// Why `hamon resume DIR` would fail on `partial`, or nothing when it would work: a
-/// sampling run resumes from its newest good checkpoint, or starts again from its
-/// config.yaml when it has none yet; a training run needs a checkpoint.
+/// Why `hamon resume DIR` would fail on `partial`, or nothing when it would work: a run
+/// resumes from its newest good checkpoint; a sampling run that stopped before sampling
+/// starts again from its config.yaml.
 std::optional<std::string> not_resumable(const fs::path& partial) {
   std::error_code ec;
   const bool sampling = fs::is_regular_file(partial / kConfigFile, ec);
@@ -36,10 +36,8 @@ std::optional<std::string> not_resumable(const fs::path& partial) {
   if (!sampling && !training) {
     return std::string("it holds no ") + kConfigFile + " nor " + kTrainingConfigFile;
   }
-  if (!has_checkpoint_files(partial)) {
-    if (sampling) return std::nullopt;
-    return std::string("it holds no checkpoint");
-  }
+  if (is_unstarted_run(partial)) return std::nullopt;
+  if (!has_checkpoint_files(partial)) return std::string("it holds no checkpoint");
   try {
     load_checkpoint(partial / kCheckpointFile);
   } catch (const CheckpointError& e) {

@@ -93,6 +93,17 @@ bool has_checkpoint_files(const fs::path& dir) {
          fs::exists(dir / (base + ".prev"), ec);
 }
 
+bool is_unstarted_run(const fs::path& partial) {
+  std::error_code ec;
+  if (!fs::is_regular_file(partial / kConfigFile, ec) || has_checkpoint_files(partial)) {
+    return false;
+  }
+  for (const char* trace : {kSamplesFile, kEnergiesFile, kIndexProcessFile}) {
+    if (fs::exists(partial / trace, ec)) return false;
+  }
+  return true;
+}
+
 std::vector<std::string> remove_hamon_files(const fs::path& dir) {
   std::vector<fs::path> hamons;
   std::vector<std::string> foreign;

@@ -43,6 +43,10 @@ bool is_hamon_run(const std::filesystem::path& dir);
 /// Whether any of checkpoint.bin, .new, .prev is in `dir`.
 bool has_checkpoint_files(const std::filesystem::path& dir);
 
+/// Whether `partial` is a sampling run that stopped before sampling: its config.yaml, and
+/// neither a checkpoint nor a trace. Starting it from the beginning loses nothing.
+bool is_unstarted_run(const std::filesystem::path& partial);
+
 /// Removes hamon's files from `dir`, then `dir` itself when that left it empty. Returns
 /// the foreign entries it left (then `dir` stays).
 std::vector<std::string> remove_hamon_files(const std::filesystem::path& dir);

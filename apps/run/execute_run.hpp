@@ -62,8 +62,8 @@ struct RunOutcome {
 };
 
 /// Where start_run puts the run: a fresh DIR.partial, or the DIR.partial of a run that
-/// stopped before its first checkpoint (`hamon resume` starts it again from the beginning,
-/// tuning included; config.yaml says everything the run needs).
+/// stopped before sampling (is_unstarted_run: `hamon resume` starts it again from the
+/// beginning, tuning included; config.yaml says everything the run needs).
 enum class StartIn { new_directory, interrupted_directory };
 
 /// `started`: when the command started (for timing.total_s). `progress`: draw the

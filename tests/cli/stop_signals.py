@@ -11,8 +11,8 @@ that `hamon resume` continues:
     finished training run is one --overwrite replaces, unless a user's file was added;
   - the first signal says on stderr that the command is stopping; a second one ends the
     process at once (its read still blocked);
-  - a sampling run stopped before its first checkpoint (DIR.partial holding config.yaml
-    alone: a second Ctrl-C or a kill while it tuned) is started from the beginning by
+  - a sampling run stopped before sampling (DIR.partial holding config.yaml alone: a
+    second Ctrl-C or a kill while it tuned) is started from the beginning by
     `hamon resume`, with the bits of an uninterrupted run; a training run without a
     checkpoint is not offered to `hamon resume` (which refuses it) but to --overwrite."""
 
@@ -202,7 +202,7 @@ def from_the_beginning(failures, hamon, work):
                       SHORT)
     if not failures.check(ref.returncode == 0, f"uninterrupted run: {ref.stderr}"):
         return
-    # What a stop before the first checkpoint leaves: the resolved experiment alone.
+    # What a stop before sampling leaves: the resolved experiment alone.
     cut = os.path.join(work, "cut")
     os.makedirs(cut + ".partial")
     shutil.copyfile(os.path.join(whole, "config.yaml"), os.path.join(cut + ".partial",
