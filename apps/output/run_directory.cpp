@@ -136,7 +136,9 @@ std::optional<std::string> output_directory_problem(const std::string& out_dir, 
     return "'" + dir.string() + "' is not an earlier hamon run (no " + kSummaryFile +
            " written by hamon beside its " + kConfigFile + " or " + kTrainingConfigFile +
            "); --overwrite only replaces those" +
-           (foreign.empty() ? std::string() : ", and never deletes " + listed(foreign));
+           (foreign.empty()
+                ? std::string()
+                : ", and leaves the files hamon did not write alone (" + listed(foreign) + ")");
   }
   if (!foreign.empty()) return foreign_files_problem(dir, foreign);
   return std::nullopt;
@@ -150,8 +152,10 @@ RunDirectory RunDirectory::create(const fs::path& final_dir, bool discard_partia
   const fs::path partial = partial_dir_of(dir);
   std::error_code ec;
   if (discard_partial && fs::exists(partial, ec)) {
-    const std::vector<std::string> foreign = remove_hamon_files(partial);
+    // Checked first, so a refusal leaves the interrupted run whole.
+    const std::vector<std::string> foreign = foreign_entries(partial);
     if (!foreign.empty()) throw std::runtime_error(foreign_files_problem(partial, foreign));
+    remove_hamon_files(partial);
   }
   const fs::path parent = dir.parent_path();
   if (!parent.empty()) {

@@ -132,8 +132,9 @@ def stop_while_loading(failures, hamon, work, sig):
     failures.check(first.startswith(STOPPING), f"{name} while loading: first line {first!r}")
     failures.check(p.returncode == 3 and f"hamon resume {out}" in err,
                    f"{name} while loading: exit {p.returncode}, stderr {first + err!r}")
-    failures.check(os.path.isfile(os.path.join(out + ".partial", "checkpoint.bin")),
-                   f"{name} while loading: no checkpoint in DIR.partial")
+    if not failures.check(os.path.isfile(os.path.join(out + ".partial", "checkpoint.bin")),
+                          f"{name} while loading: no checkpoint in DIR.partial"):
+        return None
     # The same data, now from a file, for the rest of the run.
     os.remove(pipe)
     shutil.copyfile(data, pipe)

@@ -105,7 +105,8 @@ def stop_and_resume(failures, hamon, work):
     p = subprocess.Popen([hamon, "train", config, "--out", stopped, "--quiet"],
                          env=clitest.clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
-    checkpoint = os.path.join(stopped + ".partial", "checkpoint.bin")
+    # The second checkpoint (the first is update 0's): the stop comes mid-training.
+    checkpoint = os.path.join(stopped + ".partial", "checkpoint.bin.prev")
     deadline = time.time() + 300
     while not os.path.exists(checkpoint) and time.time() < deadline and p.poll() is None:
         time.sleep(0.02)
