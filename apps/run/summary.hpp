@@ -5,6 +5,8 @@
 // observables, the health report, log Z, timing).
 // The schema is documented in examples/README.md and checked by tests/cli/check_run.py.
 
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 
 #include "config/experiment_config.hpp"
@@ -14,10 +16,6 @@
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/placement.hpp"
 #include "run/observables.hpp"
-
-namespace YAML {
-class Emitter;
-}
 
 namespace hamon::cli {
 
