@@ -11,8 +11,10 @@ that `hamon resume` continues:
     finished training run is one --overwrite replaces, unless a user's file was added;
   - the first signal says on stderr that the command is stopping; a second one ends the
     process at once (its read still blocked);
-  - a sampling run stopped before sampling (DIR.partial holding config.yaml alone: a
-    second Ctrl-C or a kill while it tuned) is started from the beginning by
+  - SIGTERM while `hamon run` reads its experiment file (a named pipe too): exit 3 before
+    tuning or sampling, DIR.partial holding config.yaml alone;
+  - a sampling run stopped before sampling (DIR.partial holding config.yaml alone: that
+    stop, a second Ctrl-C or a kill while it tuned) is started from the beginning by
     `hamon resume`, with the bits of an uninterrupted run; a training run without a
     checkpoint is not offered to `hamon resume` (which refuses it) but to --overwrite."""
 
@@ -196,13 +198,58 @@ def second_signal(failures, hamon, work):
     failures.check(not clitest.leftovers(out + "_run"), "a process ended while loading left files")
 
 
+def same_outputs(failures, what, whole, got):
+    for name in ("betas.npy", "energies.npy", "index_process.npy", "samples.npy",
+                 "checkpoint.bin"):
+        a, b = os.path.join(whole, name), os.path.join(got, name)
+        failures.check(os.path.isfile(b) and open(a, "rb").read() == open(b, "rb").read(),
+                       f"{what}: {name} differs from the uninterrupted run")
+
+
+def stop_while_reading_experiment(failures, hamon, work, whole):
+    """The experiment file is a named pipe: the signal comes before the model exists."""
+    with open(os.path.join(clitest.EXAMPLES_DIR, "graph_inline.yaml"), "rb") as f:
+        text = f.read()
+    pipe = os.path.join(work, "experiment.yaml")
+    os.mkfifo(pipe)
+    out = os.path.join(work, "early")
+    p = subprocess.Popen([hamon, "run", pipe, "--out", out, "--quiet"] + SHORT,
+                         env=clitest.clean_env(), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, errors="replace")
+    fd = open_pipe_for_writing(pipe, p)
+    if not failures.check(fd is not None, "hamon run never opened its experiment file"):
+        p.kill()
+        p.communicate()
+        return
+    p.send_signal(signal.SIGTERM)
+    first = p.stderr.readline()
+    try:
+        os.write(fd, text)
+    except BrokenPipeError:
+        pass  # the process died of the signal: reported below
+    os.close(fd)
+    _, err = p.communicate(timeout=120)
+    failures.check(first.startswith(STOPPING) and p.returncode == 3 and
+                   f"hamon resume {out}" in err,
+                   f"SIGTERM while reading the experiment: exit {p.returncode} {first + err!r}")
+    partial = out + ".partial"
+    failures.check(os.path.isdir(partial) and os.listdir(partial) == ["config.yaml"],
+                   "a stop before sampling leaves config.yaml alone: "
+                   f"{os.listdir(partial) if os.path.isdir(partial) else None}")
+    resumed = clitest.run(hamon, ["resume", out, "--device", "serial"])
+    failures.check(resumed.returncode == 0 and "from the beginning" in resumed.stdout,
+                   f"resume of a run stopped before sampling: {resumed.returncode} "
+                   f"{resumed.stderr!r}")
+    same_outputs(failures, "stopped before sampling, resumed", whole, out)
+
+
 def from_the_beginning(failures, hamon, work):
     config = os.path.join(clitest.EXAMPLES_DIR, "graph_inline.yaml")
     whole = os.path.join(work, "whole")
     ref = clitest.run(hamon, ["run", config, "--out", whole, "--quiet", "--device", "serial"] +
                       SHORT)
     if not failures.check(ref.returncode == 0, f"uninterrupted run: {ref.stderr}"):
-        return
+        return None
     # What a stop before sampling leaves: the resolved experiment alone.
     cut = os.path.join(work, "cut")
     os.makedirs(cut + ".partial")
@@ -214,17 +261,16 @@ def from_the_beginning(failures, hamon, work):
     resumed = clitest.run(hamon, ["resume", cut, "--device", "serial"])
     failures.check(resumed.returncode == 0 and "from the beginning" in resumed.stdout,
                    f"resume without checkpoint: {resumed.returncode} {resumed.stderr!r}")
-    for name in ("betas.npy", "energies.npy", "index_process.npy", "samples.npy",
-                 "checkpoint.bin"):
-        a, b = os.path.join(whole, name), os.path.join(cut, name)
-        failures.check(os.path.isfile(b) and open(a, "rb").read() == open(b, "rb").read(),
-                       f"started from the beginning: {name} differs from the uninterrupted run")
+    same_outputs(failures, "started from the beginning", whole, cut)
+    return whole
 
 
 def main():
     args = clitest.arguments(__doc__)
     failures = clitest.Failures()
-    from_the_beginning(failures, args.hamon, args.work)
+    whole = from_the_beginning(failures, args.hamon, args.work)
+    if whole:
+        stop_while_reading_experiment(failures, args.hamon, args.work, whole)
     second_signal(failures, args.hamon, args.work)
     for sig in (signal.SIGTERM, signal.SIGINT):
         stop_while_tuning(failures, args.hamon, args.work, sig)
