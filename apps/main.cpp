@@ -70,7 +70,12 @@ void check_settings() {
 /// runs it, so a failure on this rank alone ends the job.
 int run_guarded(const std::function<int()>& command, bool over_ranks) {
   try {
-    check_settings();
+    // Every rank reads the same settings: they fail together, and one prints.
+    if (over_ranks) {
+      MpiJob::current().agree(check_settings);
+    } else {
+      check_settings();
+    }
     return command();
   } catch (...) {
     const std::exception_ptr error = std::current_exception();

@@ -163,12 +163,16 @@ DeviceDecision MpiJob::local_decision(const DeviceSpec& device, std::int32_t n_c
 void MpiJob::abort_job(const std::string& message, int status) const {
 #if HAMON_ENABLE_MPI
   if (distributed()) {
-    hamon::abort_all_ranks("hamon (rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
-                               "): " + message + "; ending every rank of the job",
-                           status);
+    // The error line's own "hamon:" says which rank speaks (one prefix, not two).
+    const std::string who =
+        "hamon (rank " + std::to_string(rank_) + " of " + std::to_string(size_) + ")";
+    const std::string prefix = "hamon:";
+    const std::string line =
+        message.rfind(prefix, 0) == 0 ? who + message.substr(prefix.size()) : who + ": " + message;
+    hamon::abort_all_ranks(line + "; ending every rank of the job", status);
   }
 #endif
-  std::fprintf(stderr, "hamon: %s\n", message.c_str());
+  std::fprintf(stderr, "%s\n", message.c_str());
   std::fflush(stderr);
   std::exit(status);
 }
