@@ -16,6 +16,8 @@ namespace {
 
 using Entries = std::vector<std::pair<std::string, std::string>>;
 
+// Not what a run may change between its checkpoints and keep its bits: its length
+// (extend), where it lives (a moved run), how often it saves.
 bool recorded(const std::string& path) {
   for (const char* skipped : {"nrpt.rounds", "output.dir", "output.checkpoint"}) {
     if (path == skipped) return false;
