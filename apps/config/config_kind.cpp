@@ -37,13 +37,13 @@ void require_config_kind(const YAML::Node& root, const std::string& name, Config
   if (config_kind(root) == expected) return;
   if (expected == ConfigKind::experiment) {
     throw ConfigError(*key_location(root, name, "train"),
-                      name + " is a training file: `hamon train " + name +
+                      "this is a training file: `hamon train " + name +
                           "` trains it (`hamon run` samples an experiment file)");
   }
   // An experiment file says so by its nrpt section or its model at the top level.
   for (const char* key : {"nrpt", "model"}) {
     if (const auto at = key_location(root, name, key)) {
-      throw ConfigError(*at, name + " is an experiment file: `hamon run " + name +
+      throw ConfigError(*at, "this is an experiment file: `hamon run " + name +
                                  "` samples it (`hamon train` takes a training file, with "
                                  "a top-level train section)");
     }
