@@ -8,12 +8,14 @@
 #include <exception>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
 #include "hamon/core/checkpoint.hpp"
+#include "hamon/policies/resolve_device.hpp"
 #include "hamon/version.hpp"
 #include "run/execute_run.hpp"
 #include "run/mpi_job.hpp"
@@ -37,18 +39,18 @@ Failure failure_of(const std::exception_ptr& error) {
   } catch (const FailedOnAnotherRank& e) {
     return {e.status(), "", true};
   } catch (const ConfigError& e) {
-    return {kExitBadInput, e.what()};
+    return {kExitBadInput, e.what()};  // already the whole line (error_line)
   } catch (const UsageError& e) {
-    return {kExitBadInput, std::string("hamon: error: ") + e.what()};
+    return {kExitBadInput, error_line(e.what())};
   } catch (const hamon::CheckpointError& e) {
-    return {kExitBadInput, std::string("hamon: error: ") + e.what()};
+    return {kExitBadInput, error_line(e.what())};
   } catch (const RunStopped& e) {
     // Every rank stops at the same round; rank 0 says where the run is saved.
     return {e.status(), MpiJob::current().is_root() ? std::string("hamon: ") + e.what() : "", true};
   } catch (const std::exception& e) {
-    return {kExitRunFailed, std::string("hamon: error: ") + e.what()};
+    return {kExitRunFailed, error_line(e.what())};
   } catch (...) {
-    return {kExitRunFailed, "hamon: error: an unknown exception"};
+    return {kExitRunFailed, error_line("an unknown exception")};
   }
 }
 
@@ -56,10 +58,26 @@ int exit_status_of(const std::exception_ptr& error) {
   return failure_of(error).status;
 }
 
+/// An invalid HAMON_* setting is bad input for every command, reported before it starts
+/// (and never as a place in the experiment file).
+void check_settings() {
+  try {
+    hamon::check_environment();
+  } catch (const std::invalid_argument& e) {
+    throw hamon::cli::UsageError(e.what());
+  }
+}
+
 /// Runs a command; its failure's status (and message). `over_ranks`: every rank of a job
 /// runs it, so a failure on this rank alone ends the job.
 int run_guarded(const std::function<int()>& command, bool over_ranks) {
   try {
+    // Every rank reads the same settings: they fail together, and one prints.
+    if (over_ranks) {
+      MpiJob::current().agree(check_settings);
+    } else {
+      check_settings();
+    }
     return command();
   } catch (...) {
     const std::exception_ptr error = std::current_exception();

@@ -14,6 +14,7 @@ set(HAMON_APPS_CONFIG_SOURCES
   config/parse_output.cpp
   config/emit_experiment.cpp
   config/yaml_document.cpp
+  config/config_kind.cpp
   config/training_config.cpp)
 set(HAMON_APPS_OUTPUT_SOURCES
   output/atomic_file.cpp
@@ -30,6 +31,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/build_model.cpp
   run/nrpt_options.cpp
   run/prepare_run.cpp
+  run/options_record.cpp
   run/observables.cpp
   run/plan_record.cpp
   run/stop_signals.cpp

@@ -5,11 +5,15 @@
 #include <yaml-cpp/yaml.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "commands/commands.hpp"
+#include "config/config_error.hpp"
 #include "config/yaml_values.hpp"
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/backends.hpp"
@@ -35,11 +39,12 @@ std::vector<std::string> enabled_spaces() {
   return spaces;
 }
 
-/// A threshold, or its error (a bad environment value or calibration file) — reported,
-/// not fatal, since this command is how one finds such problems.
-bool emit_threshold(YAML::Emitter& out, const char* key, const std::function<Threshold()>& read) {
+/// A threshold, or its error (a bad calibration file; the environment was checked before
+/// the command ran): in the listing, since this command is how one finds such problems,
+/// and added to `errors` (once: both thresholds read the same file) for stderr.
+void emit_threshold(YAML::Emitter& out, const char* key, const std::function<Threshold()>& read,
+                    std::vector<std::string>& errors) {
   out << YAML::Key << key << YAML::Value << YAML::BeginMap;
-  bool ok = true;
   try {
     const Threshold t = read();
     out << YAML::Key << "value" << YAML::Value;
@@ -48,10 +53,11 @@ bool emit_threshold(YAML::Emitter& out, const char* key, const std::function<Thr
     out << YAML::Key << "origin" << YAML::Value << t.origin;
   } catch (const std::exception& e) {
     out << YAML::Key << "error" << YAML::Value << e.what();
-    ok = false;
+    if (std::find(errors.begin(), errors.end(), e.what()) == errors.end()) {
+      errors.emplace_back(e.what());
+    }
   }
   out << YAML::EndMap;
-  return ok;
 }
 
 int list_devices() {
@@ -81,8 +87,12 @@ int list_devices() {
   out << YAML::EndMap;
 
   out << YAML::Key << "thresholds" << YAML::Value << YAML::BeginMap;
-  bool ok = emit_threshold(out, "device", [] { return device_threshold(); });
-  ok = emit_threshold(out, "host", [] { return host_threshold(); }) && ok;
+  std::vector<std::string> errors;
+  emit_threshold(
+      out, "device", [] { return device_threshold(); }, errors);
+  emit_threshold(
+      out, "host", [] { return host_threshold(); }, errors);
+  const bool ok = errors.empty();
   out << YAML::EndMap;
   const auto calibration = calibration_file_path();
   std::error_code ec;
@@ -138,6 +148,7 @@ int list_devices() {
   out << YAML::EndMap;
   out << YAML::EndMap;
   std::cout << out.c_str() << "\n";
+  for (const std::string& error : errors) std::cerr << error_line(error) << "\n";
   return ok ? 0 : kExitBadInput;
 }
 
@@ -146,7 +157,9 @@ int list_devices() {
 Command add_devices_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "devices", "Kokkos spaces, accelerator, routing thresholds and their sources");
-  sub->footer("Exit status: 0, or 2 when a threshold setting is invalid (shown as error).");
+  sub->footer(
+      "Exit status: 0, or 2 when HAMON_DEVICE, a threshold setting or HAMON_MEMORY_LIMIT is\n"
+      "invalid (the error on stderr), or the calibration file is (on stderr and as error).");
   return {sub, [] { return list_devices(); }, true};
 }
 

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "commands/commands.hpp"
+#include "hamon/policies/device_spec.hpp"
 
 namespace hamon::cli {
 
@@ -52,6 +53,10 @@ double parse_number_option(const std::string& option, const std::string& text) {
     throw UsageError(option + ": expected a finite number, got '" + text + "'");
   }
   return value;
+}
+
+std::string device_option_help(const std::string& role) {
+  return accepted_device_specs() + " (" + role + ")";
 }
 
 }  // namespace hamon::cli

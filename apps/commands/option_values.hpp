@@ -13,4 +13,8 @@ std::int64_t parse_integer_option(const std::string& option, const std::string& 
 std::uint64_t parse_seed_option(const std::string& option, const std::string& text);
 double parse_number_option(const std::string& option, const std::string& text);
 
+/// The help of a --device option, every command alike: the accepted words (with their
+/// aliases, as the policies parse them) and what the option does (`role`).
+std::string device_option_help(const std::string& role);
+
 }  // namespace hamon::cli

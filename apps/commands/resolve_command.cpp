@@ -26,11 +26,6 @@ struct ResolveState {
   CLI::Option* threshold_option = nullptr;
 };
 
-std::string without_prefix(const std::string& message) {
-  const std::string prefix = "hamon: ";
-  return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
-}
-
 int resolve(const ResolveState& s) {
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   const std::int64_t chains = parse_integer_option("--chains", s.chains, 1, kMax);
@@ -40,20 +35,24 @@ int resolve(const ResolveState& s) {
     threshold = parse_number_option("--threshold", s.threshold);
     if (*threshold < 0.0) throw UsageError("--threshold: must be >= 0, got " + s.threshold);
   }
+  DeviceSpec spec;
+  try {
+    spec = parse_device_spec(s.device);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--device: ") + e.what());
+  }
+  std::int64_t score = 0;
+  try {
+    score = work_score(chains, nodes);
+  } catch (const std::exception& e) {
+    throw UsageError(std::string("--chains x --nodes: ") + e.what());
+  }
   DeviceDecision decision;
   try {
-    const DeviceSpec spec = parse_device_spec(s.device);
-    std::int64_t score = 0;
-    try {
-      score = work_score(chains, nodes);
-    } catch (const std::exception& e) {
-      throw UsageError(std::string("--chains x --nodes: ") + without_prefix(e.what()));
-    }
     decision = resolve_device(spec, score, threshold);
   } catch (const DeviceUnavailable& e) {
-    throw UsageError("--device: " + without_prefix(e.what()));
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(without_prefix(e.what()));
+    const bool from_env = spec.kind() == DeviceSpec::Kind::auto_ && device_forced_by_env();
+    throw UsageError((from_env ? std::string() : std::string("--device: ")) + e.what());
   }
   YAML::Emitter out;
   out << YAML::BeginMap;
@@ -69,7 +68,7 @@ Command add_resolve_command(CLI::App& app) {
   auto state = std::make_shared<ResolveState>();
   CLI::App* sub =
       app.add_subcommand("resolve", "Where a call of this size would run, and why (YAML)");
-  sub->add_option("--device", state->device, "auto | cpu | gpu | none | serial | openmp")
+  sub->add_option("--device", state->device, device_option_help("the device to resolve"))
       ->type_name("SPEC");
   sub->add_option("--chains", state->chains, "number of chains")->required()->type_name("N");
   sub->add_option("--nodes", state->nodes, "number of free nodes")->required()->type_name("M");

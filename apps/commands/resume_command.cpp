@@ -59,8 +59,7 @@ CLI::App* add_common(CLI::App& app, const char* name, const char* what, Continue
       ->required()
       ->type_name("DIR");
   f.device_option =
-      sub->add_option("--device", f.device,
-                      "auto | cpu | gpu | none | serial | openmp (resolved again; same bits)")
+      sub->add_option("--device", f.device, device_option_help("resolved again; same bits"))
           ->type_name("SPEC");
   sub->add_flag("--quiet,-q", f.quiet, "no progress display and no report on stdout");
   return sub;
@@ -158,8 +157,7 @@ Command add_extend_command(CLI::App& app) {
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped.");
   return {sub,
           [f]() {
-            const std::int64_t n = parse_integer_option("--rounds", f->rounds, 1,
-                                                        std::numeric_limits<std::uint32_t>::max());
+            const std::int64_t n = parse_integer_option("--rounds", f->rounds, 1, kMaxRoundsTotal);
             return continue_command(*f, ContinueHow::extend, n);
           },
           true, true};

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `hamon run CONFIG.yaml` and `hamon validate CONFIG.yaml`.
+// `hamon run CONFIG.yaml` and `hamon validate CONFIG.yaml` (either kind of file).
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -8,8 +8,10 @@
 #include "commands/commands.hpp"
 #include "commands/run_flags.hpp"
 #include "commands/run_report.hpp"
+#include "config/config_kind.hpp"
 #include "output/progress_display.hpp"
 #include "run/execute_run.hpp"
+#include "run/execute_training.hpp"
 #include "run/kokkos_session.hpp"
 #include "run/mpi_job.hpp"
 #include "run/prepare_run.hpp"
@@ -22,6 +24,21 @@ struct RunState {
   std::string config;
   RunFlags flags;
 };
+
+/// `validate`'s flags for a training file: --out and --device apply as to `train`; the
+/// experiment's overrides do not.
+TrainingRunFlags training_flags_of(const RunFlags& flags, const std::string& config) {
+  for (const CLI::Option* option : {flags.seed_option, flags.rounds_option, flags.burn_in_option}) {
+    if (option->count() > 0) {
+      throw UsageError(option->get_name() + ": overrides an experiment file, and " + config +
+                       " is a training file (its options are in train:)");
+    }
+  }
+  TrainingRunFlags t;
+  if (flags.out_option->count() > 0) t.out = flags.out;
+  if (flags.device_option->count() > 0) t.device = flags.device;
+  return t;
+}
 
 }  // namespace
 
@@ -66,11 +83,22 @@ Command add_run_command(CLI::App& app) {
 
 Command add_validate_command(CLI::App& app) {
   auto state = std::make_shared<RunState>();
-  CLI::App* sub = app.add_subcommand("validate", "Check an experiment as `run` would; run nothing");
-  sub->add_option("CONFIG", state->config, "experiment file")->required()->type_name("FILE");
+  CLI::App* sub = app.add_subcommand(
+      "validate", "Check an experiment or training file as `run` or `train` would; run nothing");
+  sub->add_option("CONFIG", state->config, "experiment or training file")
+      ->required()
+      ->type_name("FILE");
   add_run_flags(*sub, state->flags, FlagSet::validate);
-  sub->footer("Exit status: 0 valid, 2 not (one message on stderr names file:line:column).");
+  sub->footer(
+      "An experiment file is checked as `run` would, a training file (top-level train:) as\n"
+      "`train` would. Exit status: 0 valid, 2 not (one message on stderr names\n"
+      "file:line:column).");
   return {sub, [state]() {
+            if (config_file_kind(state->config) == ConfigKind::training) {
+              validate_training(state->config, training_flags_of(state->flags, state->config),
+                                std::cout);
+              return 0;
+            }
             const PreparedRun run = prepare_run(state->config, overrides_of(state->flags),
                                                 OutputPolicy::refuse_non_empty);
             print_validation_report(std::cout, run);

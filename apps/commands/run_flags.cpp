@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "commands/run_flags.hpp"
 
-#include <limits>
-
 #include "commands/option_values.hpp"
 
 namespace hamon::cli {
@@ -11,8 +9,7 @@ void add_run_flags(CLI::App& app, RunFlags& flags, FlagSet set) {
   flags.out_option =
       app.add_option("--out", flags.out, "run directory (overrides output.dir)")->type_name("DIR");
   flags.device_option =
-      app.add_option("--device", flags.device,
-                     "auto | cpu | gpu | none | serial | openmp (overrides device)")
+      app.add_option("--device", flags.device, device_option_help("overrides device"))
           ->type_name("SPEC");
   flags.seed_option =
       app.add_option("--seed", flags.seed, "random seed (overrides seed)")->type_name("N");
@@ -33,16 +30,15 @@ void add_run_flags(CLI::App& app, RunFlags& flags, FlagSet set) {
 }
 
 Overrides overrides_of(const RunFlags& flags) {
-  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   Overrides o;
   if (flags.out_option->count() > 0) o.out = flags.out;
   if (flags.device_option->count() > 0) o.device = flags.device;
   if (flags.seed_option->count() > 0) o.seed = parse_seed_option("--seed", flags.seed);
   if (flags.rounds_option->count() > 0) {
-    o.rounds = parse_integer_option("--rounds", flags.rounds, 1, kMax);
+    o.rounds = parse_integer_option("--rounds", flags.rounds, 1, kMaxRoundsTotal);
   }
   if (flags.burn_in_option->count() > 0) {
-    o.burn_in = parse_integer_option("--burn-in", flags.burn_in, 0, kMax);
+    o.burn_in = parse_integer_option("--burn-in", flags.burn_in, 0, kMaxRoundsTotal);
   }
   return o;
 }

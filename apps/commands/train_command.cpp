@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands/commands.hpp"
+#include "commands/option_values.hpp"
 #include "run/execute_training.hpp"
 
 namespace hamon::cli {
@@ -26,7 +27,7 @@ Command add_train_command(CLI::App& app) {
   sub->add_option("--out", state->flags.out, "the run directory (overrides output.dir)")
       ->type_name("DIR");
   sub->add_option("--device", state->flags.device,
-                  "auto | cpu | gpu | none | serial | openmp | cuda (same bits on each)")
+                  device_option_help("overrides device; same bits on each"))
       ->type_name("SPEC");
   sub->add_flag("--overwrite", state->flags.overwrite,
                 "replace an earlier hamon run in DIR (or discard DIR.partial); hamon's "

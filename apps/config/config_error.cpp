@@ -5,15 +5,16 @@
 
 namespace hamon::cli {
 
-namespace {
-
-std::string format(const Location& where, const std::string& message) {
-  std::string text = to_string(where) + ": error: ";
+std::string error_line(const Location& where, const std::string& message) {
+  const bool in_a_file = !where.file.empty() && where.file != kCommandLine;
+  std::string text = in_a_file ? to_string(where) + ": error: " : "hamon: error: ";
   if (!where.key.empty()) text += where.key + ": ";
   return text + message;
 }
 
-}  // namespace
+std::string error_line(const std::string& message) {
+  return error_line(Location{}, message);
+}
 
 std::string to_string(const Location& where) {
   if (where.line <= 0) return where.file;
@@ -40,7 +41,7 @@ Location locate(const std::map<std::string, Location>& locations, const std::str
 }
 
 ConfigError::ConfigError(Location where, std::string message)
-    : std::runtime_error(format(where, message)),
+    : std::runtime_error(error_line(where, message)),
       where_(std::move(where)),
       message_(std::move(message)) {}
 

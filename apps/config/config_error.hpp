@@ -10,8 +10,11 @@
 
 namespace hamon::cli {
 
+/// The file of a value given on the command line (Location::key is then the option).
+inline constexpr const char* kCommandLine = "command line";
+
 struct Location {
-  std::string file;  // the YAML file, or "command line" for an override
+  std::string file;  // the YAML file, or kCommandLine for an override
   int line = 0;      // 1-based; 0 when unknown
   int column = 0;    // 1-based; 0 when unknown
   std::string key;   // key path, e.g. "nrpt.chains" or "model.edges[3]"; may be empty
@@ -25,6 +28,12 @@ std::string to_string(const Location& where);
 /// location from the command line keeps its option name ("--out"). `fallback` when none.
 Location locate(const std::map<std::string, Location>& locations, const std::string& key,
                 Location fallback);
+
+/// The one line `hamon` prints for an error, whatever raised it: "FILE:LINE:COL: error: KEY:
+/// MESSAGE" for a place in a file, "hamon: error: KEY: MESSAGE" for a value from the command
+/// line (KEY the option), the environment or no place at all. Messages carry no prefix.
+std::string error_line(const Location& where, const std::string& message);
+std::string error_line(const std::string& message);
 
 class ConfigError : public std::runtime_error {
  public:

@@ -6,6 +6,7 @@
 // examples/README.md; defaults here are the documented ones.
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -87,6 +88,11 @@ struct TuneSpec {
 
   bool any() const { return chains || betas || explore_sweeps; }
 };
+
+/// The most rounds a run takes, burn-in included: the sampler counts rounds in 32 bits.
+/// Every round count (nrpt.rounds, nrpt.burn_in, --rounds, --burn-in, extend --rounds)
+/// has its range up to it, so each reports the same range whatever the value.
+inline constexpr std::int64_t kMaxRoundsTotal = std::numeric_limits<std::uint32_t>::max();
 
 struct NrptSpec {
   enum class Spacing { linear, geometric };

@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "config/config_kind.hpp"
 #include "config/parse_sections.hpp"
 #include "config/yaml_document.hpp"
 #include "config/yaml_reader.hpp"
@@ -17,19 +18,11 @@ namespace hamon::cli {
 
 namespace {
 
-constexpr std::int64_t kMaxRoundsTotal = std::numeric_limits<std::uint32_t>::max();
-
-/// Messages from the policies start with "hamon: "; the location already says who speaks.
-std::string without_prefix(const std::string& message) {
-  const std::string prefix = "hamon: ";
-  return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
-}
-
 void check_device_word(const ExperimentConfig& config) {
   try {
     (void)parse_device_spec(config.device);
   } catch (const std::invalid_argument& e) {
-    config.fail("device", without_prefix(e.what()));
+    config.fail("device", e.what());
   }
 }
 
@@ -52,6 +45,7 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
                       "the experiment file is empty (expected keys seed, device, model, nrpt, "
                       "output)");
   }
+  require_config_kind(root, name, ConfigKind::experiment);
   try {
     const std::string tuning_hint = "automatic tuning is set in nrpt: write nrpt: {tune: auto}";
     const auto top = reader.entries(root, "", {"seed", "device", "model", "nrpt", "output"},
@@ -85,10 +79,10 @@ ExperimentConfig parse_experiment_file(const std::string& path) {
 
 void apply_overrides(ExperimentConfig& config, const Overrides& overrides) {
   const auto on_command_line = [&](const std::string& key, const std::string& option) {
-    config.locations[key] = Location{"command line", 0, 0, option};
+    config.locations[key] = Location{kCommandLine, 0, 0, option};
   };
   const auto fail = [](const std::string& option, const std::string& message) {
-    throw ConfigError(Location{"command line", 0, 0, option}, message);
+    throw ConfigError(Location{kCommandLine, 0, 0, option}, message);
   };
   if (overrides.out) {
     if (overrides.out->empty()) fail("--out", "the output directory is empty");
@@ -101,7 +95,7 @@ void apply_overrides(ExperimentConfig& config, const Overrides& overrides) {
     try {
       (void)parse_device_spec(config.device);
     } catch (const std::invalid_argument& e) {
-      fail("--device", without_prefix(e.what()));
+      fail("--device", e.what());
     }
   }
   if (overrides.seed) {

@@ -27,7 +27,7 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
                                        const std::string& base_dir);
 
 /// Applies command-line overrides and re-checks what they touch. Throws ConfigError
-/// (located at "command line" and the option name).
+/// (located at kCommandLine and the option name).
 void apply_overrides(ExperimentConfig& config, const Overrides& overrides);
 
 /// Checks between keys (run again after overrides): the ladder, rounds + burn_in below

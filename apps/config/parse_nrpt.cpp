@@ -14,7 +14,6 @@ namespace hamon::cli::detail {
 
 namespace {
 
-constexpr std::int64_t kMaxRoundsTotal = std::numeric_limits<std::uint32_t>::max();
 constexpr std::int64_t kMinTuneRounds = 10;
 constexpr std::int64_t kMaxTuneRounds = 1000000;
 

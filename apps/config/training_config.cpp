@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "config/config_kind.hpp"
 #include "config/parse_sections.hpp"
 #include "config/yaml_document.hpp"
 #include "config/yaml_reader.hpp"
@@ -200,6 +201,7 @@ TrainingConfig parse_training_text(const std::string& text, const std::string& n
     throw ConfigError(Location{name, 1, 1, ""},
                       "the training file is empty (expected keys train, device, output)");
   }
+  require_config_kind(root, name, ConfigKind::training);
   try {
     const auto top = reader.entries(root, "", {"train", "device", "output"},
                                     {{"nrpt",

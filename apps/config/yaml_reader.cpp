@@ -63,9 +63,9 @@ bool parse_int64(const std::string& text, std::int64_t& value) {
 }
 
 bool parse_double(const std::string& text, double& value) {
-  const std::string_view view = without_plus(text);
-  const auto [end, error] = std::from_chars(view.data(), view.data() + view.size(), value);
-  return error == std::errc() && end == view.data() + view.size();
+  const std::optional<double> parsed = parse_real(text);
+  if (parsed) value = *parsed;
+  return parsed.has_value();
 }
 
 std::string quoted(const std::string& text) {
@@ -233,7 +233,8 @@ double YamlReader::number(const YAML::Node& node, const std::string& path, doubl
   const std::string text = scalar_of(node, path, "a number");
   double value = 0.0;
   if (!parse_double(text, value)) fail(path, "expected a number, got " + what_is(node));
-  if (!std::isfinite(value)) fail(path, "expected a finite number, got " + text);
+  // Worded as the graph and weights files word it, whatever the spelling (nan, .nan).
+  if (!std::isfinite(value)) fail(path, quoted(text) + " is not finite");
   if (value < min) fail(path, text + " is below the minimum " + std::to_string(min));
   if (value > max) fail(path, text + " is above the maximum " + std::to_string(max));
   return value;

@@ -19,6 +19,7 @@
 #include "output/progress_display.hpp"
 #include "output/run_directory.hpp"
 #include "run/mpi_job.hpp"
+#include "run/options_record.hpp"
 #include "run/plan_record.hpp"
 #include "run/stop_signals.hpp"
 #include "run/summary.hpp"
@@ -300,6 +301,7 @@ RunOutcome start_run(const PreparedRun& run, bool progress, clock::time_point st
   outcome.explore_sweeps = run.options.n_expl;
   Production production;
   production.options = run.options;
+  production.attachments[kOptionsAttachment] = options_record(config);
   if (run.tuning) {
     ProgressDisplay display(progress && job.is_root());
     FinishOnExit finish{display};
@@ -385,8 +387,8 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
   if (outcome.plan) outcome.plan->decision = outcome.decision;
   outcome.execution_space = execution_space_of(outcome.decision);
   job.agree([&] {
-    check_identity(checkpoint.identity, identity_of(*run.model, production.options),
-                   loaded.file.string());
+    check_options_identity(checkpoint, identity_of(*run.model, production.options), config,
+                           loaded.file.string());
     const std::int64_t target = production.options.burn_in + production.options.n_rounds;
     if (checkpoint.state.rounds_done > target) {
       throw CheckpointError(loaded.file.string() + ": the checkpoint is at round " +

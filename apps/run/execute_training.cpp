@@ -89,15 +89,27 @@ struct TrainerRelease {
   ~TrainerRelease() { run.trainer.reset(); }
 };
 
+/// A device that cannot be had, blamed on --device or on the file's `device` key as a
+/// run's is.
+[[noreturn]] void device_error(const TrainingConfig& config, const std::string& device,
+                               const std::string& message) {
+  if (!device.empty()) throw ConfigError(Location{kCommandLine, 0, 0, "--device"}, message);
+  config.fail("device", message);
+}
+
 DeviceDecision decide(const TrainingConfig& config, const RbmParameters& shape,
                       const std::string& device) {
+  DeviceSpec spec;
   try {
-    return resolve_device(parse_device_spec(device.empty() ? config.device : device),
-                          training_work_score(shape, config.options));
+    spec = parse_device_spec(device.empty() ? config.device : device);
+    return resolve_device(spec, training_work_score(shape, config.options));
   } catch (const DeviceUnavailable& e) {
-    throw UsageError(std::string("device: ") + e.what());
+    if (spec.kind() == DeviceSpec::Kind::auto_ && device_forced_by_env()) {
+      throw UsageError(e.what());  // HAMON_DEVICE's choice: no place in the file
+    }
+    device_error(config, device, e.what());
   } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("device: ") + e.what());
+    device_error(config, device, e.what());
   }
 }
 
@@ -251,10 +263,17 @@ void train_epochs(TrainingRun& run, RunDirectory& dir, bool replace_run, bool sp
   }
 }
 
-}  // namespace
-
-int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
+/// A new run, checked as far as can be without creating anything: the file, the data, the
+/// model's shape, the device and the run directory.
+struct NewTraining {
   TrainingRun run;
+  RbmParameters initial;
+  fs::path final_dir;
+};
+
+void prepare_new(NewTraining& t, const std::string& config_file, const TrainingRunFlags& flags) {
+  TrainingRun& run = t.run;
+  RbmParameters& initial = t.initial;
   run.config = parse_training_file(config_file);
   run.base_dir = fs::absolute(config_base_dir(config_file)).string();
   if (!flags.out.empty()) run.config.output_dir = flags.out;
@@ -263,7 +282,6 @@ int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
     throw UsageError(*problem);
   }
   run.data = load_training_data(run.config);
-  RbmParameters initial;
   try {
     initial = initial_parameters(run.data.train, run.config.hidden, run.config.options);
     if (run.data.train.n_rows() < run.config.options.batch) {
@@ -275,7 +293,17 @@ int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
     run.config.fail("train.model", e.what());
   }
   run.decision = decide(run.config, initial, flags.device);
-  const fs::path final_dir = normalised_run_dir(run.config.output_dir);
+  t.final_dir = normalised_run_dir(run.config.output_dir);
+}
+
+}  // namespace
+
+int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
+  NewTraining t;
+  prepare_new(t, config_file, flags);
+  TrainingRun& run = t.run;
+  const RbmParameters& initial = t.initial;
+  const fs::path& final_dir = t.final_dir;
   const KokkosSession kokkos;
   const TrainerRelease release{run};
   run.trainer = make_rbm_trainer(run.decision, run.data.train, initial, run.config.options);
@@ -292,6 +320,23 @@ int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
   }
   train_epochs(run, dir, flags.overwrite, flags.speak);
   return 0;
+}
+
+void validate_training(const std::string& config_file, const TrainingRunFlags& flags,
+                       std::ostream& out) {
+  NewTraining t;
+  prepare_new(t, config_file, flags);
+  const TrainingRun& run = t.run;
+  const TrainingOptions& o = run.config.options;
+  const std::string device = flags.device.empty() ? run.config.device : flags.device;
+  out << config_file << ": ok (a training file)\n";
+  out << "  model    rbm, " << t.initial.n_visible << " visible x " << t.initial.n_hidden
+      << " hidden\n";
+  out << "  data     " << run.data.train.n_rows() << " rows (" << run.data.heldout.n_rows()
+      << " held out), " << o.epochs << " epochs of batches of " << o.batch << "\n";
+  out << "  device   " << device << " -> " << to_string(run.decision.placement) << " ("
+      << to_string(run.decision.reason) << ")\n";
+  out << "  output   " << run.config.output_dir << "\n";
 }
 
 int train_resume(const std::string& dir_text, const TrainingRunFlags& flags) {

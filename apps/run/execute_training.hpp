@@ -14,6 +14,7 @@
 //   summary.yaml       training.* (heldout_accuracy, heldout_log_likelihood, ...)
 // tools/plot_run.py DIR draws learning_curves.png and samples.png from them.
 
+#include <ostream>
 #include <string>
 
 #include "config/training_config.hpp"
@@ -31,6 +32,12 @@ struct TrainingRunFlags {
 /// `hamon train CONFIG`: a new run. Throws ConfigError / UsageError for bad input (nothing
 /// created), RunStopped when a stop signal ended it (DIR.partial resumable).
 int train_new(const std::string& config_file, const TrainingRunFlags& flags);
+
+/// `hamon validate CONFIG` of a training file: every check train_new makes before it
+/// creates anything (the file, the data, the model's shape, the device, the run
+/// directory), then what would run on `out`. Throws as train_new.
+void validate_training(const std::string& config_file, const TrainingRunFlags& flags,
+                       std::ostream& out);
 
 /// `hamon resume DIR` of a training run (DIR.partial/training.yaml exists).
 int train_resume(const std::string& dir, const TrainingRunFlags& flags);

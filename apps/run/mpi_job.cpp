@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
+#include "config/config_error.hpp"
 #include "hamon/mpi_config.hpp"
 #include "run/exit_status.hpp"
 #if HAMON_ENABLE_MPI
@@ -55,11 +57,11 @@ MpiJob::MpiJob(int& argc, char**& argv) {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
     const char* size = std::getenv(name);
     if (size != nullptr && std::atoi(size) > 1) {
-      std::fprintf(stderr,
-                   "hamon: error: started as one of %s processes (%s), but this hamon was "
-                   "built without MPI (HAMON_ENABLE_MPI=OFF): run it as one process, or "
-                   "build it with -DHAMON_ENABLE_MPI=ON\n",
-                   size, name);
+      const std::string line = error_line(
+          "started as one of " + std::string(size) + " processes (" + name +
+          "), but this hamon was built without MPI (HAMON_ENABLE_MPI=OFF): run it as one "
+          "process, or build it with -DHAMON_ENABLE_MPI=ON");
+      std::fprintf(stderr, "%s\n", line.c_str());
       std::exit(kExitBadInput);
     }
   }
@@ -163,12 +165,16 @@ DeviceDecision MpiJob::local_decision(const DeviceSpec& device, std::int32_t n_c
 void MpiJob::abort_job(const std::string& message, int status) const {
 #if HAMON_ENABLE_MPI
   if (distributed()) {
-    hamon::abort_all_ranks("hamon (rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
-                               "): " + message + "; ending every rank of the job",
-                           status);
+    // The error line's own "hamon:" says which rank speaks (one prefix, not two).
+    const std::string who =
+        "hamon (rank " + std::to_string(rank_) + " of " + std::to_string(size_) + ")";
+    const std::string prefix = "hamon:";
+    const std::string line =
+        message.rfind(prefix, 0) == 0 ? who + message.substr(prefix.size()) : who + ": " + message;
+    hamon::abort_all_ranks(line + "; ending every rank of the job", status);
   }
 #endif
-  std::fprintf(stderr, "hamon: %s\n", message.c_str());
+  std::fprintf(stderr, "%s\n", message.c_str());
   std::fflush(stderr);
   std::exit(status);
 }

@@ -89,8 +89,8 @@ class MpiJob {
   DeviceDecision local_decision(const DeviceSpec& device, std::int32_t n_chains,
                                 std::int64_t n_free, const DeviceDecision& whole_run) const;
 
-  /// Ends every rank with `status` after printing `message` (prefixed with the rank) on
-  /// stderr. In a one-process job: prints and exits.
+  /// Ends every rank with `status` after printing `message` (an error line, error_line's;
+  /// its "hamon" then names the rank) on stderr. In a one-process job: prints and exits.
   [[noreturn]] void abort_job(const std::string& message, int status) const;
 
  private:

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run/numbers_file.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
-#include <string_view>
 
+#include "hamon/core/text.hpp"
 #include "run/npy_file.hpp"
 
 namespace hamon::cli {
@@ -27,15 +27,11 @@ std::vector<double> read_numbers_file(const std::string& path) {
     std::istringstream tokens(line.substr(0, line.find('#')));
     std::string token;
     while (tokens >> token) {
-      std::string_view view(token);
-      if (view.size() > 1 && view[0] == '+') view.remove_prefix(1);
-      double value = 0.0;
-      const auto [end, error] = std::from_chars(view.data(), view.data() + view.size(), value);
-      if (error != std::errc() || end != view.data() + view.size() || !std::isfinite(value)) {
-        throw std::runtime_error(path + ":" + std::to_string(line_number) + ": '" + token +
-                                 "' is not a finite number");
-      }
-      values.push_back(value);
+      const std::optional<double> value = parse_real(token);
+      const std::string at = path + ":" + std::to_string(line_number) + ": '" + token + "'";
+      if (!value) throw std::runtime_error(at + " is not a number");
+      if (!std::isfinite(*value)) throw std::runtime_error(at + " is not finite");
+      values.push_back(*value);
     }
   }
   if (in.bad()) throw std::runtime_error(path + ": cannot read");

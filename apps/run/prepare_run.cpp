@@ -10,16 +10,12 @@
 #include "hamon/policies/resolve_device.hpp"
 #include "output/run_directory.hpp"
 #include "run/build_model.hpp"
+#include "run/exit_status.hpp"
 #include "run/nrpt_options.hpp"
 
 namespace hamon::cli {
 
 namespace {
-
-std::string without_prefix(const std::string& message) {
-  const std::string prefix = "hamon: ";
-  return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
-}
 
 /// Checks that need the model: sampled nodes in range, recorded array sizes.
 void check_against_model(const ExperimentConfig& config, const SpinModel& model) {
@@ -65,7 +61,7 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
       tuning_score = autotune_work_score(*run.model, *run.tuning);
     } catch (const std::invalid_argument& e) {
       // The parser checks every tuning key with a location; a safety net.
-      config.fail("nrpt", without_prefix(e.what()));
+      config.fail("nrpt", e.what());
     }
   }
   try {
@@ -74,10 +70,13 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
     run.decision = tuning_score ? resolve_device(run.device, *tuning_score)
                                 : resolve_for(*run.model, run.options, run.device);
   } catch (const DeviceUnavailable& e) {
-    config.fail("device", without_prefix(e.what()));
+    // HAMON_DEVICE's choice is not the file's: no place in it to point at.
+    if (run.device.kind() == DeviceSpec::Kind::auto_ && device_forced_by_env()) {
+      throw UsageError(e.what());
+    }
+    config.fail("device", e.what());
   } catch (const std::invalid_argument& e) {
-    // A bad HAMON_DEVICE or threshold in the environment: the message names the variable.
-    config.fail("device", without_prefix(e.what()));
+    config.fail("device", e.what());
   }
   if (policy != OutputPolicy::continue_run) {
     const auto problem =

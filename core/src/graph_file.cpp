@@ -216,16 +216,11 @@ class GraphFileReader {
     return value;
   }
 
-  // Numbers are parsed with from_chars, which ignores the locale (strtod does not).
   double parse_finite(const std::string& token, const std::string& what) const {
-    const std::string_view view = without_plus(token);
-    double value = 0.0;
-    const auto [end, error] = std::from_chars(view.data(), view.data() + view.size(), value);
-    if (error != std::errc() || end != view.data() + view.size()) {
-      fail(what + " '" + token + "' is not a number");
-    }
-    if (!std::isfinite(value)) fail(what + " '" + token + "' is not finite");
-    return value;
+    const std::optional<double> value = parse_real(token);
+    if (!value) fail(what + " '" + token + "' is not a number");
+    if (!std::isfinite(*value)) fail(what + " '" + token + "' is not finite");
+    return *value;
   }
 
   std::int64_t parse_node(const std::string& token) const {

@@ -48,7 +48,7 @@ double memory_limit_bytes() {
     ++end;
   }
   if (end == raw || *end != '\0' || scale == 0.0 || !std::isfinite(value) || !(value > 0.0)) {
-    throw std::invalid_argument(std::string("hamon: ") + kMemoryLimitEnv + "='" + raw +
+    throw std::invalid_argument(std::string(kMemoryLimitEnv) + "='" + raw +
                                 "' is not a memory size (expected bytes > 0, or a number "
                                 "with K, M, G or T, e.g. 16G)");
   }

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
+#include <string_view>
 
 namespace hamon {
 
@@ -50,6 +52,25 @@ std::string hex_float(double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%a", value);
   return buffer;
+}
+
+std::optional<double> parse_real(const std::string& text) {
+  std::string_view view(text);
+  if (view.size() > 1 && view[0] == '+' && view[1] != '+' && view[1] != '-') view.remove_prefix(1);
+  // YAML 1.2's .nan / .inf: the same values as from_chars's nan / inf.
+  const bool negative = !view.empty() && view[0] == '-';
+  const std::string_view magnitude = negative ? view.substr(1) : view;
+  if (magnitude.size() == 4 && magnitude[0] == '.') {
+    std::string word(magnitude.substr(1));
+    for (char& c : word) c = lower(c);
+    const double infinity = std::numeric_limits<double>::infinity();
+    if (word == "inf") return negative ? -infinity : infinity;
+    if (word == "nan" && !negative) return std::numeric_limits<double>::quiet_NaN();
+  }
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(view.data(), view.data() + view.size(), value);
+  if (error != std::errc() || end != view.data() + view.size()) return std::nullopt;
+  return value;
 }
 
 std::string trim(const std::string& text) {

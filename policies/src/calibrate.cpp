@@ -54,8 +54,7 @@ Attempt measure_once(const CalibrationSweep& sweep, const std::vector<Calibratio
           routed.result.total_round_trips + (accepted.empty() ? 0 : accepted.front());
       if (checksum < 0) checksum = sum;
       if (sum != checksum) {
-        throw std::runtime_error("hamon: calibration: results differ between spaces (" +
-                                 space.name + ")");
+        throw std::runtime_error("calibration: results differ between spaces (" + space.name + ")");
       }
     }
   }
@@ -91,7 +90,7 @@ double seconds_of(const CalibrationPoint& p, const std::string& name) {
   } else if (const auto it = p.seconds.find(name); it != p.seconds.end()) {
     return it->second;
   }
-  throw std::invalid_argument("hamon: calibration point L=" + std::to_string(p.side) +
+  throw std::invalid_argument("calibration point L=" + std::to_string(p.side) +
                               " chains=" + std::to_string(p.chains) + " has no time for " + name);
 }
 
@@ -139,7 +138,7 @@ CalibrationPoint measure_calibration_point(const CalibrationSweep& sweep,
                                            const std::vector<CalibrationSpace>& spaces, int side,
                                            int chains) {
   if (sweep.repeats < 1 || sweep.retries < 0) {
-    throw std::invalid_argument("hamon: calibration needs repeats >= 1 and retries >= 0");
+    throw std::invalid_argument("calibration needs repeats >= 1 and retries >= 0");
   }
   CalibrationPoint point;
   point.side = side;
@@ -162,7 +161,7 @@ CalibrationPoint measure_calibration_point(const CalibrationSweep& sweep,
 
 ThresholdRecommendation recommend_threshold(const std::vector<CalibrationPoint>& points,
                                             const std::string& faster, const std::string& slower) {
-  if (points.empty()) throw std::invalid_argument("hamon: no calibration points");
+  if (points.empty()) throw std::invalid_argument("no calibration points");
   std::optional<std::int64_t> last_loss;
   std::int64_t min_score = points.front().score;
   std::int64_t max_score = points.front().score;

@@ -31,8 +31,8 @@ void create_directory(const std::string& directory) {
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (ec) {
-    throw std::runtime_error("hamon: cannot create the compile cache directory " + directory +
-                             ": " + ec.message());
+    throw std::runtime_error("cannot create the compile cache directory " + directory + ": " +
+                             ec.message());
   }
 }
 
@@ -61,7 +61,7 @@ CompileCacheStatus configure_persistent_compile_cache(std::optional<std::string>
 
   if (path) {
     if (path->empty()) {
-      throw std::invalid_argument("hamon: empty compile cache path");
+      throw std::invalid_argument("empty compile cache path");
     }
     create_directory(*path);
     env::set_env(kCudaCachePathEnv, *path);

@@ -36,7 +36,7 @@ std::vector<std::string> backend_names(Tier tier) {
 DeviceSpec DeviceSpec::backend(Placement placement) {
   const Backend* backend = find_backend(placement);
   if (backend == nullptr) {
-    throw std::invalid_argument("hamon: DeviceSpec::backend needs a backend, not leave_alone");
+    throw std::invalid_argument("DeviceSpec::backend needs a backend, not leave_alone");
   }
   return backend->tier == Tier::accelerator ? gpu() : DeviceSpec(Kind::backend, placement);
 }
@@ -103,14 +103,13 @@ DeviceSpec parse_device_spec(const std::string& text) {
   }
   if (word == "tpu") {
     throw std::invalid_argument(
-        "hamon: device 'tpu' is not supported: Kokkos has no TPU backend; accepted values: " +
+        "device 'tpu' is not supported: Kokkos has no TPU backend; accepted values: " +
         accepted_device_specs());
   }
   if (word.empty()) {
-    throw std::invalid_argument("hamon: empty device spec; accepted values: " +
-                                accepted_device_specs());
+    throw std::invalid_argument("empty device spec; accepted values: " + accepted_device_specs());
   }
-  throw std::invalid_argument("hamon: unknown device spec '" + text +
+  throw std::invalid_argument("unknown device spec '" + text +
                               "'; accepted values: " + accepted_device_specs());
 }
 

@@ -32,7 +32,7 @@ auto with_space(const DeviceDecision& decision, Run&& run)
         [&](const auto& space) -> Result {
           using Space = std::decay_t<decltype(space)>;
           if constexpr (std::is_same_v<Space, std::monostate>) {
-            throw std::logic_error("hamon: DeviceSpec of kind instance holds no instance");
+            throw std::logic_error("DeviceSpec of kind instance holds no instance");
           } else {
             return run(space);
           }
@@ -49,9 +49,9 @@ auto with_space(const DeviceDecision& decision, Run&& run)
   }
   const Backend* backend = find_backend(decision.placement);
   if (backend == nullptr) {
-    throw std::logic_error("hamon: unknown placement in a device decision");
+    throw std::logic_error("unknown placement in a device decision");
   }
-  throw DeviceUnavailable("hamon: the decision places the call on " + std::string(backend->name) +
+  throw DeviceUnavailable("the decision places the call on " + std::string(backend->name) +
                           " but the Kokkos " + backend->kokkos_name + " backend (" +
                           backend->kokkos_option + ") is not compiled into this build");
 }
@@ -137,7 +137,7 @@ NrptResult out_of_memory_is_an_error(const DeviceDecision& decision, Run&& run) 
   try {
     return run();
   } catch (const std::bad_alloc& error) {
-    throw std::runtime_error("hamon: the run does not fit in the memory of " +
+    throw std::runtime_error("the run does not fit in the memory of " +
                              execution_space_of(decision) + " (" + error.what() +
                              "): use fewer chains, a smaller model or record less");
   }

@@ -17,13 +17,13 @@ void check(int code, const char* what) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   MPI_Error_string(code, text, &length);
-  throw std::runtime_error(std::string("hamon: ") + what +
+  throw std::runtime_error(std::string(what) +
                            " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
 int as_count(std::int64_t n, const char* what) {
   if (n < 0 || n > INT_MAX) {
-    throw std::length_error(std::string("hamon: ") + what + " of " + std::to_string(n) +
+    throw std::length_error(std::string(what) + " of " + std::to_string(n) +
                             " elements exceeds one MPI message (2^31 - 1)");
   }
   return static_cast<int>(n);
@@ -37,9 +37,8 @@ struct Layout {
 Layout layout_of(const std::vector<MachineBlock>& blocks, int n_ranks, std::int64_t per_machine,
                  const char* what) {
   if (static_cast<int>(blocks.size()) != n_ranks) {
-    throw std::invalid_argument(std::string("hamon: ") + what + ": " +
-                                std::to_string(blocks.size()) + " blocks for " +
-                                std::to_string(n_ranks) + " ranks");
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(blocks.size()) +
+                                " blocks for " + std::to_string(n_ranks) + " ranks");
   }
   Layout l;
   for (const MachineBlock& b : blocks) {
@@ -69,8 +68,8 @@ MpiExchange::~MpiExchange() {
 void MpiExchange::all_gather(const std::int64_t* mine, std::int64_t* all,
                              const std::vector<std::int64_t>& counts) {
   if (static_cast<int>(counts.size()) != n_ranks_) {
-    throw std::invalid_argument("hamon: all_gather: " + std::to_string(counts.size()) +
-                                " counts for " + std::to_string(n_ranks_) + " ranks");
+    throw std::invalid_argument("all_gather: " + std::to_string(counts.size()) + " counts for " +
+                                std::to_string(n_ranks_) + " ranks");
   }
   std::vector<int> sizes, offsets;
   std::int64_t at = 0;

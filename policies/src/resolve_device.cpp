@@ -20,11 +20,6 @@ namespace hamon {
 
 namespace {
 
-std::string without_prefix(const std::string& message) {
-  const std::string prefix = "hamon: ";
-  return message.compare(0, prefix.size(), prefix) == 0 ? message.substr(prefix.size()) : message;
-}
-
 // "device 'gpu' requested" or "device 'gpu' requested by HAMON_DEVICE=gpu".
 std::string requested(const char* word, const DeviceDecision& decision) {
   std::string text = std::string("device '") + word + "' requested";
@@ -39,7 +34,7 @@ Placement placement_of(const DeviceSpec::Instance& instance) {
       [](const auto& space) {
         using Space = std::decay_t<decltype(space)>;
         if constexpr (std::is_same_v<Space, std::monostate>) {
-          throw std::logic_error("hamon: DeviceSpec of kind instance holds no instance");
+          throw std::logic_error("DeviceSpec of kind instance holds no instance");
           return Placement::leave_alone;
         } else {
           return placement_of_space<Space>();
@@ -56,7 +51,7 @@ const Backend& accelerator_backend() {
       return backend;
     }
   }
-  throw std::logic_error("hamon: cmake/HamonBackends.cmake lists no accelerator backend");
+  throw std::logic_error("cmake/HamonBackends.cmake lists no accelerator backend");
 }
 
 // "Serial, OpenMP": the Kokkos names of the list's host backends.
@@ -99,15 +94,15 @@ void place_on_accelerator(DeviceDecision& decision) {
   const AcceleratorInfo accelerator = probe_accelerator();
   const Backend& backend = accelerator_backend();
   if (!accelerator.compiled_in) {
-    throw DeviceUnavailable("hamon: " + requested("gpu", decision) + " but the " +
-                            backend.kokkos_name + " backend is not compiled in: this hamon " +
+    throw DeviceUnavailable(requested("gpu", decision) + " but the " + backend.kokkos_name +
+                            " backend is not compiled in: this hamon " +
                             "was built against a Kokkos without " + backend.kokkos_option +
                             "; rebuild against a " + backend.kokkos_name +
                             "-enabled Kokkos, or use 'cpu' or 'auto'");
   }
   if (!accelerator.visible()) {
     const auto mask = env::get_env("CUDA_VISIBLE_DEVICES");
-    std::string message = "hamon: " + requested("gpu", decision) +
+    std::string message = requested("gpu", decision) +
                           " but no CUDA device is visible at run time (CUDA_VISIBLE_DEVICES " +
                           (mask ? "is '" + *mask + "'" : std::string("is unset")) +
                           "; it can hide devices)";
@@ -125,9 +120,8 @@ void place_explicitly(DeviceDecision& decision, const DeviceSpec& spec,
   switch (spec.kind()) {
     case DeviceSpec::Kind::cpu:
       if (!place_on_host(decision, host_threshold_arg)) {
-        throw DeviceUnavailable("hamon: " + requested("cpu", decision) +
-                                " but none of the host backends (" + host_backend_names() +
-                                ") is compiled in");
+        throw DeviceUnavailable(requested("cpu", decision) + " but none of the host backends (" +
+                                host_backend_names() + ") is compiled in");
       }
       return;
     case DeviceSpec::Kind::gpu:
@@ -136,7 +130,7 @@ void place_explicitly(DeviceDecision& decision, const DeviceSpec& spec,
     case DeviceSpec::Kind::backend: {
       const Backend& backend = *find_backend(spec.backend());
       if (!host_backends().has(backend.placement)) {
-        throw DeviceUnavailable("hamon: " + requested(backend.name, decision) + " but the Kokkos " +
+        throw DeviceUnavailable(requested(backend.name, decision) + " but the Kokkos " +
                                 backend.kokkos_name + " backend is not compiled in (" +
                                 backend.kokkos_option + "=OFF)");
       }
@@ -144,7 +138,7 @@ void place_explicitly(DeviceDecision& decision, const DeviceSpec& spec,
       return;
     }
     default:
-      throw std::logic_error("hamon: place_explicitly called with " + to_string(spec.kind()));
+      throw std::logic_error("place_explicitly called with " + to_string(spec.kind()));
   }
 }
 
@@ -155,8 +149,8 @@ std::optional<DeviceSpec> device_from_env() {
   try {
     return parse_device_spec(trim(*raw));
   } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument(std::string("hamon: invalid ") + kDeviceEnv + "='" + *raw +
-                                "': " + without_prefix(error.what()));
+    throw std::invalid_argument(std::string("invalid ") + kDeviceEnv + "='" + *raw +
+                                "': " + error.what());
   }
 }
 
@@ -207,6 +201,11 @@ std::string format_threshold(const Threshold& threshold) {
 
 }  // namespace
 
+bool device_forced_by_env() {
+  const auto forced = device_from_env();
+  return forced && forced->kind() != DeviceSpec::Kind::auto_;
+}
+
 void check_environment() {
   device_from_env();
   check_threshold_environment();
@@ -218,7 +217,7 @@ DeviceDecision resolve_device(const DeviceSpec& spec, std::optional<std::int64_t
                               std::optional<double> host_threshold_arg) {
   check_environment();
   if (score && *score < 0) {
-    throw std::invalid_argument("hamon: resolve_device needs a work score >= 0, got " +
+    throw std::invalid_argument("resolve_device needs a work score >= 0, got " +
                                 std::to_string(*score));
   }
   DeviceDecision decision;

@@ -62,8 +62,7 @@ std::optional<double> threshold_from_env(const char* what, const char* env_name)
   if (!raw) return std::nullopt;
   const auto value = parse_number(*raw);
   if (!value || !valid_threshold(*value)) {
-    throw std::invalid_argument(std::string("hamon: ") + env_name + "='" + *raw +
-                                "' is not a valid " + what +
+    throw std::invalid_argument(std::string(env_name) + "='" + *raw + "' is not a valid " + what +
                                 " (expected a number >= 0, e.g. 4096)");
   }
   return value;
@@ -73,7 +72,7 @@ Threshold resolve_threshold(std::optional<double> arg, const char* what, const c
                             CalibrationMember file_member, double default_value) {
   if (arg) {
     if (!valid_threshold(*arg)) {
-      throw std::invalid_argument(std::string("hamon: ") + what + " argument must be >= 0, got " +
+      throw std::invalid_argument(std::string(what) + " argument must be >= 0, got " +
                                   format_number(*arg));
     }
     return {*arg, ThresholdSource::argument, "argument"};
@@ -94,12 +93,11 @@ Threshold resolve_threshold(std::optional<double> arg, const char* what, const c
 
 std::int64_t work_score(std::int64_t n_chains, std::int64_t n_free_nodes) {
   if (n_chains < 0 || n_free_nodes < 0) {
-    throw std::invalid_argument(
-        "hamon: work_score needs n_chains >= 0 and n_free_nodes >= 0, got " +
-        std::to_string(n_chains) + " and " + std::to_string(n_free_nodes));
+    throw std::invalid_argument("work_score needs n_chains >= 0 and n_free_nodes >= 0, got " +
+                                std::to_string(n_chains) + " and " + std::to_string(n_free_nodes));
   }
   if (n_free_nodes != 0 && n_chains > std::numeric_limits<std::int64_t>::max() / n_free_nodes) {
-    throw std::overflow_error("hamon: work_score " + std::to_string(n_chains) + " x " +
+    throw std::overflow_error("work_score " + std::to_string(n_chains) + " x " +
                               std::to_string(n_free_nodes) + " does not fit in 64 bits");
   }
   return n_chains * n_free_nodes;
@@ -158,11 +156,11 @@ CalibrationValues read_calibration(const std::string& path) {
   }
   std::ifstream in(path);
   if (!in || std::filesystem::is_directory(path, ec)) {
-    throw std::runtime_error("hamon: cannot read calibration file " + path);
+    throw std::runtime_error("cannot read calibration file " + path);
   }
   auto fail = [&path](int line, const std::string& why) {
-    throw std::runtime_error("hamon: malformed calibration file " + path + ":" +
-                             std::to_string(line) + ": " + why);
+    throw std::runtime_error("malformed calibration file " + path + ":" + std::to_string(line) +
+                             ": " + why);
   };
   std::string line;
   int line_number = 0;
@@ -213,7 +211,7 @@ void write_calibration(const std::string& path, const CalibrationValues& values)
   namespace fs = std::filesystem;
   for (const auto& value : {values.device_threshold, values.host_threshold}) {
     if (value && !valid_threshold(*value)) {
-      throw std::invalid_argument("hamon: calibration thresholds must be >= 0, got " +
+      throw std::invalid_argument("calibration thresholds must be >= 0, got " +
                                   format_number(*value));
     }
   }
@@ -222,7 +220,7 @@ void write_calibration(const std::string& path, const CalibrationValues& values)
   if (target.has_parent_path()) {
     fs::create_directories(target.parent_path(), ec);
     if (ec) {
-      throw std::runtime_error("hamon: cannot create " + target.parent_path().string() + ": " +
+      throw std::runtime_error("cannot create " + target.parent_path().string() + ": " +
                                ec.message());
     }
   }
@@ -243,14 +241,14 @@ void write_calibration(const std::string& path, const CalibrationValues& values)
     out.close();
     if (!out) {
       fs::remove(temporary, ec);
-      throw std::runtime_error("hamon: cannot write calibration file " + temporary.string());
+      throw std::runtime_error("cannot write calibration file " + temporary.string());
     }
   }
   fs::rename(temporary, target, ec);
   if (ec) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
-    throw std::runtime_error("hamon: cannot move " + temporary.string() + " to " + path + ": " +
+    throw std::runtime_error("cannot move " + temporary.string() + " to " + path + ": " +
                              ec.message());
   }
 }

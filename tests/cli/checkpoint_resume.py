@@ -291,9 +291,10 @@ def main():
                 f.write(bytes([99]))
     case("other_version", other_version, 2, ["checkpoint format version 99"])
     case("other_model", edit_config("seed: 4", "seed: 5"), 2, ["the model (fingerprint) differs"])
-    case("other_config", edit_config("seed: 20261201", "seed: 7"), 2, ["the sampling options"])
+    case("other_config", edit_config("seed: 20261201", "seed: 7"), 2,
+         ["the sampling options differ", "seed (the checkpoint has 20261201, config.yaml has 7)"])
     case("other_sweeps", edit_config("explore_sweeps: 2", "explore_sweeps: 3"), 2,
-         ["the sampling options"])
+         ["nrpt.explore_sweeps (the checkpoint has 2, config.yaml has 3)"])
     case("no_checkpoint", lambda d: [os.remove(os.path.join(d, n)) for n in os.listdir(d)
                                      if n.startswith(ckpt)], 2, ["no usable checkpoint"])
     nothing = clitest.run(hamon, ["resume", "nowhere"], cwd=args.work)

@@ -6,7 +6,8 @@
     and device fields), and only rank 0 writes or prints;
   - a run stopped by SIGUSR1 under 3 ranks (exit 3), resumed under 2 ranks and stopped
     again, then resumed without MPI: the same bits (one checkpoint, any rank count);
-  - a bad experiment: the error is printed once, every rank exits 2, nothing is created;
+  - a bad experiment or setting (HAMON_*): the error is printed once, every rank exits 2,
+    nothing is created;
   - a rank killed with SIGKILL ends the whole job non-zero within seconds, leaves no
     complete-looking run directory, and the last checkpoint resumes to the same bits;
   - a failure on rank 0 alone mid-run (its checkpoint cannot be written) is reported by
@@ -64,8 +65,10 @@ def mpi_env():
     return env
 
 
-def mpirun(args, ranks, hamon_args, cwd, timeout=300):
-    return subprocess.run(mpi_command(args, ranks, hamon_args), cwd=cwd, env=mpi_env(),
+def mpirun(args, ranks, hamon_args, cwd, timeout=300, **settings):
+    env = mpi_env()
+    env.update(settings)
+    return subprocess.run(mpi_command(args, ranks, hamon_args), cwd=cwd, env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, errors="replace",
                           timeout=timeout)
 
@@ -191,6 +194,13 @@ def main():
                    f"bad experiment: the error is not printed once:\n{got.stderr}")
     failures.check(sorted(os.listdir(d)) == ["bad.yaml"],
                    f"bad experiment: created {sorted(os.listdir(d))}")
+    # A bad setting: every rank reads it, one prints, every rank exits 2.
+    got = mpirun(args, 3, ["run", config], cwd=d, HAMON_HOST_THRESHOLD="abc")
+    failures.check(got.returncode == 2 and got.stderr.count("HAMON_HOST_THRESHOLD='abc'") == 1
+                   and "hamon: error: HAMON_HOST_THRESHOLD" in got.stderr,
+                   f"a bad setting under 3 ranks: exit {got.returncode}:\n{got.stderr}")
+    failures.check(sorted(os.listdir(d)) == ["bad.yaml"],
+                   f"a bad setting: created {sorted(os.listdir(d))}")
 
     # A rank killed: the job ends non-zero within seconds; the checkpoint resumes.
     d = cr.fresh(args.work, "killed")

@@ -375,6 +375,7 @@ TEST(GraphFile, ValueErrors) {
   expect_file_error("nodes 3\nedge 0 1.5 1\n", 2, "node '1.5' is not an integer");
   expect_file_error("nodes 3\nedge 0 1 nan\n", 2, "coupling 'nan' is not finite");
   expect_file_error("nodes 3\nfield 1 inf\n", 2, "field 'inf' is not finite");
+  expect_file_error("nodes 3\nedge 0 1 .nan\n", 2, "coupling '.nan' is not finite");  // YAML's
   expect_file_error("nodes 8\nedge 2 9 1\n", 2, "node 9 out of range [0, 8)");
   expect_file_error("nodes 8\nedge 5 5 1\n", 2, "edge (5, 5): self-loop");
   expect_file_error("nodes 8\nclamp 3 2\n", 2, "clamp of node 3: value 2 is not +1 or -1");

@@ -75,6 +75,23 @@ TEST(Text, hex_float_is_exact) {
   }
 }
 
+TEST(Text, parse_real_reads_the_non_finite_spellings_of_yaml_and_of_from_chars_alike) {
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(parse_real("+1.5"), 1.5);
+  EXPECT_EQ(parse_real("-2e3"), -2000.0);
+  for (const char* text : {"inf", "+inf", ".inf", "+.inf", ".Inf", ".INF"}) {
+    EXPECT_EQ(parse_real(text), inf) << text;
+  }
+  for (const char* text : {"-inf", "-.inf", "-.Inf"}) EXPECT_EQ(parse_real(text), -inf) << text;
+  for (const char* text : {"nan", ".nan", ".NaN", ".NAN"}) {
+    const auto value = parse_real(text);
+    EXPECT_TRUE(value && std::isnan(*value)) << text;
+  }
+  for (const char* text : {"", "+", "++1", "+-1", "1.5x", "abc", ".na", "-.nan", "..inf", " 1"}) {
+    EXPECT_FALSE(parse_real(text).has_value()) << "'" << text << "'";
+  }
+}
+
 TEST(Text, closest_match_suggests_plausible_typos_only) {
   const std::vector<std::string> words = {"linear", "geometric"};
   EXPECT_EQ(closest_match("geomtric", words), "geometric");

@@ -28,6 +28,13 @@ std::string format_significant(double value, int significant_digits);
 /// keys and files compared as text.
 std::string hex_float(double value);
 
+/// A number as written in a file hamon reads (YAML values, graph and weights files):
+/// std::from_chars's forms (locale-free) with an optional leading '+', and YAML's
+/// spellings of the non-finite values (.nan, .inf, +.inf, -.inf in any case), so every
+/// reader says the same of ".nan" as of "nan". Non-finite values are returned (the caller
+/// says "is not finite"); nullopt when `text` is not a number at all.
+std::optional<double> parse_real(const std::string& text);
+
 /// `text` without leading and trailing whitespace (" \t\r\n\f\v").
 std::string trim(const std::string& text);
 
