@@ -179,7 +179,8 @@ def index_title(window, n_rounds, total_trips, n_paths):
     paths = "1 machine's path" if n_paths == 1 else f"{n_paths} machines' paths"
     span = (f"rounds 0-{window} of {n_rounds}, about {ROUND_TRIPS_SHOWN} round trips per "
             f"machine" if window < n_rounds else f"all {n_rounds} rounds")
-    return f"Index process, {span}: {paths} ({total_trips} round trips in the run, all machines)"
+    return (f"Index process, {span}\n{paths} above, every machine below "
+            f"({total_trips} round trips in the run)")
 
 
 def conveyor_machines(first_row):
