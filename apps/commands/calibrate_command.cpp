@@ -164,9 +164,11 @@ Command add_calibrate_command(CLI::App& app) {
       "enabled space and writes power-of-two thresholds; a threshold it cannot measure (no\n"
       "accelerator, one host backend) keeps the file's value. The file is replaced\n"
       "atomically. --quick prints its measurements and writes nothing, unless --output FILE\n"
-      "names a file or --write asks for the calibration file. Exit status: 0, 1 the\n"
-      "measurement or the write failed, 2 bad input (an output path that cannot be written,\n"
-      "a malformed existing file).");
+      "names a file or --write asks for the calibration file. The host threshold routes\n"
+      "--device cpu (and auto below the device threshold when a GPU is visible; without\n"
+      "one, auto leaves placement alone). Exit status: 0, 1 the measurement or the write\n"
+      "failed, 2 bad input (an output path that cannot be written, a malformed existing\n"
+      "file).");
   return {sub, [flags] { return calibrate(*flags); }};
 }
 

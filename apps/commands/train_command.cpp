@@ -30,7 +30,8 @@ Command add_train_command(CLI::App& app) {
       ->type_name("SPEC");
   sub->add_flag("--overwrite", state->flags.overwrite,
                 "replace an earlier hamon run in DIR (or discard DIR.partial)");
-  sub->add_flag("--quiet,-q", state->quiet, "no progress on stderr and no report on stdout");
+  sub->add_flag("--quiet,-q", state->quiet,
+                "no progress on stderr (shown only on a terminal) and no report on stdout");
   sub->footer(
       "Writes DIR (output.dir, or --out) with weights.npy (float64, V x H, visible-major),\n"
       "visible_bias.npy, hidden_bias.npy, samples.npy, curves.csv, summary.yaml\n"
