@@ -17,9 +17,10 @@ A sampling run (`hamon run`) gets:
                      above the local communication barrier lambda(beta) = r_i / dbeta_i
   acceptance.png     swap acceptance of every neighbouring pair (i, i+1)
   index_process.png  the temperature index of machines (index_process.npy) over the first
-                     rounds that span about four round trips of one machine: three machines'
-                     paths, round trips marked, above a heat map machine x round -> index of
-                     all of them (a red-blue-red cycle along a row is one round trip). Without
+                     rounds that span about three round trips per machine (on average): two
+                     machines' paths, round trips marked, above a heat map machine x round ->
+                     index of all of them (a red-blue-red cycle along a row is one round
+                     trip); the title says how many paths are drawn. Without
                      index_process.npy, the per-temperature energies are shown instead (and
                      the title says so).
   energies.png       energy traces of every temperature, coldest highlighted, and the
@@ -166,10 +167,20 @@ def round_trip_ends(index):
 
 
 def index_window(n_rounds, n_machines, n_trips):
-    """The first rounds of the run that span about ROUND_TRIPS_SHOWN round trips of one
+    """The first rounds of the run that span about ROUND_TRIPS_SHOWN round trips of an average
     machine (n_rounds x n_machines / n_trips rounds each), at least a few ladder crossings."""
     per_trip = n_rounds * n_machines / n_trips if n_trips > 0 else n_rounds
     return int(min(n_rounds, max(ROUND_TRIPS_SHOWN * per_trip, 4 * n_machines, 50)))
+
+
+def index_title(window, n_rounds, total_trips, n_paths):
+    """The index plot's title: the window is the time an average machine takes for about
+    ROUND_TRIPS_SHOWN round trips (not one machine's), and n_paths machines are drawn."""
+    paths = "1 machine's path" if n_paths == 1 else f"{n_paths} machines' paths"
+    span = (f"rounds 0-{window} of {n_rounds}, about {ROUND_TRIPS_SHOWN} round trips per "
+            f"machine" if window < n_rounds else f"all {n_rounds} rounds")
+    return (f"Index process, {span}\n{paths} above, every machine below "
+            f"({total_trips} round trips in the run)")
 
 
 def conveyor_machines(first_row):
@@ -214,9 +225,7 @@ def plot_index_process(summary, arrays, directory, written):
         paths.legend(handles=handles, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
                      ncol=3, frameon=False)
         paths.grid(alpha=0.3)
-        span = (f"rounds 0-{window} of {n_rounds}: about {ROUND_TRIPS_SHOWN} round trips "
-                f"of one machine" if window < n_rounds else f"all {n_rounds} rounds")
-        fig.suptitle(f"Index process, {span} ({total} round trips in the run, all machines)",
+        fig.suptitle(index_title(window, n_rounds, total, len(conveyor_machines(shown[0]))),
                      fontsize=10)
         image = heat.imshow(shown[:, order].T, aspect="auto", origin="lower", cmap="coolwarm_r",
                             interpolation="nearest", vmin=0, vmax=n_machines - 1,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `hamon calibrate`: measures where OpenMP beats Serial (and Cuda the host) on this machine
 // and writes the thresholds into the calibration file every later call reads
-// (hamon/policies/calibrate.hpp; docs/routing.md, "Calibration").
+// (hamon/policies/calibrate.hpp; docs/routing.md, "Calibration"). `--quick` is a smoke test
+// whose timings are too short to route by, so it writes only where it is told to.
 #include <unistd.h>  // access
 
 #include <cmath>
@@ -27,6 +28,10 @@ namespace {
 struct CalibrateFlags {
   std::string output;
   bool quick = false;
+  bool write = false;  // --quick: write the default file too
+
+  /// A full calibration always writes; a quick one only to --output, or with --write.
+  bool writes() const { return !quick || write || !output.empty(); }
 };
 
 // The file to write: --output, else the calibration file of every later call.
@@ -95,13 +100,17 @@ void print_recommendation(std::ostream& out, const char* what,
 }
 
 int calibrate(const CalibrateFlags& flags) {
-  const std::string path = target_path(flags);
-  check_writable(path);
+  // Where to write and what the file keeps are settled before anything is measured.
+  std::string path;
   CalibrationValues previous;
-  try {
-    previous = read_calibration(path);  // what this run cannot measure is kept
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what() + std::string(" (fix or remove it, or pass another --output)"));
+  if (flags.writes()) {
+    path = target_path(flags);
+    check_writable(path);
+    try {
+      previous = read_calibration(path);  // what this run cannot measure is kept
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what() + std::string(" (fix or remove it, or pass another --output)"));
+    }
   }
   const KokkosSession kokkos;
   const CalibrationSweep sweep = flags.quick ? CalibrationSweep::quick() : CalibrationSweep{};
@@ -113,6 +122,11 @@ int calibrate(const CalibrateFlags& flags) {
   print_points(std::cout, report);
   print_recommendation(std::cout, "host", report.host, "needs both Serial and OpenMP");
   print_recommendation(std::cout, "device", report.device, "no accelerator");
+  if (!flags.writes()) {
+    std::cout << "not written: a quick run is not a calibration (--output FILE or --write "
+                 "writes it anyway)\n";
+    return 0;
+  }
   const CalibrationValues values = calibrated_values(report, previous);
   write_calibration(path, values);
   std::cout << "wrote calibration " << path << ":";
@@ -142,13 +156,19 @@ Command add_calibrate_command(CLI::App& app) {
                   "${XDG_CONFIG_HOME:-~/.config}/hamon/calibration.yaml)");
   sub->add_flag("--quick", flags->quick,
                 "L in {8,16} x chains in {4,8}, 20 rounds, one repeat: a smoke test of a few "
-                "seconds, not a calibration");
+                "seconds, not a calibration; writes nothing unless --output or --write");
+  sub->add_flag("--write", flags->write,
+                "with --quick: write its thresholds to the calibration file anyway");
   sub->footer(
       "Times NRPT on periodic L x L ferromagnets (L in {8..128}, 4..32 chains) in every\n"
       "enabled space and writes power-of-two thresholds; a threshold it cannot measure (no\n"
       "accelerator, one host backend) keeps the file's value. The file is replaced\n"
-      "atomically. Exit status: 0, 1 the measurement or the write failed, 2 bad input (an\n"
-      "output path that cannot be written, a malformed existing file).");
+      "atomically. --quick prints its measurements and writes nothing, unless --output FILE\n"
+      "names a file or --write asks for the calibration file. The host threshold routes\n"
+      "--device cpu (and auto below the device threshold when a GPU is visible; without\n"
+      "one, auto leaves placement alone). Exit status: 0, 1 the measurement or the write\n"
+      "failed, 2 bad input (an output path that cannot be written, a malformed existing\n"
+      "file).");
   return {sub, [flags] { return calibrate(*flags); }};
 }
 

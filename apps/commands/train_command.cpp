@@ -32,7 +32,8 @@ Command add_train_command(CLI::App& app) {
   sub->add_flag("--overwrite", state->flags.overwrite,
                 "replace an earlier hamon run in DIR (or discard DIR.partial); hamon's "
                 "files only: a directory holding others is refused");
-  sub->add_flag("--quiet,-q", state->quiet, "no progress on stderr and no report on stdout");
+  sub->add_flag("--quiet,-q", state->quiet,
+                "no progress on stderr (shown only on a terminal) and no report on stdout");
   sub->footer(
       "Writes DIR (output.dir, or --out) with weights.npy (float64, V x H, visible-major),\n"
       "visible_bias.npy, hidden_bias.npy, samples.npy, curves.csv, summary.yaml\n"

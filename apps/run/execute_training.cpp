@@ -16,6 +16,7 @@
 #include "hamon/policies/dispatch.hpp"
 #include "hamon/policies/resolve_device.hpp"
 #include "output/npy.hpp"
+#include "output/progress_display.hpp"
 #include "output/run_directory.hpp"
 #include "run/execute_run.hpp"
 #include "run/exit_status.hpp"
@@ -217,8 +218,11 @@ void write_outputs(const TrainingRun& run, const RunDirectory& dir, const EpochR
   dir.write(kSummaryFile, [&](std::ostream& out) { out << y.c_str() << "\n"; });
 }
 
-/// The epochs from where the trainer stands to the end.
+/// The epochs from where the trainer stands to the end. The epoch lines are progress, for a
+/// terminal only (as `run`'s display): a job log gets errors and warnings, and curves.csv
+/// has every monitored epoch anyway.
 void train_epochs(TrainingRun& run, RunDirectory& dir, bool replace_run, bool speak) {
+  const bool progress = speak && stderr_is_terminal();
   const auto started = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return run.seconds_before +
@@ -247,12 +251,14 @@ void train_epochs(TrainingRun& run, RunDirectory& dir, bool replace_run, bool sp
       last = monitor(run, epoch, log_z, elapsed());
       have_last = true;
       run.curves += curve_row(last, trainer.swap_acceptance());
-      if (speak) print_epoch(last, epochs);
+      if (progress) print_epoch(last, epochs);
     }
     if (final_epoch || epoch % c.checkpoint_every == 0) save(run, dir, elapsed());
   }
   if (!have_last) last = monitor(run, epochs, true, elapsed());  // resumed after the end
   write_outputs(run, dir, last, elapsed());
+  std::error_code ignored;  // the final checkpoint stays (for resume), not its predecessor
+  fs::remove(dir.file(std::string(kCheckpointFile) + ".prev"), ignored);
   dir.commit(replace_run);
   if (speak) {
     std::cout << "hamon: trained " << c.hidden << " hidden units for " << epochs << " epochs ("
@@ -312,7 +318,7 @@ int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
   // Update 0 at once: a stop that came while the data loaded (the handlers are in place
   // from the command's start) leaves a directory that `hamon resume` continues.
   save(run, dir, 0.0);
-  if (flags.speak) {
+  if (flags.speak && stderr_is_terminal()) {
     std::cerr << "hamon: training a " << initial.n_visible << " x " << initial.n_hidden
               << " RBM on " << run.data.train.n_rows() << " rows (" << run.data.heldout.n_rows()
               << " held out), " << run.trainer->updates_per_epoch() << " updates per epoch, on "
@@ -378,11 +384,13 @@ int train_resume(const std::string& dir_text, const TrainingRunFlags& flags) {
   const TrainerRelease release{run};
   run.trainer =
       make_rbm_trainer(run.decision, run.data.train, state.parameters, run.config.options, &state);
-  if (flags.speak) {
+  if (flags.speak && stderr_is_terminal()) {
     std::cerr << "hamon: continuing " << final_dir.string() << " from " << loaded.file.string()
               << " at update " << state.updates_done << "\n";
+  }
+  if (flags.speak) {  // a warning, wherever stderr goes
     for (const std::string& skipped : loaded.skipped)
-      std::cerr << "hamon: skipped " << skipped << "\n";
+      std::cerr << "hamon: warning: skipped " << skipped << "\n";
   }
   train_epochs(run, dir, false, flags.speak);
   return 0;

@@ -16,12 +16,13 @@ namespace {
 
 // The batch-means error of the cold chain's energy against the one its effective sample
 // size gives (sd / sqrt(ESS), Geyer): batches shorter than the autocorrelation time make
-// the former too small. Skipped without both moments and energies.
+// the former too small. Skipped without both moments and energies. `ess` is the trace's,
+// computed once by the caller (an FFT of the whole run: seconds for a long one).
 HealthCheck error_bar_check(const SpinModel& model, const NrptResult& result,
-                            const std::vector<double>& trace, const DiagnosticsOptions& options) {
+                            const std::vector<double>& trace, const EffectiveSampleSize& ess,
+                            const DiagnosticsOptions& options) {
   HealthCheck check{"error_bars", HealthStatus::skipped, 0.0, options.min_error_ratio, ""};
   const MeanWithError& batch = result.moments.energy_per_node;
-  const EffectiveSampleSize ess = effective_sample_size(trace);
   if (result.moments.n_samples == 0 || !ess.defined) {
     check.message = "needs moments and energies (or the cold energy is constant)";
     return check;
@@ -70,7 +71,8 @@ RunDiagnostics diagnose(const SpinModel& model, const NrptResult& result,
     trace = energy_trace(result, result.betas.size() - 1);
     if (!trace.empty()) out.cold_energy_ess = effective_sample_size(trace);
   }
-  out.health.checks.push_back(error_bar_check(model, result, trace, options));
+  out.health.checks.push_back(error_bar_check(
+      model, result, trace, out.cold_energy_ess.value_or(EffectiveSampleSize{}), options));
   if (out.health.checks.back().status == HealthStatus::warn &&
       out.health.overall != HealthStatus::fail) {
     out.health.overall = HealthStatus::warn;

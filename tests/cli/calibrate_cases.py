@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""`hamon calibrate --quick`: writes a calibration file that `hamon devices` (the threshold
-loader) reads back, keeps what it cannot measure, and refuses an output it cannot write
-(or a malformed existing file) with exit 2, one clear line and nothing written. No timing
-is asserted: only what the file says and where the thresholds come from."""
+"""`hamon calibrate --quick`: writes nothing unless told where (--output FILE, or --write for
+the calibration file), since a smoke test's timings are no calibration; when told, it writes
+a calibration file that `hamon devices` (the threshold loader) reads back, keeps what it
+cannot measure, and refuses an output it cannot write (or a malformed existing file) with
+exit 2, one clear line and nothing written. No timing is asserted: only what the file says
+and where the thresholds come from."""
 
 import os
 
@@ -60,11 +62,41 @@ def main():
                                and host["value"] == values.get("host_threshold"),
                                f"host threshold not read from the file: {host}")
 
-    # The default location: $HAMON_CALIBRATION; a value it cannot measure is kept.
+    # Not asked to write: the default calibration file (XDG, or $HAMON_CALIBRATION) is not
+    # created, nor an existing one changed; stdout says so.
+    config_home = os.path.join(args.work, "xdg")
+    default = os.path.join(config_home, "hamon", "calibration.yaml")
+    result = calibrate([], env=clitest.clean_env(HAMON_CALIBRATION=None,
+                                                 XDG_CONFIG_HOME=config_home))
+    failures.check(result.returncode == 0, f"calibrate --quick: exit {result.returncode}: "
+                                           f"{result.stderr.strip()}")
+    failures.check(not os.path.exists(config_home), f"--quick wrote under {config_home}: "
+                                                    f"{list(os.walk(config_home))}")
+    failures.check("not written" in result.stdout and "wrote" not in result.stdout,
+                   f"--quick stdout: {result.stdout!r}")
+    untouched = os.path.join(args.work, "untouched.yaml")
+    with open(untouched, "w") as f:
+        f.write("host_threshold: 64\n")
+    result = calibrate([], env=clitest.clean_env(HAMON_CALIBRATION=untouched))
+    with open(untouched) as f:
+        failures.check(result.returncode == 0 and f.read() == "host_threshold: 64\n",
+                       f"--quick changed $HAMON_CALIBRATION: exit {result.returncode}")
+    # With no file to write, --quick alone still runs (it writes nothing).
+    result = calibrate([], env=clitest.clean_env(HAMON_CALIBRATION=""))
+    failures.check(result.returncode == 0, f"--quick without a calibration path: exit "
+                                           f"{result.returncode}, {result.stderr!r}")
+    # --write: the default file, with XDG_CONFIG_HOME.
+    result = calibrate(["--write"], env=clitest.clean_env(HAMON_CALIBRATION=None,
+                                                          XDG_CONFIG_HOME=config_home))
+    failures.check(result.returncode == 0 and os.path.isfile(default)
+                   and f"wrote calibration {default}" in result.stdout,
+                   f"--quick --write: exit {result.returncode}, {result.stdout!r}")
+
+    # --write to $HAMON_CALIBRATION: a value it cannot measure is kept.
     kept = os.path.join(args.work, "kept.yaml")
     with open(kept, "w") as f:
         f.write("# calibrated by hand\ndevice_threshold: 1234\n")
-    result = calibrate([], env=clitest.clean_env(HAMON_CALIBRATION=kept))
+    result = calibrate(["--write"], env=clitest.clean_env(HAMON_CALIBRATION=kept))
     if failures.check(result.returncode == 0, f"calibrate (HAMON_CALIBRATION): {result.stderr}"):
         values = read_file(kept)
         if not gpu:
@@ -103,7 +135,7 @@ def main():
         failures.check(f.read() == "host_threshold: lots\n", "the malformed file was changed")
 
     # No file to write at all (HAMON_CALIBRATION empty, no --output).
-    result = calibrate([], env=clitest.clean_env(HAMON_CALIBRATION=""))
+    result = calibrate(["--write"], env=clitest.clean_env(HAMON_CALIBRATION=""))
     failures.check(result.returncode == 2 and "--output" in result.stderr,
                    f"no calibration path: exit {result.returncode}, {result.stderr!r}")
     failures.finish("calibrate")

@@ -53,6 +53,13 @@ def main():
     failures.check(ends == [(2, 1), (4, 0), (6, 1)], f"round_trip_ends: {ends}")
     window = plot_run.index_window(20000, 16, 600)
     failures.check(1000 <= window <= 2000, f"index_window(20000, 16, 600) = {window}")
+    # The title counts the paths it draws, and the window is per machine, not one machine's.
+    for paths, words in ((2, "2 machines' paths"), (1, "1 machine's path")):
+        title = plot_run.index_title(window, 20000, 600, paths)
+        failures.check(words in title and "per machine" in title and "one machine" not in title,
+                       f"index_title with {paths} paths: {title!r}")
+    title = plot_run.index_title(20000, 20000, 600, 2)
+    failures.check("all 20000 rounds" in title, f"index_title over the whole run: {title!r}")
     # Not a run directory: a clear error, exit 2.
     bad = subprocess.run([sys.executable, script, args.work], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, timeout=60)

@@ -11,6 +11,8 @@ ASan):
   - the trained weights load into `hamon run` (model kind rbm, weights from the .npy files);
   - SIGTERM during training: exit 3, resumable; `hamon resume` (on the other host backend)
     finishes with every output bit-identical to an uninterrupted run (timings aside);
+  - progress (the epoch lines) goes to stderr only when it is a terminal, as for `hamon
+    run`; the finished directory keeps checkpoint.bin but not checkpoint.bin.prev;
   - bad input (an unknown key, a missing or malformed data file, a bad ladder, a batch
     larger than the data): exit 2 with file:line:column (or the file) and the problem,
     and nothing created."""
@@ -26,6 +28,7 @@ import numpy as np
 import yaml
 
 import clitest
+from progress_display import run_on_pty
 
 MNIST = os.path.join(clitest.EXAMPLES_DIR, "data", "mnist")
 
@@ -115,9 +118,12 @@ def stop_and_resume(failures, hamon, work):
     failures.check(p.returncode == 3 and "hamon resume" in err, f"SIGTERM: {p.returncode} {err}")
     failures.check(os.path.isdir(stopped + ".partial") and not os.path.exists(stopped),
                    "a stopped run stays DIR.partial")
-    r = clitest.run(hamon, ["resume", stopped, "--device", "serial", "--quiet"], timeout=600)
+    r = clitest.run(hamon, ["resume", stopped, "--device", "serial"], timeout=600)
     if not failures.check(r.returncode == 0, f"resume: {r.stderr}"):
         return
+    failures.check(r.stderr == "", f"resume, stderr not a terminal: wrote {r.stderr!r}")
+    failures.check(not os.path.exists(os.path.join(stopped, "checkpoint.bin.prev")),
+                   "the resumed training left checkpoint.bin.prev")
     for name in ("weights.npy", "visible_bias.npy", "hidden_bias.npy", "samples.npy"):
         a = open(os.path.join(whole, name), "rb").read()
         b = open(os.path.join(stopped, name), "rb").read()
@@ -180,12 +186,20 @@ def main():
     failures = clitest.Failures()
     config = shortened(os.path.join(args.work, "short.yaml"))
     out = os.path.join(args.work, "run")
-    r = clitest.run(args.hamon, ["train", config, "--out", out, "--quiet"], timeout=600)
+    r = clitest.run(args.hamon, ["train", config, "--out", out], timeout=600)
     if failures.check(r.returncode == 0, f"hamon train failed: {r.stderr}"):
+        failures.check(r.stderr == "", f"stderr not a terminal: wrote {r.stderr!r}")
+        failures.check("hamon: trained" in r.stdout, f"no report on stdout: {r.stdout!r}")
         check_directory(failures, out, 4)
+        failures.check(sorted(f for f in os.listdir(out) if f.startswith("checkpoint")) ==
+                       ["checkpoint.bin"], f"checkpoints left in {out}: {os.listdir(out)}")
         sample_trained(failures, args.hamon, args.work, out)
         r = clitest.run(args.hamon, ["train", config, "--out", out, "--quiet"])
         failures.check(r.returncode == 2 and "exists" in r.stderr, "an existing run is refused")
+    code, shown = run_on_pty([args.hamon, "train", shortened(os.path.join(args.work, "tty.yaml"),
+                                                             epochs=1),
+                              "--out", os.path.join(args.work, "tty")], clitest.clean_env())
+    failures.check(code == 0 and "epoch 1/1" in shown, f"on a terminal: exit {code}, {shown!r}")
     stop_and_resume(failures, args.hamon, args.work)
     bad_inputs(failures, args.hamon, args.work)
     failures.finish("train_run")
