@@ -47,7 +47,8 @@ class RunDirectory {
   std::filesystem::path file(const std::string& name) const { return partial_ / name; }
   /// Writes DIR.partial/name atomically.
   void write(const std::string& name, const std::function<void(std::ostream&)>& writer) const;
-  /// Renames DIR.partial to DIR (replacing an earlier run when `replace_run`).
+  /// Renames DIR.partial to DIR (replacing an earlier run when `replace_run`), without the
+  /// checkpoint's predecessor.
   void commit(bool replace_run);
 
   const std::filesystem::path& final_dir() const { return final_dir_; }

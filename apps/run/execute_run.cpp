@@ -198,8 +198,6 @@ class Driver {
                       outcome.plan ? &*outcome.plan : nullptr,
                       Timing{outcome.total_s, outcome.sampling_s, outcome.checkpoint_s}});
     dir.write(kSummaryFile, [&](std::ostream& out) { out << summary; });
-    std::error_code ignored;  // the final checkpoint stays (for extend), not its predecessor
-    fs::remove(dir.file(std::string(kCheckpointFile) + ".prev"), ignored);
     dir.commit(run_.output_policy == OutputPolicy::replace_run);
     outcome.directory = dir.final_dir().string();
     return outcome;

@@ -257,8 +257,6 @@ void train_epochs(TrainingRun& run, RunDirectory& dir, bool replace_run, bool sp
   }
   if (!have_last) last = monitor(run, epochs, true, elapsed());  // resumed after the end
   write_outputs(run, dir, last, elapsed());
-  std::error_code ignored;  // the final checkpoint stays (for resume), not its predecessor
-  fs::remove(dir.file(std::string(kCheckpointFile) + ".prev"), ignored);
   dir.commit(replace_run);
   if (speak) {
     std::cout << "hamon: trained " << c.hidden << " hidden units for " << epochs << " epochs ("
