@@ -21,6 +21,7 @@ set(HAMON_CORE_SOURCES
   src/ess.cpp
   src/rhat.cpp
   src/log_partition.cpp
+  src/log_z_checks.cpp
   src/health.cpp
   src/diagnostics.cpp
   src/swap_batches.cpp

@@ -89,11 +89,14 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
   out << "  health       " << health_line(outcome.diagnostics.health) << "\n";
   if (const auto& z = outcome.diagnostics.log_z) {
     const LogZEstimate& ti = z->thermodynamic_integration;
+    // An untrusted estimate says so beside its error, which does not hold.
+    auto distrust = [](const LogZEstimate& e) { return e.trusted ? "" : ", UNTRUSTED"; };
     out << "  log Z        " << format("%.4f", z->stepping_stone.value) << " +- "
-        << format("%.4f", z->stepping_stone.error()) << " (stepping stone), "
-        << format("%.4f", ti.value) << " +- " << format("%.4f", ti.error())
-        << " (TI: " << format("%.4f", ti.standard_error) << " statistical, "
-        << format("%.4f", ti.discretisation_error) << " quadrature)\n";
+        << format("%.4f", z->stepping_stone.error()) << " (stepping stone"
+        << distrust(z->stepping_stone) << "), " << format("%.4f", ti.value) << " +- "
+        << format("%.4f", ti.error()) << " (TI: " << format("%.4f", ti.standard_error)
+        << " statistical, " << format("%.4f", ti.discretisation_error) << " quadrature"
+        << distrust(ti) << ")\n";
     out << "               prefer " << to_string(z->preferred) << ": " << z->preferred_reason
         << "\n";
     for (const std::string& warning : z->warnings) out << "  warning      " << warning << "\n";

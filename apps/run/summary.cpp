@@ -112,6 +112,7 @@ void emit_estimate(YAML::Emitter& out, const char* key, const LogZEstimate& esti
   emit_float(out, estimate.discretisation_error);
   out << YAML::Key << "error" << YAML::Value;
   emit_float(out, estimate.error());
+  out << YAML::Key << "trusted" << YAML::Value << estimate.trusted;
   out << YAML::EndMap;
 }
 

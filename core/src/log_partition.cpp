@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "hamon/core/enum_names.hpp"
 #include "hamon/core/ess.hpp"
+#include "hamon/core/log_z_checks.hpp"
 #include "hamon/core/text.hpp"
 
 namespace hamon {
@@ -57,9 +59,10 @@ ColumnMoments column_moments(const std::vector<double>& energies, std::size_t n_
   return m;
 }
 
-double ti_of(const std::vector<double>& betas, const std::vector<double>& energies) {
+double ti_of(const std::vector<double>& betas, const std::vector<double>& energies,
+             const std::vector<bool>& unresolved) {
   const ColumnMoments m = column_moments(energies, betas.size());
-  return thermodynamic_integration(betas, m.mean, m.variance);
+  return log_z::integral(betas, m.mean, m.variance, unresolved);
 }
 
 // The largest integrated autocorrelation time over the chains' energy traces; chains
@@ -77,22 +80,44 @@ std::optional<double> largest_energy_tau(const std::vector<double>& energies,
   return largest;
 }
 
-void choose_preferred(LogPartition& z) {
+std::string smaller_error_reason(const LogPartition& z) {
   const double ti = z.thermodynamic_integration.error();
   const double ss = z.stepping_stone.error();
-  if (ti < ss) {
-    z.preferred = LogZMethod::thermodynamic_integration;
-    z.preferred_reason = "thermodynamic integration has the smaller total error (" +
-                         format_significant(ti, kMessageDigits) + " against " +
-                         format_significant(ss, kMessageDigits) + " for stepping stone)";
-  } else {
-    z.preferred = LogZMethod::stepping_stone;
+  if (z.preferred == LogZMethod::thermodynamic_integration) {
+    return "thermodynamic integration has the smaller total error (" +
+           format_significant(ti, kMessageDigits) + " against " +
+           format_significant(ss, kMessageDigits) + " for stepping stone)";
+  }
+  return "stepping stone has no discretisation error and the smaller total error (" +
+         format_significant(ss, kMessageDigits) + " against " +
+         format_significant(ti, kMessageDigits) + " for thermodynamic integration, of which " +
+         format_significant(z.thermodynamic_integration.discretisation_error, kMessageDigits) +
+         " from the quadrature)";
+}
+
+// A trusted estimate over an untrusted one, whatever their errors: an error that does not
+// hold is no reason to prefer anything. Between two of the same standing, the smaller error.
+void choose_preferred(LogPartition& z) {
+  const bool ti_trusted = z.thermodynamic_integration.trusted;
+  const bool ss_trusted = z.stepping_stone.trusted;
+  if (ti_trusted != ss_trusted) {
+    z.preferred = ti_trusted ? LogZMethod::thermodynamic_integration : LogZMethod::stepping_stone;
+    z.preferred_reason = std::string(ti_trusted ? "stepping stone" : "thermodynamic integration") +
+                         " cannot be trusted on this ladder (see the warnings), so " +
+                         (ti_trusted ? "thermodynamic integration" : "stepping stone") +
+                         " whatever the errors say";
+    return;
+  }
+  z.preferred = z.thermodynamic_integration.error() < z.stepping_stone.error()
+                    ? LogZMethod::thermodynamic_integration
+                    : LogZMethod::stepping_stone;
+  z.preferred_reason = smaller_error_reason(z);
+  if (!ti_trusted) {
     z.preferred_reason =
-        "stepping stone has no discretisation error and the smaller total error (" +
-        format_significant(ss, kMessageDigits) + " against " +
-        format_significant(ti, kMessageDigits) + " for thermodynamic integration, of which " +
-        format_significant(z.thermodynamic_integration.discretisation_error, kMessageDigits) +
-        " from the quadrature)";
+        "neither estimate can be trusted on this ladder (see the warnings); " + z.preferred_reason;
+    z.warnings.push_back(
+        "log Z: neither estimate can be trusted on this ladder: the ladder is too coarse where "
+        "the warnings above say; add chains there (or tune the ladder) and run again");
   }
 }
 
@@ -166,18 +191,27 @@ double stepping_stone(const std::vector<double>& betas, const std::vector<double
 }
 
 LogPartition log_partition(const std::vector<double>& betas, const std::vector<double>& energies,
-                           double log_z0, const LogZErrorOptions& errors) {
+                           double log_z0, const LogZErrorOptions& errors,
+                           const std::vector<double>& swap_acceptance) {
   const std::size_t rows = rows_of(betas, energies);
   if (rows < 2) throw std::invalid_argument("log Z: at least 2 recorded rounds are needed");
+  if (!swap_acceptance.empty() && swap_acceptance.size() + 1 != betas.size()) {
+    throw std::invalid_argument("log Z: one swap acceptance per pair of neighbours needed");
+  }
   const std::size_t n_chains = betas.size();
   LogPartition out;
   out.log_z0 = log_z0;
   const ColumnMoments moments = column_moments(energies, n_chains);
-  const double trapezoid = thermodynamic_integration(betas, moments.mean);
-  const double hermite = thermodynamic_integration(betas, moments.mean, moments.variance);
-  out.thermodynamic_integration.value = log_z0 + hermite;
-  out.thermodynamic_integration.discretisation_error = std::abs(hermite - trapezoid);
-  out.stepping_stone.value = log_z0 + stepping_stone(betas, energies);
+  const std::vector<bool> unresolved =
+      log_z::unresolved_intervals(betas, moments.mean, moments.variance, errors, out.warnings);
+  out.thermodynamic_integration.value =
+      log_z0 + log_z::integral(betas, moments.mean, moments.variance, unresolved);
+  out.thermodynamic_integration.discretisation_error =
+      log_z::discretisation_error(betas, moments.mean, moments.variance, unresolved);
+  const log_z::PairRatios ratios = log_z::pair_ratios(betas, energies);
+  double ss = 0.0;
+  for (double r : ratios.forward) ss += r;
+  out.stepping_stone.value = log_z0 + ss;
 
   // Batches at least min_batch_taus x tau long, at most max_batches, at least 2 rows each.
   const std::optional<double> tau = largest_energy_tau(energies, n_chains);
@@ -208,13 +242,24 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
   }
   std::vector<double> ti_batches;
   std::vector<double> ss_batches;
+  std::vector<std::vector<double>> gap_batches(n_chains - 1);
   for (std::size_t b = 0; b < batches; ++b) {
     const auto slice = row_slice(energies, n_chains, rows * b / batches, rows * (b + 1) / batches);
-    ti_batches.push_back(ti_of(betas, slice));
-    ss_batches.push_back(stepping_stone(betas, slice));
+    ti_batches.push_back(ti_of(betas, slice, unresolved));
+    const log_z::PairRatios batch = log_z::pair_ratios(betas, slice);
+    double total = 0.0;
+    for (std::size_t i = 0; i + 1 < n_chains; ++i) {
+      total += batch.forward[i];
+      gap_batches[i].push_back(batch.reverse[i] - batch.forward[i]);
+    }
+    ss_batches.push_back(total);
   }
   out.thermodynamic_integration.standard_error = standard_error(ti_batches);
   out.stepping_stone.standard_error = standard_error(ss_batches);
+  std::vector<double> gap_errors;
+  for (const auto& gaps : gap_batches) gap_errors.push_back(standard_error(gaps));
+  out.stepping_stone.trusted = log_z::stepping_stone_trusted(betas, ratios, gap_errors, batches,
+                                                             swap_acceptance, errors, out.warnings);
   choose_preferred(out);
   return out;
 }
@@ -230,7 +275,18 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   const double log_z0 = from_zero ? static_cast<double>(model.n_free()) *
                                         std::log(static_cast<double>(model.n_states()))
                                   : *reference_log_z0;
-  LogPartition out = log_partition(result.betas, result.energies, log_z0, errors);
+  // A pair never attempted has acceptance 0 but says nothing about overlap: NaN fails no
+  // comparison, so the acceptance check passes it by.
+  std::vector<double> acceptance;
+  const SwapStatistics& swaps = result.swaps;
+  if (swaps.acceptance.size() + 1 == result.betas.size() &&
+      swaps.attempted.size() == swaps.acceptance.size()) {
+    for (std::size_t i = 0; i < swaps.acceptance.size(); ++i) {
+      acceptance.push_back(swaps.attempted[i] > 0 ? swaps.acceptance[i]
+                                                  : std::numeric_limits<double>::quiet_NaN());
+    }
+  }
+  LogPartition out = log_partition(result.betas, result.energies, log_z0, errors, acceptance);
   out.log_z0_exact = from_zero;
   return out;
 }

@@ -303,17 +303,26 @@ def check_log_z(z, betas, n_free, q, need):
          f"log_z0 {z['log_z0']} != n_free log {q} (exact: {z['log_z0_exact']})")
     for key in ("thermodynamic_integration", "stepping_stone"):
         e = z[key]
-        parts = {"value", "stderr", "discretisation_error", "error"}
+        parts = {"value", "stderr", "discretisation_error", "error", "trusted"}
         if need(isinstance(e, dict) and set(e) == parts, f"log_z.{key} {e}"):
+            need(isinstance(e["trusted"], bool), f"log_z.{key}.trusted")
             need(is_number(e["value"]) and math.isfinite(e["value"]), f"log_z.{key}.value")
             for part in ("stderr", "discretisation_error", "error"):
                 need(is_number(e[part]) and e[part] >= 0, f"log_z.{key}.{part}")
             need(close(e["error"], math.hypot(e["stderr"], e["discretisation_error"])),
                  f"log_z.{key}.error is not its parts in quadrature")
     need(z["stepping_stone"]["discretisation_error"] == 0, "stepping stone has no quadrature")
-    errors = {k: z[k]["error"] for k in ("thermodynamic_integration", "stepping_stone")}
+    # A trusted estimate over an untrusted one; between two of the same standing, the
+    # smaller error (and a warning when neither is trusted).
+    methods = ("thermodynamic_integration", "stepping_stone")
+    trusted = {k: isinstance(z[k], dict) and z[k].get("trusted") is True for k in methods}
+    candidates = [k for k in methods if trusted[k]] or list(methods)
+    errors = {k: z[k]["error"] for k in candidates}
     need(z["preferred"] in errors and errors[z["preferred"]] == min(errors.values()),
-         f"log_z.preferred {z['preferred']} is not the one with the smaller error {errors}")
+         f"log_z.preferred {z['preferred']} is not the trusted one with the smaller error "
+         f"{errors} (trusted: {trusted})")
+    need(any(trusted.values()) or any("neither" in w for w in z["warnings"]),
+         "log_z: neither estimate is trusted and no warning says so")
     need(isinstance(z["preferred_reason"], str) and z["preferred_reason"], "preferred_reason")
     need(set(z["batches"]) == {"count", "rounds", "energy_tau"} and z["batches"]["count"] >= 2,
          f"log_z.batches {z['batches']}")
