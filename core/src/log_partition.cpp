@@ -259,6 +259,7 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
   std::vector<double> gap_errors;
   for (const auto& gaps : gap_batches) gap_errors.push_back(standard_error(gaps));
   out.stepping_stone.trusted = log_z::stepping_stone_trusted(betas, ratios, gap_errors, batches,
+                                                             out.stepping_stone.standard_error,
                                                              swap_acceptance, errors, out.warnings);
   choose_preferred(out);
   return out;

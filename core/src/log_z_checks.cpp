@@ -121,8 +121,8 @@ double discretisation_error(const std::vector<double>& betas, const std::vector<
 
 bool stepping_stone_trusted(const std::vector<double>& betas, const PairRatios& ratios,
                             const std::vector<double>& gap_errors, std::size_t n_batches,
-                            const std::vector<double>& acceptance, const LogZErrorOptions& options,
-                            std::vector<std::string>& warnings) {
+                            double standard_error, const std::vector<double>& acceptance,
+                            const LogZErrorOptions& options, std::vector<std::string>& warnings) {
   const double min_ess = options.min_weight_ess_per_batch * static_cast<double>(n_batches);
   bool trusted = true;
   for (std::size_t i = 0; i < ratios.forward.size(); ++i) {
@@ -136,8 +136,11 @@ bool stepping_stone_trusted(const std::vector<double>& betas, const PairRatios& 
           " effective weights, fewer than " + sig(options.min_weight_ess_per_batch) + " x " +
           std::to_string(n_batches) + " batches");
     }
+    // Only with enough batches for the gap's own error to mean something (fewer already
+    // warn), and only a gap above the estimate's error: a smaller bias leaves it holding.
     const double gap = ratios.reverse[i] - ratios.forward[i];
-    if (std::abs(gap) > options.gap_sigmas * gap_errors[i]) {
+    if (n_batches >= static_cast<std::size_t>(options.min_batches) &&
+        std::abs(gap) > options.gap_sigmas * gap_errors[i] && std::abs(gap) > standard_error) {
       add("the log ratio from beta " + sig(betas[i]) + " (" + sig(ratios.forward[i]) +
           ") and from beta " + sig(betas[i + 1]) + " (" + sig(ratios.reverse[i]) + ") differ by " +
           sig(gap) +

@@ -40,11 +40,15 @@
 //   the pair (beta_i -> beta_{i+1}) and the reason:
 //     - weight ESS: (sum w)^2 / sum w^2 over chain i's rounds, and over chain i+1's
 //       reverse weights exp(+h E): fewer than min_weight_ess_per_batch x n_batches
-//       effective weights leave each batch's log-mean-exp to a handful of samples;
+//       effective weights leave each batch's log-mean-exp to one or two samples, and the
+//       batches' spread no longer measures the error (a sample ESS also overstates the
+//       true one when the tail is unsampled, so the bound is a floor, not a target);
 //     - forward against reverse: -log <exp(+h E)>_{beta_{i+1}} estimates the same log
 //       ratio from chain i+1 and is biased high (Jensen again), so the exact value lies
-//       between the two in expectation; a gap beyond gap_sigmas batch-means errors is
-//       bias the error bar does not hold;
+//       between the two in expectation; a gap beyond gap_sigmas of its batch-means errors
+//       and above the estimate's own standard error is bias the error bar does not hold
+//       (checked with at least min_batches batches: with fewer the gap's error is itself
+//       too uncertain, and the run already draws a warning);
 //     - swap acceptance (when the run's is given) below min_swap_acceptance: the pair's
 //       energy distributions hardly overlap, whatever the sampled weights look like.
 //   Which to prefer: an estimate that is trusted over one that is not; between two of the
@@ -122,12 +126,12 @@ struct LogZErrorOptions {
   int min_batches = 8;           // fewer: warn that the error is itself uncertain
   double min_batch_taus = 10.0;  // batch length >= this x the largest energy tau
   // The overlap and quadrature checks (see the top of this file).
-  double max_resolved_step = 2.0;          // h sigma_E above: a TI interval is unresolved
-  double interior_peak_factor = 2.0;       // |f_{i+1} - f_i| / (h max Var) above: unresolved
-  double bracket_negligible = 0.01;        // unresolved brackets narrower: no warning
-  double min_weight_ess_per_batch = 10.0;  // stepping-stone weight ESS / n_batches below
-  double gap_sigmas = 4.0;                 // forward-reverse gap beyond this x its error
-  double min_swap_acceptance = 0.01;       // a pair accepting fewer swaps
+  double max_resolved_step = 2.0;         // h sigma_E above: a TI interval is unresolved
+  double interior_peak_factor = 2.0;      // |f_{i+1} - f_i| / (h max Var) above: unresolved
+  double bracket_negligible = 0.01;       // unresolved brackets narrower: no warning
+  double min_weight_ess_per_batch = 2.0;  // stepping-stone weight ESS / n_batches below
+  double gap_sigmas = 4.0;                // forward-reverse gap beyond this x its error
+  double min_swap_acceptance = 0.01;      // a pair accepting fewer swaps
 };
 
 /// Both estimators with batch-means errors and the checks (see the top of this file);

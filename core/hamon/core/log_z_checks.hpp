@@ -49,10 +49,10 @@ double discretisation_error(const std::vector<double>& betas, const std::vector<
 /// Whether the stepping-stone error holds: every pair passes the weight-ESS, the
 /// forward-reverse and (when `acceptance` is not empty) the swap-acceptance check. A
 /// warning per failing pair names it and the reasons. `gap_errors` are the batch-means
-/// errors of reverse - forward per pair.
+/// errors of reverse - forward per pair, `standard_error` the estimate's own.
 bool stepping_stone_trusted(const std::vector<double>& betas, const PairRatios& ratios,
                             const std::vector<double>& gap_errors, std::size_t n_batches,
-                            const std::vector<double>& acceptance, const LogZErrorOptions& options,
-                            std::vector<std::string>& warnings);
+                            double standard_error, const std::vector<double>& acceptance,
+                            const LogZErrorOptions& options, std::vector<std::string>& warnings);
 
 }  // namespace hamon::log_z
