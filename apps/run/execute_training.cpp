@@ -199,6 +199,7 @@ void write_outputs(const TrainingRun& run, const RunDirectory& dir, const EpochR
     y << YAML::Key << "method" << YAML::Value << "stepping_stone";
     y << YAML::Key << "value" << YAML::Value << z.stepping_stone.value;
     y << YAML::Key << "standard_error" << YAML::Value << z.stepping_stone.standard_error;
+    y << YAML::Key << "trusted" << YAML::Value << z.stepping_stone.trusted;
     y << YAML::Key << "thermodynamic_integration" << YAML::Value
       << z.thermodynamic_integration.value;
     y << YAML::Key << "rungs" << YAML::Value << run.config.monitor.log_z.rungs;
