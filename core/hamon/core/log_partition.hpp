@@ -97,7 +97,10 @@ struct LogZEstimate {
   double standard_error = 0.0;        // statistical, from batch means; 0 with < 2 batches
   double discretisation_error = 0.0;  // quadrature (TI); 0 for stepping stone
   /// False when a check (see the top of this file) says the error does not hold; the
-  /// warnings say which pairs and why.
+  /// warnings say which pairs and why. Only stepping stone has such checks today:
+  /// thermodynamic integration replaces the quadrature error by a bound (the bracket)
+  /// wherever it could fail, so its error holds. Neither flag covers a run too short for
+  /// batch means: that has its own warning, for both.
   bool trusted = true;
   /// Both parts in quadrature: what the value is uncertain by.
   double error() const;
