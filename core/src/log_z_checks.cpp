@@ -70,18 +70,19 @@ std::vector<bool> unresolved_intervals(const std::vector<double>& betas,
   for (std::size_t i = 0; i + 1 < betas.size(); ++i) {
     const double h = betas[i + 1] - betas[i];
     const double largest = std::max(variances[i], variances[i + 1]);
-    const double step = h * std::sqrt(largest);
+    const double smallest = std::min(variances[i], variances[i + 1]);
     const double change = std::abs(means[i + 1] - means[i]);
     const double bracket = h * change / 2.0;
     std::string reason;
-    if (step > options.max_resolved_step) {
-      reason = "the neighbours' energy distributions barely overlap (dbeta sigma_E = " + sig(step) +
-               " > " + sig(options.max_resolved_step) + ")";
-    } else if (change > options.interior_peak_factor * h * largest) {
+    if (change > options.interior_peak_factor * h * largest) {
       reason = "<E> changes by " + sig(change) + ", more than " +
                sig(options.interior_peak_factor) +
                " x dbeta max Var(E) = " + sig(options.interior_peak_factor * h * largest) +
                ": Var(E) peaks inside the interval";
+    } else if (largest > options.max_variance_ratio * smallest) {
+      reason = "Var(E) changes from " + sig(variances[i]) + " to " + sig(variances[i + 1]) +
+               ", by more than a factor " + sig(options.max_variance_ratio) +
+               ": it is not smooth on the scale of the interval";
     } else {
       continue;
     }

@@ -62,8 +62,8 @@ TEST(LogZOverlap, HeavyTailedWeightsAreFlaggedNotTrusted) {
   EXPECT_TRUE(warned(z, "heavy-tailed"));
   EXPECT_EQ(z.preferred, hamon::LogZMethod::thermodynamic_integration);
   EXPECT_NE(z.preferred_reason.find("stepping stone cannot be trusted"), std::string::npos);
-  // Thermodynamic integration: <E> is linear in beta, so the trapezoid is exact and the
-  // interval's bracket, which it falls back to (h s = 4 > 2), covers the value.
+  // Thermodynamic integration needs no overlap: <E> is linear in beta and Var(E)
+  // constant, so the Hermite rule is exact and its error covers the value.
   const auto& ti = z.thermodynamic_integration;
   EXPECT_TRUE(ti.trusted);
   EXPECT_LE(std::abs(ti.value - exact), 3.0 * ti.error());

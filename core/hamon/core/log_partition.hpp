@@ -17,11 +17,16 @@
 //   |Hermite - trapezoid| over the ladder) it would telescope on a uniform ladder to
 //   h^2/12 |Var_last - Var_0| and read ~0 exactly where it matters, when Var(E) peaks
 //   between the ends (a critical region, a first-order transition).
-//   An interval is unresolved when the cubic cannot be trusted there: when the
-//   neighbours' energy distributions barely overlap (h sigma_E > max_resolved_step at
-//   either end), or when <E> changes across it by more than interior_peak_factor x the
-//   change the larger end variance allows (|f_{i+1} - f_i| > factor x h max Var: by the
-//   mean value theorem Var(E) then peaks inside the interval, unseen by either end). On
+//   An interval is unresolved when the cubic cannot be trusted there: when Var(E)
+//   changes across it by more than a factor max_variance_ratio (the end-point correction
+//   assumes it smooth on the scale h), or when <E> changes across it by more than
+//   interior_peak_factor x the change the larger end variance allows (|f_{i+1} - f_i| >
+//   factor x h max Var: by the mean value theorem Var(E) then peaks inside the interval,
+//   unseen by either end). Not the overlap of the neighbours' energy distributions
+//   (h sigma_E): that is what stepping stone needs, while the quadrature needs Var(E)
+//   smooth, and in a large system Var(E) varies on a beta scale of order 1 while
+//   sigma_E grows like sqrt(N) (a high-temperature ladder may have h sigma_E > 2 and an
+//   <E> that is nearly linear across every interval). On
 //   such an interval the estimate falls back to the trapezoid and its error to the
 //   interval's bracket: <E> decreases with beta (its slope is -Var), so the exact
 //   integral lies between the left and right sums h f_i and h f_{i+1}, and the
@@ -129,7 +134,7 @@ struct LogZErrorOptions {
   int min_batches = 8;           // fewer: warn that the error is itself uncertain
   double min_batch_taus = 10.0;  // batch length >= this x the largest energy tau
   // The overlap and quadrature checks (see the top of this file).
-  double max_resolved_step = 2.0;         // h sigma_E above: a TI interval is unresolved
+  double max_variance_ratio = 4.0;        // Var(E) ratio across a TI interval above: unresolved
   double interior_peak_factor = 2.0;      // |f_{i+1} - f_i| / (h max Var) above: unresolved
   double bracket_negligible = 0.01;       // unresolved brackets narrower: no warning
   double min_weight_ess_per_batch = 2.0;  // stepping-stone weight ESS / n_batches below
