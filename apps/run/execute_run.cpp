@@ -17,12 +17,14 @@
 #include "output/npy.hpp"
 #include "output/npy_stream.hpp"
 #include "output/progress_display.hpp"
+#include "output/restore_point.hpp"
 #include "output/run_directory.hpp"
 #include "run/mpi_job.hpp"
 #include "run/options_record.hpp"
 #include "run/plan_record.hpp"
 #include "run/stop_signals.hpp"
 #include "run/summary.hpp"
+#include "run/trace_setup.hpp"
 
 namespace hamon::cli {
 
@@ -135,7 +137,8 @@ class Driver {
         }
       }
     }
-    if (cadence.enabled) save(sampler);  // the final state: `hamon extend` continues it
+    // The final state, which `hamon extend` continues, unless a due save just wrote it.
+    if (cadence.enabled && saved_round_ != sampler.rounds_done()) save(sampler);
     outcome.sampling_s = seconds_since(sampling_start);
     outcome.checkpoint_s = checkpoint_s_;
     return finish(sampler, traces, started, std::move(outcome));
@@ -149,6 +152,7 @@ class Driver {
     c.state = sampler.state();
     c.attachments = production_.attachments;
     if (dir_ != nullptr) save_checkpoint(dir_->file(kCheckpointFile), c);
+    saved_round_ = c.state.rounds_done;
     checkpoint_s_ += seconds_since(start);
   }
 
@@ -208,28 +212,8 @@ class Driver {
   Production production_;
   ProgressDisplay display_;
   double checkpoint_s_ = 0.0;
+  std::int64_t saved_round_ = -1;  // the round of the last checkpoint this process wrote
 };
-
-/// The sink of the ranks other than 0 (rank 0 writes the traces): they keep nothing.
-class NoTraces final : public TraceSink {
- public:
-  void append_samples(const std::int8_t*, std::int64_t, std::int64_t) override {}
-  void append_energies(const double*, std::int64_t, std::int64_t) override {}
-  void append_index_process(const std::int32_t*, std::int64_t, std::int64_t) override {}
-};
-
-RunTraceFiles::Shape trace_shape(const NrptOptions& options, const SpinModel& model) {
-  RunTraceFiles::Shape shape;
-  const ObserverOptions& obs = options.observers;
-  if (obs.samples_every > 0) {
-    shape.sample_columns = obs.sample_nodes.empty()
-                               ? model.n_nodes()
-                               : static_cast<std::int64_t>(obs.sample_nodes.size());
-  }
-  shape.states = model.is_potts();
-  shape.chains = static_cast<std::int64_t>(ladder_of(options).size());
-  return shape;
-}
 
 /// The tuned plan on every rank: every rank runs the tuning flow, each tuning run spread
 /// over the ranks (AutotuneOptions::exchange), so every rank makes the one-process plan's
@@ -274,6 +258,39 @@ void stop_if_requested_before_sampling(const ExperimentConfig& config, MpiJob& j
   throw RunStopped("stopped by " + signal + " before sampling started; the run is saved in " +
                    partial_dir_of(final_dir).string() + ". Start it with: hamon resume " +
                    final_dir.string());
+}
+
+/// A continuation from its checkpoint on: rank 0 takes the run directory (DIR.partial;
+/// DIR renamed back to it to extend) and reopens the traces; every rank samples.
+RunOutcome continue_in_directory(const PreparedRun& run, ContinueHow how, bool progress,
+                                 clock::time_point started, RunOutcome outcome,
+                                 Production production, Checkpoint& checkpoint,
+                                 const RunTraceFiles::Shape& shape) {
+  const ExperimentConfig& config = run.config;
+  const fs::path final_dir = normalised_run_dir(config.output.dir);
+  MpiJob& job = MpiJob::current();
+  std::optional<RunDirectory> dir;  // rank 0's
+  std::optional<RunTraceFiles> traces;
+  job.agree([&] {
+    if (!job.is_root()) return;
+    dir.emplace(how == ContinueHow::resume ? RunDirectory::open(final_dir)
+                                           : RunDirectory::reopen_complete(final_dir));
+    if (how == ContinueHow::extend) {
+      // The longer run's config; the complete run's summary no longer describes it.
+      dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
+      std::error_code ignored;
+      fs::remove(dir->file(kSummaryFile), ignored);
+      fs::remove(dir->file(kBetasFile), ignored);
+    }
+    traces.emplace(dir->partial_dir(), shape, &checkpoint.state.traces);
+  });
+  RunTraceFiles* sink = traces ? &*traces : nullptr;
+  NoTraces no_traces;
+  TraceSink* sampler_sink = sink != nullptr ? static_cast<TraceSink*>(sink) : &no_traces;
+  Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
+  const auto sampler = make_sampler(outcome.decision, *run.model, driver.options(), sampler_sink,
+                                    &checkpoint.state, job.exchange());
+  return driver.drive(*sampler, sink, started, std::move(outcome));
 }
 
 }  // namespace
@@ -351,6 +368,8 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
               << loaded.file.string() << " (round " << loaded.checkpoint.state.rounds_done << ")\n";
   }
   Checkpoint& checkpoint = loaded.checkpoint;
+  const std::string note = other_version_note(checkpoint.identity, loaded.file.string());
+  if (!note.empty() && job.is_root()) std::cerr << "hamon: note: " << note << "\n";
 
   RunOutcome outcome;
   outcome.explore_sweeps = run.options.n_expl;
@@ -395,29 +414,33 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
     }
   });
 
-  std::optional<RunDirectory> dir;  // rank 0's
-  std::optional<RunTraceFiles> traces;
+  const RunTraceFiles::Shape shape = trace_shape(production.options, *run.model);
+  std::optional<RestorePoint> restore;  // rank 0's, when extending
   job.agree([&] {
     if (!job.is_root()) return;
-    dir.emplace(how == ContinueHow::resume ? RunDirectory::open(final_dir)
-                                           : RunDirectory::reopen_complete(final_dir));
-    if (how == ContinueHow::extend) {
-      // The longer run's config; the complete run's summary no longer describes it.
-      dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
-      std::error_code ignored;
-      fs::remove(dir->file(kSummaryFile), ignored);
-      fs::remove(dir->file(kBetasFile), ignored);
+    // The last check before the run directory changes: the traces hold the checkpoint's rows.
+    try {
+      RunTraceFiles::check_reopenable(source, shape, checkpoint.state.traces);
+    } catch (const std::runtime_error& e) {
+      throw CheckpointError(std::string(e.what()) + "; the run directory does not match " +
+                            loaded.file.filename().string());
     }
-    traces.emplace(dir->partial_dir(), trace_shape(production.options, *run.model),
-                   &checkpoint.state.traces);
+    if (how == ContinueHow::extend) {
+      restore.emplace(final_dir, RunTraceFiles::extents(final_dir, shape, checkpoint.state.traces));
+    }
   });
-  RunTraceFiles* sink = traces ? &*traces : nullptr;
-  NoTraces no_traces;
-  TraceSink* sampler_sink = sink != nullptr ? static_cast<TraceSink*>(sink) : &no_traces;
-  Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
-  const auto sampler = make_sampler(outcome.decision, *run.model, driver.options(), sampler_sink,
-                                    &checkpoint.state, job.exchange());
-  return driver.drive(*sampler, sink, started, std::move(outcome));
+  try {
+    RunOutcome done = continue_in_directory(run, how, progress, started, std::move(outcome),
+                                            std::move(production), checkpoint, shape);
+    if (restore) restore->drop();
+    return done;
+  } catch (const RunStopped&) {
+    if (restore) restore->drop();  // the extension goes on in DIR.partial (`hamon resume`)
+    throw;
+  } catch (...) {
+    if (restore) restore->roll_back();  // a failed extension leaves DIR as it was
+    throw;
+  }
 }
 
 }  // namespace hamon::cli

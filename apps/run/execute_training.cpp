@@ -21,6 +21,7 @@
 #include "run/execute_run.hpp"
 #include "run/exit_status.hpp"
 #include "run/kokkos_session.hpp"
+#include "run/options_record.hpp"
 #include "run/stop_signals.hpp"
 #include "run/summary.hpp"
 #include "run/training_data_files.hpp"
@@ -389,6 +390,8 @@ int train_resume(const std::string& dir_text, const TrainingRunFlags& flags) {
   if (flags.speak) {  // a warning, wherever stderr goes
     for (const std::string& skipped : loaded.skipped)
       std::cerr << "hamon: warning: skipped " << skipped << "\n";
+    const std::string note = other_version_note(loaded.checkpoint.identity, loaded.file.string());
+    if (!note.empty()) std::cerr << "hamon: note: " << note << "\n";
   }
   train_epochs(run, dir, false, flags.speak);
   return 0;
