@@ -41,6 +41,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/trace_setup.cpp
   run/execute_run.cpp
   run/training_data_files.cpp
+  run/training_curves.cpp
   run/execute_training.cpp)
 set(HAMON_APPS_COMMANDS_SOURCES
   commands/option_values.cpp

@@ -209,6 +209,8 @@ struct SamplerCore {
         s.spins.size() != static_cast<std::size_t>(s.n_machines * s.n_nodes)) {
       throw std::invalid_argument("Sampler::start_from: a configuration of another shape");
     }
+    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains());
+    check_variables(s.spins, model.n_states, model.n_nodes);
     ChainState<ExecutionSpace>& state = loop.state;
     loop.restore_spins(space, s);
     restore_view(space, state.chain_of_machine, s.chain_of_machine, "chain_of_machine");
@@ -231,6 +233,9 @@ struct SamplerCore {
     }
     if (s.betas.size() != ladder.betas.size()) state_misfit("the ladder has another length");
     if (s.rounds_done < 0 || s.rounds_done > kMaxRounds) state_misfit("impossible round number");
+    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains());
+    check_trip_phases(s.trip_phase);
+    check_variables(s.spins, model.n_states, model.n_nodes);
     validate_ladder(s.betas);
     ladder.set(space, model, loop, s.betas);
     loop.restore(space, s);
