@@ -77,8 +77,8 @@ TEST(Statistics, batch_means_errors_hold_for_correlated_batches) {
   // itself has sd about 0.035, so [0.8, 1.25] is 5 sd from 1 on either side, and an error
   // off by 10% (variance 0.83 or 1.23) is near its edge. The cases span batches from half
   // to 50 autocorrelation times and the 32..63 batches the sampler keeps with K = 32. In
-  // the first, merging batches while their lag-1 correlation exceeded 2 / sqrt(n) stopped
-  // too early: z-variance 1.5 (errors 0.8 of the true ones).
+  // the first, blocking (merging batches while their lag-1 correlation exceeds
+  // 2 / sqrt(n)) stops too early: z-variance 1.57 (errors 0.8 of the true ones).
   struct Case {
     double rho;
     std::int64_t length;
