@@ -69,7 +69,8 @@ struct SamplerCore {
     loop.family = family_of<ExecutionSpace>(model);
     loop.state =
         make_family_state(space, loop.family, model, ladder.betas, options.seed, link.my_block());
-    traces.chunks = make_trace_chunks(space, model, options.observers, n_chains());
+    traces.chunks =
+        make_trace_chunks(space, model, options.observers, n_chains(), options.n_rounds);
     traces.sink = sink;
     moments = make_moment_buffers(space, model, options.observers, loop.family.node_columns(model));
   }
@@ -108,7 +109,10 @@ struct SamplerCore {
     if (observing) {
       const bool chunk_full = record_traces(space, model, loop.state, traces.chunks, measured());
       if (moments.on()) accumulate_moment_round(space, model, loop.family, loop.state, moments);
-      if (chunk_full) traces.flush(space, link);
+      if (chunk_full) {
+        traces.flush(space, link);
+        grow_past_plan(space, traces.chunks, traces.kept);
+      }
     }
     ++loop.rounds_done;
     ladder.after_round(space, model, loop);
