@@ -39,6 +39,22 @@ class AllocationLog {
     const auto it = peak_.find(space);
     return it == peak_.end() ? 0 : it->second;
   }
+  /// How many allocations the log saw.
+  std::int64_t allocations() const {
+    std::int64_t count = 0;
+    for (const auto& entry : sizes_) count += static_cast<std::int64_t>(entry.second.size());
+    return count;
+  }
+  /// Every label allocated, with its sizes (for a failure message).
+  std::string listing() const {
+    std::string text;
+    for (const auto& [label, sizes] : sizes_) {
+      text += label + ":";
+      for (const std::int64_t s : sizes) text += " " + std::to_string(s);
+      text += "\n";
+    }
+    return text;
+  }
   std::int64_t live_bytes(const std::string& space) const {
     const auto it = live_.find(space);
     return it == live_.end() ? 0 : it->second;

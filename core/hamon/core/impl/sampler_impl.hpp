@@ -29,6 +29,7 @@
 #include "hamon/core/impl/sampler/moment_accumulator.hpp"
 #include "hamon/core/impl/sampler/rank_link.hpp"
 #include "hamon/core/impl/sampler/round_loop.hpp"
+#include "hamon/core/impl/sampler/space_memory.hpp"
 #include "hamon/core/impl/sampler/trace_buffer.hpp"
 #include "hamon/core/machine_exchange.hpp"
 #include "hamon/core/nrpt.hpp"
@@ -67,6 +68,10 @@ struct SamplerCore {
     ladder.phases = run_phases(options);
     ladder.betas = ladder_of(options);
     loop.family = family_of<ExecutionSpace>(model);
+    // Before any of it is allocated: the state, the trace chunks and the moment sums.
+    require_space_memory<ExecutionSpace>(sampler_space_parts(
+        model, options, n_chains(), link.my_block(), loop.family.node_columns(model),
+        sizeof(typename ChainState<ExecutionSpace>::value_type)));
     loop.state =
         make_family_state(space, loop.family, model, ladder.betas, options.seed, link.my_block());
     traces.chunks =
