@@ -12,6 +12,8 @@
 
 #include "config/emit_experiment.hpp"
 #include "hamon/core/checkpoint.hpp"
+#include "hamon/core/fingerprint.hpp"
+#include "hamon/core/rank_agreement.hpp"
 #include "hamon/core/sampler.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "output/npy.hpp"
@@ -67,6 +69,22 @@ std::string resolved_config(const ExperimentConfig& config) {
   YAML::Emitter out;
   emit_experiment(out, config);
   return std::string(out.c_str()) + "\n";
+}
+
+/// What every rank of a job must have read alike: the experiment (as resolved, but for the
+/// device, which each rank may choose for itself) and the checkpoint it continues, if any.
+std::vector<RankInput> rank_inputs(const ExperimentConfig& config, const Checkpoint* checkpoint) {
+  ExperimentConfig experiment = config;
+  experiment.device.clear();
+  const std::uint64_t read = checkpoint == nullptr
+                                 ? 0
+                                 : Fingerprint()
+                                       .add(checkpoint->identity.model_fingerprint)
+                                       .add(checkpoint->identity.options_fingerprint)
+                                       .add(state_fingerprint(checkpoint->state))
+                                       .value();
+  return {{"experiment", Fingerprint().add(resolved_config(experiment)).value()},
+          {"checkpoint", read}};
 }
 
 /// The production run: its options, its plan when tuned, the sampler's identity.
@@ -299,6 +317,7 @@ RunOutcome start_run(const PreparedRun& run, bool progress, clock::time_point st
                      StartIn where) {
   const ExperimentConfig& config = run.config;
   MpiJob& job = MpiJob::current();
+  if (job.distributed()) job.agree([&] { job.require_same_inputs(rank_inputs(config, nullptr)); });
   std::optional<RunDirectory> dir;  // rank 0's
   job.agree([&] {
     if (!job.is_root()) return;
@@ -360,6 +379,9 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
   std::optional<LoadedCheckpoint> loaded_here;
   job.agree([&] { loaded_here.emplace(load_checkpoint(source / kCheckpointFile)); });
   LoadedCheckpoint& loaded = *loaded_here;
+  if (job.distributed()) {
+    job.agree([&] { job.require_same_inputs(rank_inputs(config, &loaded.checkpoint)); });
+  }
   for (const std::string& why : loaded.skipped) {
     if (job.is_root()) std::cerr << "hamon: warning: skipped " << why << "\n";
   }
