@@ -40,6 +40,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/summary.cpp
   run/trace_setup.cpp
   run/execute_run.cpp
+  run/run_driver.cpp
   run/training_data_files.cpp
   run/training_curves.cpp
   run/execute_training.cpp)
