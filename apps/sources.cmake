@@ -22,6 +22,7 @@ set(HAMON_APPS_OUTPUT_SOURCES
   output/npy_stream.cpp
   output/run_files.cpp
   output/run_directory.cpp
+  output/restore_point.cpp
   output/progress_display.cpp)
 set(HAMON_APPS_RUN_SOURCES
   run/numbers_file.cpp
@@ -37,8 +38,11 @@ set(HAMON_APPS_RUN_SOURCES
   run/stop_signals.cpp
   run/decision_yaml.cpp
   run/summary.cpp
+  run/trace_setup.cpp
   run/execute_run.cpp
+  run/run_driver.cpp
   run/training_data_files.cpp
+  run/training_curves.cpp
   run/execute_training.cpp)
 set(HAMON_APPS_COMMANDS_SOURCES
   commands/option_values.cpp

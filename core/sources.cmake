@@ -29,6 +29,7 @@ set(HAMON_CORE_SOURCES
   src/tune_chains.cpp
   src/tune_exploration.cpp
   src/machine_blocks.cpp
+  src/rank_agreement.cpp
   src/train/rbm_parameters.cpp
   src/train/training_options.cpp
   src/train/training_data.cpp

@@ -332,21 +332,25 @@ def plot_learning_curves(directory, written):
     rows = np.genfromtxt(path, delimiter=",", names=True, dtype=float)
     rows = np.atleast_1d(rows)
     epoch = rows["epoch"]
+    # A run without held-out rows measures (and names) the training rows: train_*.
+    held_out = "heldout_accuracy" in rows.dtype.names
+    p, rows_name = ("heldout_", "held-out") if held_out else ("train_", "training")
     fig, axes = plt.subplots(2, 2, figsize=(10, 7), sharex=True)
     panels = [
-        (axes[0][0], "heldout_accuracy", "held-out accuracy (lowest free energy's label)"),
+        (axes[0][0], p + "accuracy", f"{rows_name} accuracy (lowest free energy's label)"),
         (axes[0][1], "reconstruction_error", "mean-field reconstruction error"),
-        (axes[1][0], "heldout_free_energy", "mean held-out free energy F(v)"),
+        (axes[1][0], p + "free_energy", f"mean {rows_name} free energy F(v)"),
     ]
     for ax, name, title in panels:
         ok = np.isfinite(rows[name])
         ax.plot(epoch[ok], rows[name][ok], "o-", ms=3)
         ax.set_title(title, fontsize=10)
     ax = axes[1][1]
-    ok = np.isfinite(rows["heldout_log_likelihood"])
-    ax.errorbar(epoch[ok], rows["heldout_log_likelihood"][ok],
+    ok = np.isfinite(rows[p + "log_likelihood"])
+    ax.errorbar(epoch[ok], rows[p + "log_likelihood"][ok],
                 yerr=rows["log_likelihood_error"][ok], fmt="o-", ms=3, capsize=3)
-    ax.set_title("held-out log-likelihood per row (nats; log Z: NRPT stepping stone)", fontsize=10)
+    ax.set_title(f"{rows_name} log-likelihood per row (nats; log Z: NRPT stepping stone)",
+                 fontsize=10)
     for ax in axes[1]:
         ax.set_xlabel("epoch")
     fig.tight_layout()

@@ -156,7 +156,8 @@ install_packages() {
 common_packages=(build-essential cmake git pkg-config dpkg-dev xz-utils
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev librandom123-dev libcli11-dev zlib1g-dev
   libopenmpi-dev openmpi-bin
-  python3 python3-numpy python3-matplotlib python3-yaml)
+  python3 python3-numpy python3-matplotlib python3-yaml
+  strace) # tests/cli counts a run's checkpoint writes and injects fsync failures with it
 cuda_packages=(nvidia-cuda-toolkit g++-11)
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev) # libFuzzer, sanitizers, OpenMP
 

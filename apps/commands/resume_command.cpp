@@ -126,7 +126,9 @@ Command add_resume_command(CLI::App& app) {
       "to the previous one, and says so) and renames it to DIR when done; a sampling run\n"
       "stopped before sampling starts from the beginning. The result is\n"
       "bit-identical to an uninterrupted run, whatever --device. A checkpoint that does not\n"
-      "fit DIR.partial/config.yaml (other model, options, version) is refused.\n"
+      "fit DIR.partial/config.yaml (other model, options, checkpoint format or random-stream\n"
+      "version) is refused; one written by another hamon version with this one's format and\n"
+      "random stream continues (with a note). A failed resume leaves DIR.partial resumable.\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped again.");
   return {sub,
           [f]() {
@@ -153,7 +155,8 @@ Command add_extend_command(CLI::App& app) {
   sub->footer(
       "Continues DIR from its final checkpoint by N measured rounds: the result is\n"
       "bit-identical to a run configured with rounds + N from the start. While it runs,\n"
-      "DIR is DIR.partial again (`hamon resume DIR` finishes an interrupted extension).\n"
+      "DIR is DIR.partial again (`hamon resume DIR` finishes an interrupted extension);\n"
+      "a failed extension (not a stopped one) leaves DIR exactly as it was.\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped.");
   return {sub,
           [f]() {

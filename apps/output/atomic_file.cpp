@@ -40,6 +40,20 @@ class TemporaryFile {
   bool released_ = false;
 };
 
+/// fsyncs `target` (a file or a directory); throws naming `path` (the file being written).
+/// A file system that cannot sync such a file (EINVAL) has nothing to report.
+void sync_or_fail(const std::filesystem::path& target, const std::filesystem::path& path,
+                  const char* what) {
+  const int fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(path, std::string(what) + ": " + std::strerror(errno));
+  if (::fsync(fd) != 0 && errno != EINVAL) {
+    const int error = errno;
+    ::close(fd);
+    fail(path, std::string(what) + ": " + std::strerror(error));
+  }
+  ::close(fd);
+}
+
 }  // namespace
 
 mode_t current_umask() {
@@ -70,23 +84,17 @@ void write_atomically(const std::filesystem::path& path,
     out.flush();
     if (!out) fail(path, "write error (disk full?)");
   }
-  // Flush to disk before the rename makes the name visible.
-  const int sync_fd = ::open(temporary.c_str(), O_RDONLY);
-  if (sync_fd >= 0) {
-    ::fsync(sync_fd);
-    ::close(sync_fd);
-  }
+  // Flush to disk before the rename makes the name visible: a file whose bytes may not be
+  // on disk must not replace one whose bytes are.
+  sync_or_fail(temporary, path, "fsync failed");
   std::error_code ec;
   std::filesystem::rename(temporary, path, ec);
   if (ec) fail(path, ec.message());
   guard.release();
-  // ... and the directory entry itself.
+  // ... and the directory entry itself: without it a crash may bring back the old file.
   const std::filesystem::path dir = path.parent_path();
-  const int dir_fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
-  }
+  sync_or_fail(dir.empty() ? std::filesystem::path(".") : dir, path,
+               "fsync of its directory failed");
 }
 
 }  // namespace hamon::cli

@@ -31,6 +31,16 @@ void write_at(int fd, const void* data, std::size_t size, off_t offset, const ch
   }
 }
 
+std::uintmax_t stream_bytes(std::int64_t rows, std::int64_t columns, std::size_t item_size) {
+  return kStreamHeaderBytes +
+         static_cast<std::uintmax_t>(rows) * static_cast<std::uintmax_t>(columns) * item_size;
+}
+
+std::string too_short(std::uintmax_t size, std::int64_t rows) {
+  return "holds " + std::to_string(size) + " bytes, fewer than the " + std::to_string(rows) +
+         " rows the checkpoint recorded";
+}
+
 }  // namespace
 
 NpyStream::NpyStream(std::filesystem::path path, std::string descr, std::size_t item_size,
@@ -39,18 +49,13 @@ NpyStream::NpyStream(std::filesystem::path path, std::string descr, std::size_t 
   const bool reopen = keep_rows >= 0;
   fd_ = ::open(path_.c_str(), reopen ? O_RDWR | O_CLOEXEC : O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
                0666 & ~current_umask());
-  if (fd_ < 0) fail(reopen ? "cannot reopen it" : "cannot create it");
+  if (fd_ < 0) fail(reopen ? "cannot reopen it" : "cannot create it", errno);
   if (reopen) {
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) fail("cannot stat it");
-    const auto wanted = static_cast<off_t>(kStreamHeaderBytes +
-                                           static_cast<std::size_t>(keep_rows) *
-                                               static_cast<std::size_t>(columns_) * item_size_);
-    if (st.st_size < wanted) {
-      fail("holds " + std::to_string(st.st_size) + " bytes, fewer than the " +
-           std::to_string(keep_rows) + " rows the checkpoint recorded");
-    }
-    if (::ftruncate(fd_, wanted) != 0) fail("cannot cut it back to the checkpoint");
+    if (::fstat(fd_, &st) != 0) fail("cannot stat it", errno);
+    const auto wanted = static_cast<off_t>(stream_bytes(keep_rows, columns_, item_size_));
+    if (st.st_size < wanted) fail(too_short(static_cast<std::uintmax_t>(st.st_size), keep_rows), 0);
+    if (::ftruncate(fd_, wanted) != 0) fail("cannot cut it back to the checkpoint", errno);
     rows_ = keep_rows;
   }
   sync();
@@ -60,24 +65,20 @@ NpyStream::~NpyStream() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void NpyStream::fail(const std::string& what) const {
-  const int saved = errno;
+void NpyStream::fail(const std::string& what, int error) const {
   throw std::runtime_error(path_.string() + ": " + what +
-                           (saved != 0 ? std::string(" (") + std::strerror(saved) + ")" : ""));
+                           (error != 0 ? std::string(" (") + std::strerror(error) + ")" : ""));
 }
 
 void NpyStream::append(const void* rows, std::int64_t n_rows, std::int64_t columns) {
-  if (columns != columns_) fail("rows of the wrong width");
+  if (columns != columns_) fail("rows of the wrong width", 0);
   const std::size_t bytes = static_cast<std::size_t>(n_rows * columns) * item_size_;
   const auto offset =
       static_cast<off_t>(kStreamHeaderBytes + static_cast<std::size_t>(rows_) *
                                                   static_cast<std::size_t>(columns_) * item_size_);
   const char* error = nullptr;
   write_at(fd_, rows, bytes, offset, error);
-  if (error != nullptr) {
-    errno = 0;
-    fail(std::string("write failed: ") + error);
-  }
+  if (error != nullptr) fail(std::string("write failed: ") + error, 0);
   rows_ += n_rows;
 }
 
@@ -87,11 +88,8 @@ void NpyStream::sync() {
                  kStreamHeaderBytes);
   const char* error = nullptr;
   write_at(fd_, header.data(), header.size(), 0, error);
-  if (error != nullptr) {
-    errno = 0;
-    fail(std::string("write failed: ") + error);
-  }
-  if (::fsync(fd_) != 0) fail("fsync failed");
+  if (error != nullptr) fail(std::string("write failed: ") + error, 0);
+  if (::fsync(fd_) != 0) fail("fsync failed", errno);
 }
 
 RunTraceFiles::RunTraceFiles(const std::filesystem::path& dir, Shape shape,
@@ -103,6 +101,31 @@ RunTraceFiles::RunTraceFiles(const std::filesystem::path& dir, Shape shape,
                 resume ? resume->energy_rows : -1),
       index_(dir / kIndexProcessFile, npy_descr<std::int32_t>(), 4, shape.chains,
              resume ? resume->index_rows : -1) {}
+
+std::vector<StreamExtent> RunTraceFiles::extents(const std::filesystem::path& dir, Shape shape,
+                                                 const TraceState& resume) {
+  return {{dir / kSamplesFile, stream_bytes(resume.samples_rows, shape.sample_columns, 1)},
+          {dir / kEnergiesFile, stream_bytes(resume.energy_rows, shape.chains, 8)},
+          {dir / kIndexProcessFile, stream_bytes(resume.index_rows, shape.chains, 4)}};
+}
+
+void RunTraceFiles::check_reopenable(const std::filesystem::path& dir, Shape shape,
+                                     const TraceState& resume) {
+  const std::vector<StreamExtent> files = extents(dir, shape, resume);
+  const std::int64_t rows[] = {resume.samples_rows, resume.energy_rows, resume.index_rows};
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    const std::string name = files[k].path.string();
+    struct stat st {};
+    if (::stat(files[k].path.c_str(), &st) != 0 ||
+        ::access(files[k].path.c_str(), R_OK | W_OK) != 0) {
+      throw std::runtime_error(name + ": cannot reopen it (" + std::strerror(errno) + ")");
+    }
+    if (static_cast<std::uintmax_t>(st.st_size) < files[k].kept_bytes) {
+      throw std::runtime_error(name + ": " +
+                               too_short(static_cast<std::uintmax_t>(st.st_size), rows[k]));
+    }
+  }
+}
 
 void RunTraceFiles::append_samples(const std::int8_t* rows, std::int64_t n_rows,
                                    std::int64_t n_columns) {

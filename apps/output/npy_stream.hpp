@@ -34,6 +34,13 @@ std::vector<T> read_streamed_rows(const std::filesystem::path& path, std::int64_
   return data;
 }
 
+/// A streamed file as a reopened stream keeps it: its first `kept_bytes` bytes (the header
+/// and the rows a checkpoint recorded).
+struct StreamExtent {
+  std::filesystem::path path;
+  std::uintmax_t kept_bytes = 0;
+};
+
 class NpyStream {
  public:
   /// Creates `path` (0 rows of `columns`), or with `keep_rows` >= 0 reopens it cut back to
@@ -50,7 +57,8 @@ class NpyStream {
   std::int64_t rows() const { return rows_; }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const;
+  /// Throws "PATH: what (strerror(error))", without the system's words when `error` is 0.
+  [[noreturn]] void fail(const std::string& what, int error) const;
   std::filesystem::path path_;
   std::string descr_;
   std::size_t item_size_;
@@ -70,6 +78,15 @@ class RunTraceFiles final : public TraceSink {
   };
   /// New files, or (with `resume`) the files cut back to the rows of a checkpoint.
   RunTraceFiles(const std::filesystem::path& dir, Shape shape, const TraceState* resume = nullptr);
+
+  /// What reopening the files of `dir` at the rows of `resume` keeps of each.
+  static std::vector<StreamExtent> extents(const std::filesystem::path& dir, Shape shape,
+                                           const TraceState& resume);
+  /// Throws what reopening them would (a file missing, unwritable or shorter than the rows
+  /// the checkpoint recorded), without changing a byte: a continuation checks this before
+  /// it touches the run directory.
+  static void check_reopenable(const std::filesystem::path& dir, Shape shape,
+                               const TraceState& resume);
 
   void append_samples(const std::int8_t* rows, std::int64_t n_rows,
                       std::int64_t n_columns) override;

@@ -51,7 +51,17 @@ std::string foreign_files_problem(const fs::path& dir, const std::vector<std::st
          "); --overwrite removes only hamon's own files, so move those away first";
 }
 
-/// A fresh directory next to `dir`, named dir + suffix + random characters.
+void rename_or_throw(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  if (ec) {
+    throw std::runtime_error("cannot rename " + from.string() + " to " + to.string() + ": " +
+                             ec.message());
+  }
+}
+
+}  // namespace
+
 fs::path make_sibling_directory(const fs::path& dir, const std::string& suffix) {
   std::string pattern = dir.string() + suffix + "XXXXXX";
   std::vector<char> name(pattern.begin(), pattern.end());
@@ -64,17 +74,6 @@ fs::path make_sibling_directory(const fs::path& dir, const std::string& suffix) 
   ::chmod(name.data(), 0777 & ~current_umask());
   return fs::path(name.data());
 }
-
-void rename_or_throw(const fs::path& from, const fs::path& to) {
-  std::error_code ec;
-  fs::rename(from, to, ec);
-  if (ec) {
-    throw std::runtime_error("cannot rename " + from.string() + " to " + to.string() + ": " +
-                             ec.message());
-  }
-}
-
-}  // namespace
 
 fs::path normalised_run_dir(const fs::path& dir) {
   fs::path p = dir.lexically_normal();
@@ -162,8 +161,8 @@ RunDirectory RunDirectory::create(const fs::path& final_dir, bool discard_partia
     fs::create_directories(parent, ec);
     if (ec) throw std::runtime_error("cannot create " + parent.string() + ": " + ec.message());
   }
-  // Built under a random name and renamed, so DIR.partial never lacks its config.yaml
-  // marker for long; the caller writes config.yaml first.
+  // Made in place, under its final name: it lacks its config.yaml marker only until the
+  // caller's first write, which is config.yaml.
   if (::mkdir(partial.c_str(), 0777) != 0) {
     throw std::runtime_error("cannot create " + partial.string() + ": " + std::strerror(errno));
   }

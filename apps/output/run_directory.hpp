@@ -30,6 +30,11 @@ std::filesystem::path normalised_run_dir(const std::filesystem::path& dir);
 /// DIR.partial for DIR.
 std::filesystem::path partial_dir_of(const std::filesystem::path& dir);
 
+/// A fresh directory next to `dir`, named dir + suffix + random characters, with the usual
+/// permissions (0777 & ~umask). Throws std::runtime_error.
+std::filesystem::path make_sibling_directory(const std::filesystem::path& dir,
+                                             const std::string& suffix);
+
 /// Why a run could not be committed to `dir` (output.dir / --out) under the policy above,
 /// or nothing when it can.
 std::optional<std::string> output_directory_problem(const std::string& dir, bool replace_run);

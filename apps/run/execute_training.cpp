@@ -21,8 +21,10 @@
 #include "run/execute_run.hpp"
 #include "run/exit_status.hpp"
 #include "run/kokkos_session.hpp"
+#include "run/options_record.hpp"
 #include "run/stop_signals.hpp"
 #include "run/summary.hpp"
+#include "run/training_curves.hpp"
 #include "run/training_data_files.hpp"
 
 namespace hamon::cli {
@@ -34,44 +36,6 @@ namespace fs = std::filesystem;
 constexpr const char* kCurvesAttachment = "training.curves";
 constexpr const char* kSecondsAttachment = "training.seconds";
 constexpr const char* kBaseDirAttachment = "training.base_dir";
-constexpr const char* kCurvesHeader =
-    "epoch,updates,seconds,heldout_free_energy,heldout_accuracy,reconstruction_error,"
-    "heldout_log_likelihood,log_likelihood_error,log_z,log_z_error,min_swap_acceptance\n";
-
-/// What an epoch's monitoring found (NaN where not measured).
-struct EpochRecord {
-  std::int64_t epoch = 0;
-  std::int64_t updates = 0;
-  double seconds = 0.0;
-  RbmEvaluation heldout;
-  double log_likelihood = std::nan("");
-  double log_likelihood_error = std::nan("");
-  RbmLogPartition log_z;
-  bool has_log_z = false;
-};
-
-std::string csv_number(double x) {
-  if (std::isnan(x)) return "";
-  std::ostringstream s;
-  s << std::setprecision(10) << x;
-  return s.str();
-}
-
-std::string curve_row(const EpochRecord& r, const std::vector<double>& acceptance) {
-  double min_acceptance = std::nan("");
-  for (double a : acceptance)
-    min_acceptance = std::isnan(min_acceptance) ? a : std::min(min_acceptance, a);
-  const LogZEstimate& z = r.log_z.estimate.stepping_stone;
-  std::ostringstream s;
-  s << r.epoch << ',' << r.updates << ',' << csv_number(r.seconds) << ','
-    << csv_number(r.heldout.mean_free_energy) << ','
-    << csv_number(r.heldout.accuracy ? *r.heldout.accuracy : std::nan("")) << ','
-    << csv_number(r.heldout.reconstruction_error) << ',' << csv_number(r.log_likelihood) << ','
-    << csv_number(r.log_likelihood_error) << ',' << csv_number(r.has_log_z ? z.value : std::nan(""))
-    << ',' << csv_number(r.has_log_z ? z.error() : std::nan("")) << ','
-    << csv_number(min_acceptance) << '\n';
-  return s.str();
-}
 
 /// Everything a run needs, from its training file (and, resuming, its checkpoint).
 struct TrainingRun {
@@ -79,7 +43,7 @@ struct TrainingRun {
   TrainingSplit data;
   DeviceDecision decision;
   std::unique_ptr<RbmTrainerBase> trainer;
-  std::string curves = kCurvesHeader;
+  std::string curves;           // curves.csv so far (curves_header, then a row per epoch)
   double seconds_before = 0.0;  // of earlier segments (resumed runs)
   std::string base_dir;         // the training file's directory, absolute
 };
@@ -129,26 +93,28 @@ EpochRecord monitor(const TrainingRun& run, std::int64_t epoch, bool with_log_z,
   r.epoch = epoch;
   r.updates = run.trainer->updates_done();
   r.seconds = seconds;
-  const TrainingData& heldout = run.data.heldout.n_rows() > 0 ? run.data.heldout : run.data.train;
-  r.heldout = run.trainer->evaluate(heldout);
+  const TrainingData& rows = run.data.heldout.n_rows() > 0 ? run.data.heldout : run.data.train;
+  r.evaluation = run.trainer->evaluate(rows);
   if (with_log_z) {
     LogZOptions z = run.config.monitor.log_z;
     z.seed = z.seed != 0 ? z.seed : run.config.options.seed + static_cast<std::uint64_t>(epoch);
     r.log_z = run.trainer->log_partition(z);
     r.has_log_z = true;
     const LogZEstimate& ss = r.log_z.estimate.stepping_stone;
-    r.log_likelihood = mean_log_likelihood(run.trainer->free_energies(heldout), ss.value);
+    r.log_likelihood = mean_log_likelihood(run.trainer->free_energies(rows), ss.value);
     r.log_likelihood_error = ss.error();  // log Z's error shifts every row's log p alike
   }
   return r;
 }
 
-void print_epoch(const EpochRecord& r, std::int64_t epochs) {
+void print_epoch(const EpochRecord& r, std::int64_t epochs, bool has_heldout_rows) {
+  const RbmEvaluation& e = r.evaluation;
   std::cerr << "hamon: epoch " << r.epoch << "/" << epochs << " (" << std::fixed
-            << std::setprecision(1) << r.seconds << " s): held-out free energy "
-            << std::setprecision(3) << r.heldout.mean_free_energy;
-  if (r.heldout.accuracy) std::cerr << ", accuracy " << std::setprecision(4) << *r.heldout.accuracy;
-  std::cerr << ", reconstruction error " << std::setprecision(4) << r.heldout.reconstruction_error;
+            << std::setprecision(1) << r.seconds
+            << " s): " << (has_heldout_rows ? "held-out" : "training-set") << " free energy "
+            << std::setprecision(3) << e.mean_free_energy;
+  if (e.accuracy) std::cerr << ", accuracy " << std::setprecision(4) << *e.accuracy;
+  std::cerr << ", reconstruction error " << std::setprecision(4) << e.reconstruction_error;
   if (r.has_log_z) {
     std::cerr << ", log-likelihood " << std::setprecision(3) << r.log_likelihood << " +- "
               << r.log_likelihood_error;
@@ -186,15 +152,15 @@ void write_outputs(const TrainingRun& run, const RunDirectory& dir, const EpochR
   y << YAML::Key << "updates" << YAML::Value << run.trainer->updates_done();
   y << YAML::Key << "seconds" << YAML::Value << seconds;
   y << YAML::Key << "seconds_per_epoch" << YAML::Value << seconds / static_cast<double>(o.epochs);
-  if (last.heldout.accuracy) {
-    y << YAML::Key << "heldout_accuracy" << YAML::Value << *last.heldout.accuracy;
-  }
-  y << YAML::Key << "heldout_free_energy" << YAML::Value << last.heldout.mean_free_energy;
-  y << YAML::Key << "reconstruction_error" << YAML::Value << last.heldout.reconstruction_error;
+  const std::string rows = monitored_prefix(run.data.heldout.n_rows() > 0);
+  const RbmEvaluation& e = last.evaluation;
+  if (e.accuracy) y << YAML::Key << rows + "accuracy" << YAML::Value << *e.accuracy;
+  y << YAML::Key << rows + "free_energy" << YAML::Value << e.mean_free_energy;
+  y << YAML::Key << "reconstruction_error" << YAML::Value << e.reconstruction_error;
   if (last.has_log_z) {
     const LogPartition& z = last.log_z.estimate;
-    y << YAML::Key << "heldout_log_likelihood" << YAML::Value << last.log_likelihood;
-    y << YAML::Key << "heldout_log_likelihood_error" << YAML::Value << last.log_likelihood_error;
+    y << YAML::Key << rows + "log_likelihood" << YAML::Value << last.log_likelihood;
+    y << YAML::Key << rows + "log_likelihood_error" << YAML::Value << last.log_likelihood_error;
     y << YAML::Key << "log_z" << YAML::Value << YAML::BeginMap;
     y << YAML::Key << "method" << YAML::Value << "stepping_stone";
     y << YAML::Key << "value" << YAML::Value << z.stepping_stone.value;
@@ -235,6 +201,29 @@ void train_epochs(TrainingRun& run, RunDirectory& dir, bool replace_run, bool sp
   const std::int64_t epochs = c.options.epochs;
   EpochRecord last;
   bool have_last = false;
+  const auto monitored = [&](std::int64_t epoch) {
+    return epoch == epochs || epoch % c.monitor.every == 0;
+  };
+  // The end of an epoch: its curves row when it is monitored, a checkpoint when one is due.
+  const auto end_epoch = [&](std::int64_t epoch) {
+    const bool final_epoch = epoch == epochs;
+    if (monitored(epoch)) {
+      const bool log_z = final_epoch || (c.monitor.log_likelihood_every > 0 &&
+                                         epoch % c.monitor.log_likelihood_every == 0);
+      last = monitor(run, epoch, log_z, elapsed());
+      have_last = true;
+      run.curves += curve_row(last, trainer.swap_acceptance());
+      if (progress) print_epoch(last, epochs, run.data.heldout.n_rows() > 0);
+    }
+    if (final_epoch || epoch % c.checkpoint_every == 0) save(run, dir, elapsed());
+  };
+  // A stop during an epoch's last update saved the epoch's end without its row (stopping
+  // does not wait for the monitoring): write it now, from the same trainer state.
+  if (const std::int64_t done = trainer.updates_done();
+      done > 0 && done % per_epoch == 0 && monitored(done / per_epoch) &&
+      last_curve_epoch(run.curves) < done / per_epoch) {
+    end_epoch(done / per_epoch);
+  }
   while (trainer.updates_done() < per_epoch * epochs) {
     const std::int64_t left_in_epoch = per_epoch - trainer.updates_done() % per_epoch;
     trainer.train(left_in_epoch, [] { return StopSignals::requested(); });
@@ -244,17 +233,7 @@ void train_epochs(TrainingRun& run, RunDirectory& dir, bool replace_run, bool sp
                        std::to_string(trainer.updates_done()) + ", saved; `hamon resume " +
                        dir.final_dir().string() + "` continues");
     }
-    const std::int64_t epoch = trainer.updates_done() / per_epoch;
-    const bool final_epoch = epoch == epochs;
-    if (final_epoch || epoch % c.monitor.every == 0) {
-      const bool log_z = final_epoch || (c.monitor.log_likelihood_every > 0 &&
-                                         epoch % c.monitor.log_likelihood_every == 0);
-      last = monitor(run, epoch, log_z, elapsed());
-      have_last = true;
-      run.curves += curve_row(last, trainer.swap_acceptance());
-      if (progress) print_epoch(last, epochs);
-    }
-    if (final_epoch || epoch % c.checkpoint_every == 0) save(run, dir, elapsed());
+    end_epoch(trainer.updates_done() / per_epoch);
   }
   if (!have_last) last = monitor(run, epochs, true, elapsed());  // resumed after the end
   write_outputs(run, dir, last, elapsed());
@@ -287,6 +266,7 @@ void prepare_new(NewTraining& t, const std::string& config_file, const TrainingR
     throw UsageError(*problem);
   }
   run.data = load_training_data(run.config);
+  run.curves = curves_header(run.data.heldout.n_rows() > 0);
   try {
     initial = initial_parameters(run.data.train, run.config.hidden, run.config.options);
     if (run.data.train.n_rows() < run.config.options.batch) {
@@ -374,7 +354,9 @@ int train_resume(const std::string& dir_text, const TrainingRunFlags& flags) {
     throw CheckpointError(loaded.file.string() + ": holds no training state");
   }
   const RbmTrainingState state = read_training_state(state_bytes->second, loaded.file.string());
-  if (attachments.count(kCurvesAttachment) != 0) run.curves = attachments.at(kCurvesAttachment);
+  run.curves = attachments.count(kCurvesAttachment) != 0
+                   ? attachments.at(kCurvesAttachment)
+                   : curves_header(run.data.heldout.n_rows() > 0);
   if (attachments.count(kSecondsAttachment) != 0) {
     run.seconds_before = std::stod(attachments.at(kSecondsAttachment));
   }
@@ -390,6 +372,8 @@ int train_resume(const std::string& dir_text, const TrainingRunFlags& flags) {
   if (flags.speak) {  // a warning, wherever stderr goes
     for (const std::string& skipped : loaded.skipped)
       std::cerr << "hamon: warning: skipped " << skipped << "\n";
+    const std::string note = other_version_note(loaded.checkpoint.identity, loaded.file.string());
+    if (!note.empty()) std::cerr << "hamon: note: " << note << "\n";
   }
   train_epochs(run, dir, false, flags.speak);
   return 0;

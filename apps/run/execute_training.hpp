@@ -9,6 +9,8 @@
 //                      signal, and at the end)
 //   curves.csv         one row per monitored epoch: held-out free energy, accuracy,
 //                      reconstruction error, log-likelihood with log Z and their errors
+//                      (train_* on the training rows when none are held out,
+//                      training_curves.hpp)
 //   weights.npy        float64 V x H, visible-major; visible_bias.npy (V); hidden_bias.npy (H)
 //   samples.npy        int8 +-1, the visible units of cold negative chains (monitor.samples)
 //   summary.yaml       training.* (heldout_accuracy, heldout_log_likelihood, ...)

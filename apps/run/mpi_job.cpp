@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "config/config_error.hpp"
@@ -136,6 +137,14 @@ std::vector<std::string> MpiJob::gather_to_root(const std::string& text) const {
   }
 #endif
   return out;
+}
+
+void MpiJob::require_same_inputs(const std::vector<RankInput>& inputs) const {
+  try {
+    require_same_on_every_rank(exchange_.get(), inputs);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
 }
 
 std::string MpiJob::broadcast_from_root(std::string bytes) const {

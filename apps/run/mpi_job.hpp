@@ -9,6 +9,9 @@
 // HAMON_MPI=1 asks; HAMON_MPI=0 never starts it. Otherwise the job is this one process
 // and nothing here communicates.
 //
+// Every rank reads the experiment and the checkpoint itself; before anything is created the
+// ranks compare what they read (require_same_inputs) and stop together if they differ.
+//
 // Failures: a step every rank runs (checking the config, creating the run directory, loading
 // a checkpoint) ends in agree(): if it failed on any rank, every rank exits with the same
 // status and only the first failing rank prints. Anything that fails later on one rank
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "hamon/core/machine_exchange.hpp"
+#include "hamon/core/rank_agreement.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/resolve_device.hpp"
 
@@ -80,6 +84,10 @@ class MpiJob {
     if (visible_devices <= 0) return std::nullopt;
     return node_local_rank_ % visible_devices;
   }
+  /// Returns when every rank read the same `inputs` (rank_agreement.hpp: fingerprints of
+  /// the experiment, the checkpoint); else throws UsageError naming the ranks that differ,
+  /// the same on every rank, so that inside agree() rank 0 alone prints it. Collective.
+  void require_same_inputs(const std::vector<RankInput>& inputs) const;
   /// Rank 0's `bytes` on every rank (collective; a no-op in a one-process job).
   std::string broadcast_from_root(std::string bytes) const;
 

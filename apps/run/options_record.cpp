@@ -9,6 +9,7 @@
 
 #include "config/emit_experiment.hpp"
 #include "hamon/core/text.hpp"
+#include "hamon/version.hpp"
 
 namespace hamon::cli {
 
@@ -108,6 +109,12 @@ void check_options_identity(const Checkpoint& checkpoint, const CheckpointIdenti
     }
   }
   check_identity(saved, expected, name);
+}
+
+std::string other_version_note(const CheckpointIdentity& saved, const std::string& name) {
+  if (saved.hamon_version == version) return "";
+  return name + " was written by hamon " + saved.hamon_version + " (this is hamon " + version +
+         "); it continues the run: its checkpoint format and random stream are this version's";
 }
 
 }  // namespace hamon::cli

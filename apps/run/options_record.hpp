@@ -26,6 +26,12 @@ std::string options_record(const ExperimentConfig& config);
 std::vector<std::string> differing_options(const std::string& record,
                                            const ExperimentConfig& config);
 
+/// A checkpoint written by another hamon version continues a run when its format and
+/// random-stream version are this build's (read_checkpoint and check_identity check
+/// those): the hamon version is kept for the record. Returns the note that says so,
+/// "NAME was written by hamon X (this is hamon Y); ...", or "" for this version's own.
+std::string other_version_note(const CheckpointIdentity& saved, const std::string& name);
+
 /// check_identity(checkpoint.identity, expected, name), but when only the options differ
 /// and the checkpoint holds a record, the CheckpointError names the keys that differ.
 void check_options_identity(const Checkpoint& checkpoint, const CheckpointIdentity& expected,

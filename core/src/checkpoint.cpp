@@ -93,10 +93,18 @@ void write_all(int fd, const std::string& bytes, const fs::path& path) {
   }
 }
 
-void fsync_directory(const fs::path& dir) {
-  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return;
-  ::fsync(fd);
+/// Makes the renames durable: until the directory is on disk a crash may bring back the
+/// previous checkpoint under PATH, so a failure is the save's failure (but for a file
+/// system that cannot sync a directory, EINVAL: nothing to report).
+void fsync_directory(const fs::path& dir, const fs::path& path) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) system_error(path, "cannot open its directory to fsync it");
+  if (::fsync(fd) != 0 && errno != EINVAL) {
+    const int error = errno;
+    ::close(fd);
+    errno = error;
+    system_error(path, "fsync of its directory failed");
+  }
   ::close(fd);
 }
 
@@ -248,7 +256,7 @@ void save_checkpoint(const fs::path& path, const Checkpoint& checkpoint) {
   }
   fs::rename(fresh, path, ec);
   if (ec) throw std::runtime_error("cannot rename " + fresh.string() + ": " + ec.message());
-  fsync_directory(path.parent_path());
+  fsync_directory(path.parent_path(), path);
 }
 
 LoadedCheckpoint load_checkpoint(const fs::path& path) {

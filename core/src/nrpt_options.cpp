@@ -93,10 +93,10 @@ void validate_options(const NrptOptions& options, std::int64_t n_nodes) {
     reject("burn_in + n_rounds must stay below 2^32, got " + std::to_string(options.burn_in) +
            " + " + std::to_string(options.n_rounds));
   }
-  // Sweep numbers share the counter word with the reserved streams.
+  // Sweep numbers share the counter word with the Potts and tie domains (counter_rng.hpp).
   if (options.n_expl < 1 ||
-      options.n_expl >= static_cast<std::int64_t>(detail::Stream::initial_state)) {
-    reject("n_expl must be >= 1, got " + std::to_string(options.n_expl));
+      options.n_expl > static_cast<std::int64_t>(detail::kMaxSweepsPerRound)) {
+    reject("n_expl must be in [1, 2^29], got " + std::to_string(options.n_expl));
   }
   if (options.adapt_schedule && options.adapt_phases < 1) {
     reject("adapt_phases must be >= 1, got " + std::to_string(options.adapt_phases));

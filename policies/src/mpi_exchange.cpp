@@ -29,28 +29,47 @@ int as_count(std::int64_t n, const char* what) {
   return static_cast<int>(n);
 }
 
-/// Counts and displacements of every rank's block, in elements.
-struct Layout {
-  std::vector<int> counts, offsets;
-};
+/// One machine's bytes as one MPI datatype (machine_gather_layout's pieces and tail), freed
+/// with its scope.
+class MachineType {
+ public:
+  explicit MachineType(const MachineGatherLayout& l) {
+    MPI_Datatype piece = MPI_DATATYPE_NULL;
+    check(MPI_Type_contiguous(static_cast<int>(l.piece_bytes), MPI_BYTE, &piece),
+          "MPI_Type_contiguous");
+    const int lengths[2] = {static_cast<int>(l.pieces), static_cast<int>(l.tail_bytes)};
+    const MPI_Aint displacements[2] = {0, static_cast<MPI_Aint>(l.pieces * l.piece_bytes)};
+    MPI_Datatype types[2] = {piece, MPI_BYTE};
+    MPI_Datatype machine = MPI_DATATYPE_NULL;
+    const int code = MPI_Type_create_struct(2, lengths, displacements, types, &machine);
+    MPI_Type_free(&piece);
+    check(code, "MPI_Type_create_struct");
+    // The extent is the machine's bytes exactly, so offsets count machines.
+    const int resized = MPI_Type_create_resized(
+        machine, 0, static_cast<MPI_Aint>(l.pieces * l.piece_bytes + l.tail_bytes), &type_);
+    MPI_Type_free(&machine);
+    check(resized, "MPI_Type_create_resized");
+    check(MPI_Type_commit(&type_), "MPI_Type_commit");
+  }
+  ~MachineType() {
+    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+  }
+  MachineType(const MachineType&) = delete;
+  MachineType& operator=(const MachineType&) = delete;
+  MPI_Datatype get() const { return type_; }
 
-Layout layout_of(const std::vector<MachineBlock>& blocks, int n_ranks, std::int64_t per_machine,
-                 const char* what) {
-  if (static_cast<int>(blocks.size()) != n_ranks) {
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(blocks.size()) +
-                                " blocks for " + std::to_string(n_ranks) + " ranks");
-  }
-  Layout l;
-  for (const MachineBlock& b : blocks) {
-    l.counts.push_back(as_count(b.count * per_machine, what));
-    l.offsets.push_back(as_count(b.first * per_machine, what));
-  }
-  return l;
-}
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
 
 }  // namespace
 
-MpiExchange::MpiExchange(MPI_Comm communicator) {
+MpiExchange::MpiExchange(MPI_Comm communicator, std::int64_t gather_piece_bytes)
+    : gather_piece_bytes_(gather_piece_bytes) {
+  if (gather_piece_bytes < 1 || gather_piece_bytes > kGatherPieceBytes) {
+    throw std::invalid_argument("hamon::MpiExchange: gather pieces of " +
+                                std::to_string(gather_piece_bytes) + " bytes");
+  }
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) throw std::runtime_error("hamon::MpiExchange: MPI is not initialised");
@@ -92,10 +111,17 @@ std::int64_t MpiExchange::max_over_ranks(std::int64_t value) {
 void MpiExchange::gather_machines_to_root(const std::int8_t* mine, std::int8_t* all,
                                           const std::vector<MachineBlock>& blocks,
                                           std::int64_t per_machine) {
-  const Layout l = layout_of(blocks, n_ranks_, per_machine, "gather_machines_to_root");
+  if (static_cast<int>(blocks.size()) != n_ranks_) {
+    throw std::invalid_argument("gather_machines_to_root: " + std::to_string(blocks.size()) +
+                                " blocks for " + std::to_string(n_ranks_) + " ranks");
+  }
+  // Counted in machines, never in bytes: machines x bytes passes 2^31 in the runs that
+  // need several ranks.
+  const MachineGatherLayout l = machine_gather_layout(blocks, per_machine, gather_piece_bytes_);
+  const MachineType machine(l);
   const auto r = static_cast<std::size_t>(rank_);
-  check(MPI_Gatherv(mine, l.counts[r], MPI_INT8_T, all, l.counts.data(), l.offsets.data(),
-                    MPI_INT8_T, 0, communicator_),
+  check(MPI_Gatherv(mine, l.counts[r], machine.get(), all, l.counts.data(), l.offsets.data(),
+                    machine.get(), 0, communicator_),
         "MPI_Gatherv");
 }
 

@@ -354,6 +354,24 @@ TEST(TEST_CATEGORY, sampler_refuses_a_state_that_does_not_fit) {
   auto no_moments = o;
   no_moments.observers.moments = false;
   refused(good, no_moments, "moments");
+  // Values the kernels index with or decide from, each in a state of the right shape:
+  // permutations that are not each other's inverse, a chain out of range, a trip phase
+  // TripPhase does not have, a spin neither +1 nor -1.
+  bad = good;
+  std::swap(bad.machine_of_chain[1], bad.machine_of_chain[3]);
+  refused(bad, o, "not inverse permutations");
+  bad = good;
+  bad.chain_of_machine[2] = o.n_chains;
+  refused(bad, o, "machine 2 is at chain 5");
+  bad = good;
+  bad.trip_phase[4] = 3;
+  refused(bad, o, "trip phase 3");
+  bad = good;
+  bad.spins[model.n_nodes() + 7] = 0;
+  refused(bad, o, "machine 1, node 7 holds 0, not a spin");
+  // A starting configuration is held to the same: its permutations and variables.
+  hamon::Sampler<TEST_EXECSPACE> fresh(TEST_EXECSPACE(), model, o);
+  EXPECT_THROW(fresh.start_from(bad), std::invalid_argument);
   // Past 2^32 rounds: refused by run().
   hamon::Sampler<TEST_EXECSPACE> t(TEST_EXECSPACE(), model, o, good);
   EXPECT_THROW(t.run(std::int64_t{1} << 32), std::invalid_argument);
@@ -362,6 +380,32 @@ TEST(TEST_CATEGORY, sampler_refuses_a_state_that_does_not_fit) {
 }  // namespace
 
 namespace {
+
+TEST(TEST_CATEGORY, sampler_refuses_potts_states_of_another_q) {
+  // A Potts state is a byte read unsigned: q = 3 holds 0, 1 and 2, and 3 or the byte -1
+  // (255) would index past the model's tables.
+  const auto model = hamon::make_potts_lattice({4, 4}, true, 3);
+  hamon::NrptOptions o;
+  o.n_chains = 3;
+  o.n_rounds = 10;
+  o.seed = 4;
+  hamon::Sampler<TEST_EXECSPACE> s(TEST_EXECSPACE(), model, o);
+  s.run(5);
+  const hamon::SamplerState good = s.state();
+  EXPECT_NO_THROW((void)hamon::Sampler<TEST_EXECSPACE>(TEST_EXECSPACE(), model, o, good));
+  for (const std::int8_t byte : {std::int8_t{3}, std::int8_t{-1}}) {
+    hamon::SamplerState bad = good;
+    bad.spins[5] = byte;
+    try {
+      hamon::Sampler<TEST_EXECSPACE> x(TEST_EXECSPACE(), model, o, bad);
+      ADD_FAILURE() << "state " << int(byte) << " accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string expected =
+          "node 5 holds " + std::to_string(int(std::uint8_t(byte))) + ", not a state below q = 3";
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+}
 
 TEST(TEST_CATEGORY, sampler_ladder_update_keeps_counters_of_unattempted_pairs) {
   // A segment in which some pair was never attempted has no rejection estimate for it:

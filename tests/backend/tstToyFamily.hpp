@@ -217,7 +217,8 @@ TEST(TEST_CATEGORY, toy_family_traces_and_moments_are_its_values) {
   observers.energies = true;
   observers.moments = true;
   hamon::detail::TraceBuffer<Space, Real> traces;
-  traces.chunks = hamon::detail::make_trace_chunks<Space, Real>(toy.space, toy.model, observers, 4);
+  traces.chunks =
+      hamon::detail::make_trace_chunks<Space, Real>(toy.space, toy.model, observers, 4, 6);
   auto moments = hamon::detail::make_moment_buffers(toy.space, toy.model, observers,
                                                     loop.family.node_columns(toy.model));
   std::vector<double> cold_rows;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/train/impl/rbm_trainer_core.hpp"
 #include "hamon/core/train/rbm_trainer.hpp"
 #include "same_bits.hpp"
 
@@ -114,6 +115,61 @@ TEST(TEST_CATEGORY, training_gives_the_reference_space_bits_and_resumes_exactly)
     second.train(11);
     expect_same_state(reference, second.state());
   }
+}
+
+TEST(TEST_CATEGORY, tempered_pcd_takes_its_gradient_from_the_beta_one_rows_alone) {
+  // The negative phase's statistics after an update's sweeps and swaps: the sums over the
+  // beta = 1 rows of the chains, computed here on the host, and the same bits again once
+  // every other rung's rows are overwritten (a gradient that read them would move).
+  const auto data = two_prototypes(60, 10, 4);
+  const auto o = tempered_adam();
+  hamon::detail::RbmTrainerCore<TEST_EXECSPACE> core(TEST_EXECSPACE(), data,
+                                                     hamon::initial_parameters(data, 7, o), o);
+  core.train(3, {});
+  core.negative_phase(3);
+  // Copies (create_mirror always allocates: a host space's mirror view would be the View).
+  const auto host_copy = [](const auto& view) {
+    auto copy = Kokkos::create_mirror(Kokkos::HostSpace(), view);
+    Kokkos::deep_copy(copy, view);
+    return copy;
+  };
+  const auto as_vector = [&](const auto& view) {
+    const auto copy = host_copy(view);
+    return std::vector<double>(copy.data(), copy.data() + copy.size());
+  };
+  const std::vector<double> after_update = as_vector(core.model_stats.values);
+  const auto v = host_copy(core.chains->visible());
+  const auto h = host_copy(core.chains->hidden());
+  const std::int64_t nv = core.n_visible;
+  const std::int64_t nh = core.n_hidden;
+  const std::int64_t first = core.chains->first_target();
+  ASSERT_EQ(first, 2 * o.negative_chains);  // rungs 0.4 and 0.7 before the target's rows
+  std::vector<double> expected(static_cast<std::size_t>(nv * nh + nv + nh), 0.0);
+  for (std::int64_t m = first; m < core.chains->n_machines(); ++m) {
+    for (std::int64_t i = 0; i < nv; ++i) {
+      for (std::int64_t j = 0; j < nh; ++j) expected[i * nh + j] += v(m, i) * h(m, j);
+      expected[nv * nh + i] += v(m, i);
+    }
+    for (std::int64_t j = 0; j < nh; ++j) expected[nv * nh + nv + j] += h(m, j);
+  }
+  // +-1 products summed: integers, exact in any order.
+  ASSERT_EQ(after_update.size(), expected.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    ASSERT_EQ(after_update[k], expected[k]) << "statistic " << k;
+  }
+  std::int64_t changed = 0;
+  for (std::int64_t m = 0; m < first; ++m) {
+    for (std::int64_t i = 0; i < nv; ++i) changed += v(m, i) != 1.0;
+    for (std::int64_t j = 0; j < nh; ++j) changed += h(m, j) != -1.0;
+    for (std::int64_t i = 0; i < nv; ++i) v(m, i) = 1.0;
+    for (std::int64_t j = 0; j < nh; ++j) h(m, j) = -1.0;
+  }
+  ASSERT_GT(changed, 0);
+  Kokkos::deep_copy(core.chains->visible(), v);
+  Kokkos::deep_copy(core.chains->hidden(), h);
+  core.model_statistics();
+  expect_same_bits(as_vector(core.model_stats.values), after_update,
+                   "negative statistics with the hotter rungs overwritten");
 }
 
 TEST(TEST_CATEGORY, training_stops_at_its_planned_length_and_when_asked) {

@@ -11,6 +11,11 @@ ASan):
   - the trained weights load into `hamon run` (model kind rbm, weights from the .npy files);
   - SIGTERM during training: exit 3, resumable; `hamon resume` (on the other host backend)
     finishes with every output bit-identical to an uninterrupted run (timings aside);
+  - the same with one update per epoch (a batch of every training row), so the stop comes
+    during the last update of an epoch: the resumed run's curves.csv still has that
+    epoch's row;
+  - heldout_fraction 0: the monitored numbers are the training rows', named train_* in
+    curves.csv and summary.yaml, and no heldout_* number is reported;
   - progress (the epoch lines) goes to stderr only when it is a terminal, as for `hamon
     run`; the finished directory keeps checkpoint.bin but not checkpoint.bin.prev;
   - bad input (an unknown key, a missing or malformed data file, a bad ladder, a batch
@@ -33,11 +38,13 @@ from progress_display import run_on_pty
 MNIST = os.path.join(clitest.EXAMPLES_DIR, "data", "mnist")
 
 
-def shortened(path, epochs=4, extra=""):
+def shortened(path, epochs=4, extra="", heldout="0.2", batch=50):
     with open(os.path.join(clitest.EXAMPLES_DIR, "mnist_rbm.yaml")) as f:
         text = f.read()
     text = text.replace("data/mnist/", MNIST + "/")
-    text = text.replace("heldout_fraction: 0.2", "heldout_fraction: 0.2\n    rows_per_file: 150")
+    text = text.replace("heldout_fraction: 0.2",
+                        f"heldout_fraction: {heldout}\n    rows_per_file: 150")
+    text = text.replace("batch: 50", f"batch: {batch}")
     text = re.sub(r"hidden: \d+", "hidden: 64", text)
     text = re.sub(r"epochs: \d+", f"epochs: {epochs}", text)
     text = re.sub(r"log_likelihood_every: \d+", "log_likelihood_every: 2", text)
@@ -98,24 +105,36 @@ output: {{dir: {work}/sampled}}
     failures.check(r.returncode == 0, f"hamon run of the trained model: {r.stderr}")
 
 
-def stop_and_resume(failures, hamon, work):
-    config = shortened(os.path.join(work, "long.yaml"), epochs=6)
-    whole = os.path.join(work, "whole")
-    r = clitest.run(hamon, ["train", config, "--out", whole, "--quiet"], timeout=600)
-    if not failures.check(r.returncode == 0, f"uninterrupted run: {r.stderr}"):
-        return
-    stopped = os.path.join(work, "stopped")
+def train_and_stop(hamon, config, stopped, checkpoint):
+    """`hamon train CONFIG --out STOPPED`, SIGTERM once STOPPED.partial/CHECKPOINT exists:
+    (exit status, stderr)."""
     p = subprocess.Popen([hamon, "train", config, "--out", stopped, "--quiet"],
                          env=clitest.clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
-    # The second checkpoint (the first is update 0's): the stop comes mid-training.
-    checkpoint = os.path.join(stopped + ".partial", "checkpoint.bin.prev")
+    path = os.path.join(stopped + ".partial", checkpoint)
     deadline = time.time() + 300
-    while not os.path.exists(checkpoint) and time.time() < deadline and p.poll() is None:
-        time.sleep(0.02)
+    while not os.path.exists(path) and time.time() < deadline and p.poll() is None:
+        time.sleep(0.01)
     p.send_signal(signal.SIGTERM)
     _, err = p.communicate(timeout=300)
-    failures.check(p.returncode == 3 and "hamon resume" in err, f"SIGTERM: {p.returncode} {err}")
+    return p.returncode, err
+
+
+def trained(failures, hamon, config, out, what):
+    """Whether `hamon train CONFIG --out OUT --quiet` succeeded (a failure if not)."""
+    r = clitest.run(hamon, ["train", config, "--out", out, "--quiet"], timeout=600)
+    return failures.check(r.returncode == 0, f"{what}: {r.stderr}")
+
+
+def stop_and_resume(failures, hamon, work):
+    config = shortened(os.path.join(work, "long.yaml"), epochs=6)
+    whole = os.path.join(work, "whole")
+    if not trained(failures, hamon, config, whole, "uninterrupted run"):
+        return
+    stopped = os.path.join(work, "stopped")
+    # The second checkpoint (the first is update 0's): the stop comes mid-training.
+    code, err = train_and_stop(hamon, config, stopped, "checkpoint.bin.prev")
+    failures.check(code == 3 and "hamon resume" in err, f"SIGTERM: {code} {err}")
     failures.check(os.path.isdir(stopped + ".partial") and not os.path.exists(stopped),
                    "a stopped run stays DIR.partial")
     r = clitest.run(hamon, ["resume", stopped, "--device", "serial"], timeout=600)
@@ -135,6 +154,47 @@ def stop_and_resume(failures, hamon, work):
     failures.check(sa.split("execution_space:")[1].split("device:")[0].split("\n", 1)[1] ==
                    sb.split("execution_space:")[1].split("device:")[0].split("\n", 1)[1],
                    "summary.yaml's training results differ (timings and the space aside)")
+
+
+def stop_at_an_epoch_end(failures, hamon, work):
+    # 360 training rows in one batch: every update is the last of its epoch, so the stop
+    # (whenever it comes after update 0's checkpoint) lands at an epoch's end.
+    config = shortened(os.path.join(work, "one_update.yaml"), epochs=5, batch=360)
+    whole = os.path.join(work, "one_update_whole")
+    if not trained(failures, hamon, config, whole, "one update per epoch"):
+        return
+    stopped = os.path.join(work, "one_update_stopped")
+    code, err = train_and_stop(hamon, config, stopped, "checkpoint.bin")
+    stop = re.search(r"stopped after update (\d+)", err)
+    if not failures.check(code == 3 and stop is not None,
+                          f"SIGTERM with one update per epoch: {code} {err}"):
+        return
+    r = clitest.run(hamon, ["resume", stopped], timeout=600)
+    if not failures.check(r.returncode == 0, f"resume at an epoch's end: {r.stderr}"):
+        return
+    want = curves_without_time(os.path.join(whole, "curves.csv"))
+    got = curves_without_time(os.path.join(stopped, "curves.csv"))
+    failures.check(got == want and len(got) == 6,
+                   f"stopped after update {stop.group(1)}, curves.csv has epochs "
+                   f"{[row.split(',')[0] for row in got[1:]]}, not 1..5")
+
+
+def no_heldout_rows(failures, hamon, work):
+    config = shortened(os.path.join(work, "no_heldout.yaml"), epochs=1, heldout="0")
+    out = os.path.join(work, "no_heldout")
+    if not trained(failures, hamon, config, out, "heldout_fraction 0"):
+        return
+    header = open(os.path.join(out, "curves.csv")).readline().strip().split(",")
+    failures.check("train_accuracy" in header and "train_log_likelihood" in header and
+                   not any(c.startswith("heldout_") for c in header),
+                   f"heldout_fraction 0: curves.csv's header {header}")
+    summary = yaml.safe_load(open(os.path.join(out, "summary.yaml")))["training"]
+    failures.check(summary["heldout_rows"] == 0 and summary["train_rows"] == 450,
+                   f"heldout_fraction 0: rows {summary['train_rows']} + {summary['heldout_rows']}")
+    failures.check(not any(k.startswith("heldout_") and k != "heldout_rows" for k in summary) and
+                   summary.get("train_accuracy", 0) > 0.5 and
+                   np.isfinite(summary.get("train_log_likelihood", float("nan"))),
+                   f"heldout_fraction 0: summary.yaml's training keys {sorted(summary)}")
 
 
 def npy_bytes(descr, shape, payload):
@@ -201,6 +261,8 @@ def main():
                               "--out", os.path.join(args.work, "tty")], clitest.clean_env())
     failures.check(code == 0 and "epoch 1/1" in shown, f"on a terminal: exit {code}, {shown!r}")
     stop_and_resume(failures, args.hamon, args.work)
+    stop_at_an_epoch_end(failures, args.hamon, args.work)
+    no_heldout_rows(failures, args.hamon, args.work)
     bad_inputs(failures, args.hamon, args.work)
     failures.finish("train_run")
 

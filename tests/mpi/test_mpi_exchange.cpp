@@ -137,25 +137,29 @@ TEST(MpiExchange, all_gather_from_an_empty_block_needs_no_buffer) {
 }
 
 TEST(MpiExchange, gather_to_root_puts_every_machines_bytes_in_place_on_rank_0) {
-  hamon::MpiExchange exchange;
-  for (const std::int32_t n_machines : {40, 8, 33}) {
-    for (const std::int64_t per_machine : {5, 1}) {
-      const auto blocks = hamon::machine_blocks(n_machines, exchange.n_ranks());
-      const MachineBlock& own = blocks[static_cast<std::size_t>(exchange.rank())];
-      std::vector<std::int8_t> mine;
-      for (std::int64_t m = own.first; m < own.first + own.count; ++m) {
-        for (std::int64_t j = 0; j < per_machine; ++j) mine.push_back(byte_of(m, j));
+  // A machine's bytes travel as one datatype of pieces and a tail: in pieces of 2 bytes the
+  // cut that machines of 2^30 bytes or more meet, with machines of a few bytes.
+  for (const std::int64_t piece : {hamon::kGatherPieceBytes, std::int64_t(2)}) {
+    hamon::MpiExchange exchange(MPI_COMM_WORLD, piece);
+    for (const std::int32_t n_machines : {40, 8, 33}) {
+      for (const std::int64_t per_machine : {5, 4, 1}) {
+        const auto blocks = hamon::machine_blocks(n_machines, exchange.n_ranks());
+        const MachineBlock& own = blocks[static_cast<std::size_t>(exchange.rank())];
+        std::vector<std::int8_t> mine;
+        for (std::int64_t m = own.first; m < own.first + own.count; ++m) {
+          for (std::int64_t j = 0; j < per_machine; ++j) mine.push_back(byte_of(m, j));
+        }
+        const std::int64_t total = n_machines * per_machine;
+        // Only rank 0 receives: the others pass no buffer.
+        std::vector<std::int8_t> all;
+        if (exchange.is_root()) all.assign(static_cast<std::size_t>(total + kGuard), kSentinelByte);
+        exchange.gather_machines_to_root(mine.empty() ? nullptr : mine.data(),
+                                         exchange.is_root() ? all.data() : nullptr, blocks,
+                                         per_machine);
+        if (!exchange.is_root()) continue;
+        EXPECT_EQ(mismatches(all, n_machines, per_machine, byte_of, kSentinelByte), "")
+            << n_machines << " machines x " << per_machine << " in pieces of " << piece;
       }
-      const std::int64_t total = n_machines * per_machine;
-      // Only rank 0 receives: the others pass no buffer.
-      std::vector<std::int8_t> all;
-      if (exchange.is_root()) all.assign(static_cast<std::size_t>(total + kGuard), kSentinelByte);
-      exchange.gather_machines_to_root(mine.empty() ? nullptr : mine.data(),
-                                       exchange.is_root() ? all.data() : nullptr, blocks,
-                                       per_machine);
-      if (!exchange.is_root()) continue;
-      EXPECT_EQ(mismatches(all, n_machines, per_machine, byte_of, kSentinelByte), "")
-          << n_machines << " machines x " << per_machine;
     }
   }
 }

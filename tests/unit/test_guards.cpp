@@ -121,6 +121,25 @@ TEST(Limits, a_run_that_cannot_fit_is_refused_before_allocating) {
   EXPECT_NO_THROW(hamon::validate_options(o, 64));
 }
 
+TEST(Limits, sweeps_per_round_stay_in_their_counter_domain) {
+  // Sweep s of a round draws at sweep word s, a Potts update at s | 2^29, a tie's low bits
+  // at s | 2^30: 2^29 sweeps are the most whose words are all distinct (the sweep 2^29
+  // would draw a Potts run's numbers, the sweep 2^30 the ties of sweep 0).
+  hamon::NrptOptions o;
+  o.n_expl = std::int32_t{1} << 29;
+  EXPECT_NO_THROW(hamon::validate_options(o, 64));
+  for (const std::int32_t n_expl : {(std::int32_t{1} << 29) + 1, (std::int32_t{1} << 30) + 1}) {
+    o.n_expl = n_expl;
+    try {
+      hamon::validate_options(o, 64);
+      ADD_FAILURE() << "n_expl " << n_expl << " accepted";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find("n_expl must be in [1, 2^29]"), std::string::npos)
+          << error.what();
+    }
+  }
+}
+
 TEST(Limits, the_memory_limit_can_be_set_and_is_checked) {
   // HAMON_MEMORY_LIMIT replaces the physical memory as the limit (and is named in the
   // refusal); an invalid value is an error wherever it is read, also through routing.

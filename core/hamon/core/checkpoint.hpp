@@ -68,7 +68,10 @@ CheckpointIdentity identity_of(const SpinModel& model, const NrptOptions& option
 CheckpointIdentity identity_of(std::uint64_t model_fingerprint, const NrptOptions& options);
 
 /// Throws CheckpointError ("NAME: ... differs: saved X, now Y") unless `saved` may
-/// continue a run whose identity is `expected`.
+/// continue a run whose identity is `expected`: the same random-stream version, model and
+/// options. The hamon version is not compared: a state in a format this build reads
+/// (read_checkpoint checks the format version), drawing the same random stream, continues
+/// with the same bits whichever version wrote it.
 void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& expected,
                     const std::string& name);
 

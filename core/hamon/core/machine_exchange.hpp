@@ -41,6 +41,29 @@ inline constexpr std::int32_t kMachinesPerRankUnit = detail::kUpdatesPerDraw;
 /// Throws std::invalid_argument for n_machines < 1 or n_ranks < 1.
 std::vector<MachineBlock> machine_blocks(std::int32_t n_machines, int n_ranks);
 
+/// How gather_machines_to_root moves `per_machine` bytes of every machine with the int
+/// counts of an MPI message, however large machines x bytes grows: in units of one whole
+/// machine, so every count and offset is a machine count (an int32 already). A machine's
+/// bytes are `pieces` pieces of `piece_bytes` and `tail_bytes` more (each fits an int; a
+/// machine of up to 2^61 bytes), which an MPI datatype describes as one unit.
+struct MachineGatherLayout {
+  std::int64_t piece_bytes = 0;
+  std::int64_t pieces = 0;
+  std::int64_t tail_bytes = 0;
+  std::vector<int> counts;   // per rank, in machines
+  std::vector<int> offsets;  // per rank, in machines
+};
+
+/// Pieces of at most 2^30 bytes: a power of two, far below an int's 2^31 - 1.
+inline constexpr std::int64_t kGatherPieceBytes = std::int64_t(1) << 30;
+
+/// The layout of `blocks` (one per rank) with `per_machine` bytes each (>= 1); `piece_bytes`
+/// (a test may make it small) in [1, 2^30]. Throws std::invalid_argument otherwise, or when
+/// `blocks` do not lie in rank order side by side from machine 0.
+MachineGatherLayout machine_gather_layout(const std::vector<MachineBlock>& blocks,
+                                          std::int64_t per_machine,
+                                          std::int64_t piece_bytes = kGatherPieceBytes);
+
 /// What the ranks of one run share. Every call is collective: every rank makes the same
 /// calls in the same order, with the same `blocks` (machine_blocks of the run).
 class MachineExchange {

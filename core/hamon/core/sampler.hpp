@@ -13,12 +13,12 @@
 //   checkpoint.hpp writes it to a file).
 // The phases (burn-in with adaptation and settling, then measurement) follow the round
 // number (run_phases.hpp), so they survive a stop at any round. Measurement has no end:
-// run() may continue past options.n_rounds (which only nrpt() and result()'s
-// bookkeeping of the planned length use).
+// run() may continue past options.n_rounds (which only nrpt(), result()'s bookkeeping of
+// the planned length and the size of the trace chunks use).
 //
-// Traces (samples, energies, index process) leave the execution space in chunks of
-// detail::kTraceChunkRows rows: to a TraceSink when one is given (memory O(chunk)), else
-// into host vectors that result() returns and state() carries.
+// Traces (samples, energies, index process) leave the execution space in chunks of at most
+// detail::kTraceChunkRows rows, fewer when the run plans fewer: to a TraceSink when one is
+// given (memory O(chunk)), else into host vectors that result() returns and state() carries.
 //
 // One run over several processes: give every rank's Sampler the same model, options and
 // (when resuming) state, and a MachineExchange (machine_exchange.hpp). Each rank then holds

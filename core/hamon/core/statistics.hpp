@@ -41,10 +41,12 @@ struct MeanWithError {
 
 /// Mean and standard error from per-batch sums: batch b holds `sums[b]` over `counts[b]`
 /// samples. The error is the standard deviation of the batch means over sqrt(n_batches)
-/// (0 with fewer than 2 non-empty batches). When the batch means are still correlated at
-/// lag 1 (> 2 / sqrt(n_batches): batches shorter than the autocorrelation time), adjacent
-/// batches are merged in pairs while at least 8 remain, and the largest error of the
-/// groupings is returned (Flyvbjerg & Petersen blocking).
+/// (0 with fewer than 2 non-empty batches), corrected for correlated batch means (batches
+/// not much longer than the autocorrelation time): with at least 8 batches, the variance
+/// is multiplied by (1 + r) / (1 - r), r the lag-1 correlation of the batch means with
+/// its small-sample bias (1 + 4 r) / n_batches added back, clamped to [0, 0.9]. On AR(1)
+/// series with batches from 0.5 to 50 autocorrelation times and 32..64 batches the
+/// z-scores (mean - exact) / error have variance 0.85..1.2 (docs/statistics.md).
 MeanWithError batch_means(const std::vector<double>& sums, const std::vector<std::int64_t>& counts);
 
 }  // namespace hamon

@@ -7,7 +7,8 @@
 // Per round: one MPI_Allgatherv of the machines' fixed-point energies (and a stop word per
 // rank). At a flush, a
 // checkpoint or the result: MPI_Reduce (sum) of the integer trace and moment chunks, and
-// MPI_Gatherv of the spins, to rank 0.
+// MPI_Gatherv of the spins, to rank 0, counted in machines (a derived datatype), so that
+// machines x nodes may pass 2^31.
 
 #include <mpi.h>
 
@@ -21,7 +22,10 @@ class MpiExchange final : public MachineExchange {
  public:
   /// Uses a duplicate of `communicator` (its own context: hamon's messages never match the
   /// caller's). MPI must be initialised; throws std::runtime_error otherwise.
-  explicit MpiExchange(MPI_Comm communicator = MPI_COMM_WORLD);
+  /// `gather_piece_bytes`: how gather_machines_to_root cuts a machine's bytes
+  /// (machine_gather_layout; tests make it small to reach the cut with small machines).
+  explicit MpiExchange(MPI_Comm communicator = MPI_COMM_WORLD,
+                       std::int64_t gather_piece_bytes = kGatherPieceBytes);
   ~MpiExchange() override;
   MpiExchange(const MpiExchange&) = delete;
   MpiExchange& operator=(const MpiExchange&) = delete;
@@ -43,6 +47,7 @@ class MpiExchange final : public MachineExchange {
   MPI_Comm communicator_ = MPI_COMM_NULL;
   int rank_ = 0;
   int n_ranks_ = 1;
+  std::int64_t gather_piece_bytes_ = kGatherPieceBytes;
 };
 
 /// This rank's index among the ranks on its node (MPI_Comm_split_type with

@@ -40,6 +40,13 @@ enum class Stream : std::uint32_t {
 /// Marks the tie-refinement domain in the sweep word of the counter (sweeps < 2^30).
 inline constexpr std::uint32_t kTieSweep = 0x40000000u;
 
+/// Sweeps per round stay at or below this (validate_options). The sweep word is split into
+/// domains by its high bits: plain sweeps [0, 2^29), the Potts domain sweep | 2^29
+/// (impl/potts_update.hpp), the ties sweep | 2^30; a sweep number of 2^29 or more would
+/// carry a domain's mark and draw the numbers of another sweep's updates or ties.
+inline constexpr std::uint32_t kMaxSweepsPerRound = 0x20000000u;
+static_assert(kMaxSweepsPerRound <= kTieSweep);
+
 inline constexpr std::uint32_t kPhiloxMultiplier0 = 0xD2511F53u;
 inline constexpr std::uint32_t kPhiloxMultiplier1 = 0xCD9E8D57u;
 inline constexpr std::uint32_t kPhiloxWeyl0 = 0x9E3779B9u;

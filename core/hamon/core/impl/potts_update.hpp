@@ -30,6 +30,7 @@ namespace hamon::detail {
 /// Marks the Potts domain in the sweep word of the counter (sweeps < 2^29): a Potts run's
 /// words never coincide with an Ising run's of the same seed.
 inline constexpr std::uint32_t kPottsSweep = 0x20000000u;
+static_assert(kPottsSweep >= kMaxSweepsPerRound, "a Potts sweep's mark must lie above every sweep");
 inline constexpr std::int32_t kPottsMachinesPerDraw = 4;
 
 /// The state a node's byte holds.

@@ -23,15 +23,18 @@
 
 #include "hamon/core/checkpoint.hpp"
 #include "hamon/core/device_model.hpp"
+#include "hamon/core/fingerprint.hpp"
 #include "hamon/core/impl/chain_state_shell.hpp"
 #include "hamon/core/impl/model_families.hpp"
 #include "hamon/core/impl/sampler/ladder_adapter.hpp"
 #include "hamon/core/impl/sampler/moment_accumulator.hpp"
 #include "hamon/core/impl/sampler/rank_link.hpp"
 #include "hamon/core/impl/sampler/round_loop.hpp"
+#include "hamon/core/impl/sampler/space_memory.hpp"
 #include "hamon/core/impl/sampler/trace_buffer.hpp"
 #include "hamon/core/machine_exchange.hpp"
 #include "hamon/core/nrpt.hpp"
+#include "hamon/core/rank_agreement.hpp"
 #include "hamon/core/run_phases.hpp"
 #include "hamon/core/sampler.hpp"
 #include "hamon/core/schedule.hpp"
@@ -56,6 +59,11 @@ struct SamplerCore {
   TraceBuffer<ExecutionSpace> traces;
   MomentBuffers<ExecutionSpace> moments;
   bool stop_vote = false;  // this rank's should_stop after the last round, not yet shared
+  // What the ranks compare before their first collective (agree_on_inputs): the model, the
+  // options with the planned length (it sizes the trace chunks, so it times the flushes)
+  // and the state the run starts from (0: a fresh start).
+  std::vector<RankInput> inputs;
+  bool inputs_agreed = false;
 
   SamplerCore(const ExecutionSpace& space_, const DeviceModel<memory_space>& model_,
               const NrptOptions& options_, TraceSink* sink, MachineExchange* exchange)
@@ -67,11 +75,28 @@ struct SamplerCore {
     ladder.phases = run_phases(options);
     ladder.betas = ladder_of(options);
     loop.family = family_of<ExecutionSpace>(model);
+    // Before any of it is allocated: the state, the trace chunks and the moment sums.
+    require_space_memory<ExecutionSpace>(sampler_space_parts(
+        model, options, n_chains(), link.my_block(), loop.family.node_columns(model),
+        sizeof(typename ChainState<ExecutionSpace>::value_type)));
     loop.state =
         make_family_state(space, loop.family, model, ladder.betas, options.seed, link.my_block());
-    traces.chunks = make_trace_chunks(space, model, options.observers, n_chains());
+    traces.chunks =
+        make_trace_chunks(space, model, options.observers, n_chains(), options.n_rounds);
     traces.sink = sink;
     moments = make_moment_buffers(space, model, options.observers, loop.family.node_columns(model));
+    inputs = {
+        {"model", model.fingerprint},
+        {"options", Fingerprint().add(options_fingerprint(options)).add(options.n_rounds).value()},
+        {"state it starts from", 0}};
+  }
+
+  /// Before the first collective of the run: every rank read the same model, options and
+  /// state (a rank that did not would leave the others waiting in a collective).
+  void agree_on_inputs() {
+    if (inputs_agreed) return;
+    link.require_same_inputs(inputs);
+    inputs_agreed = true;
   }
 
   std::int32_t n_chains() const { return static_cast<std::int32_t>(ladder.betas.size()); }
@@ -108,7 +133,10 @@ struct SamplerCore {
     if (observing) {
       const bool chunk_full = record_traces(space, model, loop.state, traces.chunks, measured());
       if (moments.on()) accumulate_moment_round(space, model, loop.family, loop.state, moments);
-      if (chunk_full) traces.flush(space, link);
+      if (chunk_full) {
+        traces.flush(space, link);
+        grow_past_plan(space, traces.chunks, traces.kept);
+      }
     }
     ++loop.rounds_done;
     ladder.after_round(space, model, loop);
@@ -126,6 +154,7 @@ struct SamplerCore {
                                   std::to_string(loop.rounds_done) + " done, " +
                                   std::to_string(n_rounds) + " more asked)");
     }
+    agree_on_inputs();
     std::int64_t done = 0;
     while (done < n_rounds) {
       const bool asked = one_round();
@@ -146,6 +175,7 @@ struct SamplerCore {
 
   /// Over ranks: collective, and complete on rank 0 only.
   NrptResult result() {
+    agree_on_inputs();
     traces.flush(space, link);
     loop.family.energies(space, model, loop.state);
     if (link.distributed()) {
@@ -190,6 +220,7 @@ struct SamplerCore {
 
   /// Over ranks: collective, and complete on rank 0 only.
   SamplerState snapshot() {
+    agree_on_inputs();
     traces.flush(space, link);
     if (traces.sink != nullptr) traces.sink->sync();
     space.fence();
@@ -209,6 +240,8 @@ struct SamplerCore {
         s.spins.size() != static_cast<std::size_t>(s.n_machines * s.n_nodes)) {
       throw std::invalid_argument("Sampler::start_from: a configuration of another shape");
     }
+    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains());
+    check_variables(s.spins, model.n_states, model.n_nodes);
     ChainState<ExecutionSpace>& state = loop.state;
     loop.restore_spins(space, s);
     restore_view(space, state.chain_of_machine, s.chain_of_machine, "chain_of_machine");
@@ -218,6 +251,7 @@ struct SamplerCore {
     Kokkos::deep_copy(space, state.trip_phase, 0);
     update_index_process(space, state);
     space.fence();
+    inputs.back().fingerprint = state_fingerprint(s);
   }
 
   void restore(const SamplerState& s) {
@@ -231,6 +265,9 @@ struct SamplerCore {
     }
     if (s.betas.size() != ladder.betas.size()) state_misfit("the ladder has another length");
     if (s.rounds_done < 0 || s.rounds_done > kMaxRounds) state_misfit("impossible round number");
+    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains());
+    check_trip_phases(s.trip_phase);
+    check_variables(s.spins, model.n_states, model.n_nodes);
     validate_ladder(s.betas);
     ladder.set(space, model, loop, s.betas);
     loop.restore(space, s);
@@ -241,6 +278,7 @@ struct SamplerCore {
     }
     traces.restore(s.traces, link, n_chains());
     space.fence();
+    inputs.back().fingerprint = state_fingerprint(s);
   }
 };
 

@@ -2,9 +2,10 @@
 #pragma once
 // The sampler's link to the other ranks of a run (machine_exchange.hpp): which block of
 // the machines each rank holds, the one message of a round (every machine's energy and
-// every rank's vote to stop), and the sums and gathers that bring traces, moments and the
-// state to rank 0. Without an exchange it is one block of every machine and every call is
-// the identity. It keeps no state of the run: nothing of it is saved.
+// every rank's vote to stop), the sums and gathers that bring traces, moments and the
+// state to rank 0, and the comparison of the ranks' inputs before the first round. Without an
+// exchange it is one block of every machine and every call is the identity. It keeps no state of
+// the run: nothing of it is saved.
 
 #include <cstdint>
 #include <type_traits>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "hamon/core/machine_exchange.hpp"
+#include "hamon/core/rank_agreement.hpp"
 
 namespace hamon::detail {
 
@@ -34,6 +36,12 @@ class RankLink {
   const std::vector<MachineBlock>& blocks() const { return blocks_; }
   MachineBlock my_block() const {
     return blocks_[static_cast<std::size_t>(exchange_ != nullptr ? exchange_->rank() : 0)];
+  }
+
+  /// Returns when every rank holds this rank's `inputs`; throws std::invalid_argument on
+  /// every rank otherwise (rank_agreement.hpp). Collective.
+  void require_same_inputs(const std::vector<RankInput>& inputs) const {
+    require_same_on_every_rank(exchange_, inputs);
   }
 
   /// The one message of a round: this rank's machines' energies (`mine`, when given) go to

@@ -2,20 +2,74 @@
 #pragma once
 // Copies from a saved SamplerState into a part's views, each checked against the view's
 // shape first: a state that does not fit is refused with std::invalid_argument naming
-// the field, before it can be half-restored into a kernel's memory.
+// the field, before it can be half-restored into a kernel's memory. The values the kernels
+// index with or decide from are checked too (the permutations, the trip phases, the
+// variables): a checkpoint's CRCs say only that its bytes are the ones written, and a
+// state can come from elsewhere than a checkpoint.
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "hamon/core/impl/deo_pass.hpp"
 #include "hamon/core/impl/host_copies.hpp"
 
 namespace hamon::detail {
 
 [[noreturn]] inline void state_misfit(const std::string& what) {
   throw std::invalid_argument("Sampler: the saved state does not fit this run: " + what);
+}
+
+/// chain_of_machine a permutation of the n chains and machine_of_chain its inverse: the swap
+/// pass and the index process index by both without bounds checks.
+inline void check_permutations(const std::vector<std::int32_t>& chain_of_machine,
+                               const std::vector<std::int32_t>& machine_of_chain, std::int32_t n) {
+  const auto size = static_cast<std::size_t>(n);
+  if (chain_of_machine.size() != size || machine_of_chain.size() != size) {
+    state_misfit("the permutations have " + std::to_string(chain_of_machine.size()) + " and " +
+                 std::to_string(machine_of_chain.size()) + " entries, expected " +
+                 std::to_string(n));
+  }
+  for (std::size_t m = 0; m < size; ++m) {
+    const std::int32_t c = chain_of_machine[m];
+    // Every machine at a chain that names it back: then chain_of_machine is one-to-one,
+    // so a permutation, and machine_of_chain its inverse.
+    if (c < 0 || c >= n || machine_of_chain[static_cast<std::size_t>(c)] != std::int32_t(m)) {
+      state_misfit("chain_of_machine and machine_of_chain are not inverse permutations (machine " +
+                   std::to_string(m) + " is at chain " + std::to_string(c) + ")");
+    }
+  }
+}
+
+/// Every trip phase one of TripPhase's (deo_pass.hpp).
+inline void check_trip_phases(const std::vector<std::int8_t>& phases) {
+  for (std::size_t m = 0; m < phases.size(); ++m) {
+    if (phases[m] < trip_unstarted || phases[m] > trip_descending) {
+      state_misfit("machine " + std::to_string(m) + " has trip phase " + std::to_string(phases[m]) +
+                   ", not 0, 1 or 2");
+    }
+  }
+}
+
+/// Every variable one the model's family holds: a spin +1 or -1 (n_states 0), a Potts state
+/// (its byte read unsigned, variable_kind.hpp) below n_states. The local updates look up
+/// tables by these values, so one out of range would read past them.
+inline void check_variables(const std::vector<std::int8_t>& values, std::int32_t n_states,
+                            std::int64_t n_nodes) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const std::int32_t v =
+        n_states > 0 ? std::int32_t(static_cast<std::uint8_t>(values[k])) : std::int32_t(values[k]);
+    if (n_states > 0 ? v >= n_states : (v != 1 && v != -1)) {
+      const auto n = static_cast<std::size_t>(n_nodes);
+      state_misfit("machine " + std::to_string(k / n) + ", node " + std::to_string(k % n) +
+                   " holds " + std::to_string(v) +
+                   (n_states > 0 ? ", not a state below q = " + std::to_string(n_states)
+                                 : std::string(", not a spin +1 or -1")));
+    }
+  }
 }
 
 /// A 1-D view of exactly values.size() entries.

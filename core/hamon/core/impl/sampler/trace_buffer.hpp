@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The sampler's trace buffer: samples of the cold chain, energies by temperature and the
-// index process are written into chunks of kTraceChunkRows rows in the execution space
-// and leave it when a chunk is full or the sampler flushes (a checkpoint, result()): to a
-// TraceSink when one is given (memory O(chunk)), else into host vectors that result()
-// returns and the state carries. Its state is TraceState (row counts, kept rows).
+// index process are written into chunks in the execution space and leave it when a chunk
+// is full or the sampler flushes (a checkpoint, result()): to a TraceSink when one is given
+// (memory O(chunk)), else into host vectors that result() returns and the state carries.
+// Its state is TraceState (row counts, kept rows).
+//
+// A chunk holds kTraceChunkRows rows at most, and no more than the run plans to write: a
+// short run of a large model (3 sample rows of a million nodes) must not hold 4096 rows of
+// it. A run continued past its plan doubles the chunk each time one fills, up to the cap.
 //
 // Over ranks, a rank writes the cold chain's spins only in rounds when it holds that
 // machine (zero otherwise); the sample rows are summed over the ranks before rank 0 hands
@@ -12,9 +16,11 @@
 // same on every rank.
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -31,8 +37,27 @@
 
 namespace hamon::detail {
 
-/// Rows of a trace chunk in the execution space (memory O(chunk), not O(rounds)).
+/// The most rows of a trace chunk in the execution space (memory O(chunk), not O(rounds)).
 inline constexpr std::int64_t kTraceChunkRows = 4096;
+
+/// Rows of the first chunk of a trace that the run plans `planned_rows` rows of: at least
+/// one (run() may continue past the plan), at most kTraceChunkRows.
+inline std::int64_t trace_chunk_rows(std::int64_t planned_rows) {
+  return planned_rows < 1 ? 1 : planned_rows < kTraceChunkRows ? planned_rows : kTraceChunkRows;
+}
+
+/// The rows a run of `planned_rounds` measured rounds writes to each trace.
+struct PlannedTraceRows {
+  std::int64_t samples = 0;
+  std::int64_t traces = 0;  // energies and the index process: one row per round
+};
+inline PlannedTraceRows planned_trace_rows(const ObserverOptions& options,
+                                           std::int64_t planned_rounds) {
+  PlannedTraceRows p;
+  if (options.samples_every > 0) p.samples = planned_rounds / options.samples_every;
+  if (options.energies || options.index_process) p.traces = planned_rounds;
+  return p;
+}
 
 template <class ExecutionSpace, class Value = std::int8_t>
 struct TraceChunks {
@@ -49,18 +74,23 @@ struct TraceChunks {
   // rows of the current chunks (the host knows them; kernels get them as arguments)
   std::int64_t samples_in_chunk = 0;
   std::int64_t traces_in_chunk = 0;
+  PlannedTraceRows planned;  // past these the chunks grow (grow_past_plan)
 
   bool on() const {
     return samples_every > 0 || energies.extent(0) > 0 || index_process.extent(0) > 0;
   }
 };
 
+/// The chunks of a run of `planned_rounds` measured rounds (NrptOptions::n_rounds).
 template <class ExecutionSpace, class Value = std::int8_t>
 TraceChunks<ExecutionSpace, Value> make_trace_chunks(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
-    const ObserverOptions& options, std::int32_t n_chains) {
+    const ObserverOptions& options, std::int32_t n_chains, std::int64_t planned_rounds) {
   using chunks = TraceChunks<ExecutionSpace, Value>;
   chunks b;
+  b.planned = planned_trace_rows(options, planned_rounds);
+  const std::int64_t sample_rows = trace_chunk_rows(b.planned.samples);
+  const std::int64_t trace_rows = trace_chunk_rows(b.planned.traces);
   auto alloc = [&space](const char* label) {
     return Kokkos::view_alloc(space, std::string(label));
   };
@@ -74,18 +104,38 @@ TraceChunks<ExecutionSpace, Value> make_trace_chunks(
       for (std::int64_t i : options.sample_nodes) nodes.push_back(static_cast<std::int32_t>(i));
     }
     b.sample_nodes = to_view(space, nodes, "hamon::sample_nodes");
-    b.samples = typename chunks::template matrix<Value>(alloc("hamon::samples_chunk"),
-                                                        kTraceChunkRows, nodes.size());
+    b.samples = typename chunks::template matrix<Value>(alloc("hamon::samples_chunk"), sample_rows,
+                                                        nodes.size());
   }
   if (options.energies) {
-    b.energies = typename chunks::template matrix<double>(alloc("hamon::energy_chunk"),
-                                                          kTraceChunkRows, n_chains);
+    b.energies = typename chunks::template matrix<double>(alloc("hamon::energy_chunk"), trace_rows,
+                                                          n_chains);
   }
   if (options.index_process) {
     b.index_process = typename chunks::template matrix<std::int32_t>(alloc("hamon::index_chunk"),
-                                                                     kTraceChunkRows, n_chains);
+                                                                     trace_rows, n_chains);
   }
   return b;
+}
+
+/// A run past its plan (rows handed out beyond the planned ones) writes into chunks twice
+/// as long, up to kTraceChunkRows, so that it flushes as rarely as a long run. Call it with
+/// the chunks empty (just flushed): a new chunk replaces the old one.
+template <class ExecutionSpace, class Value>
+void grow_past_plan(const ExecutionSpace& space, TraceChunks<ExecutionSpace, Value>& b,
+                    const TraceStateOf<Value>& handed_out) {
+  const auto grow = [&space](auto& chunk, std::int64_t done, std::int64_t planned) {
+    using Matrix = std::decay_t<decltype(chunk)>;
+    const auto rows = static_cast<std::int64_t>(chunk.extent(0));
+    if (rows == 0 || rows >= kTraceChunkRows || done <= planned) return;
+    const std::string label = chunk.label();
+    const auto columns = static_cast<std::int64_t>(chunk.extent(1));
+    chunk = Matrix();  // freed before the larger one is allocated
+    chunk = Matrix(Kokkos::view_alloc(space, label), std::min(2 * rows, kTraceChunkRows), columns);
+  };
+  grow(b.samples, handed_out.samples_rows, b.planned.samples);
+  grow(b.energies, handed_out.energy_rows, b.planned.traces);
+  grow(b.index_process, handed_out.index_rows, b.planned.traces);
 }
 
 /// The trace rows of measured round `r` (0-based). Returns true when a chunk is full (the
@@ -111,7 +161,7 @@ bool record_traces(const ExecutionSpace& space,
           const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
           samples(row, k) = m >= 0 ? spins(m, nodes(k)) : Value(0);
         });
-    chunk_full = chunk_full || b.samples_in_chunk == kTraceChunkRows;
+    chunk_full = chunk_full || b.samples_in_chunk == static_cast<std::int64_t>(samples.extent(0));
   }
   if (b.energies.extent(0) > 0 || b.index_process.extent(0) > 0) {
     const std::int64_t row = b.traces_in_chunk++;
@@ -131,7 +181,9 @@ bool record_traces(const ExecutionSpace& space,
           space, "hamon::observe_index_process", top + 1,
           KOKKOS_LAMBDA(const std::int64_t m) { trace(row, m) = chain_of_machine(m); });
     }
-    chunk_full = chunk_full || b.traces_in_chunk == kTraceChunkRows;
+    const auto capacity = static_cast<std::int64_t>(
+        b.energies.extent(0) > 0 ? b.energies.extent(0) : b.index_process.extent(0));
+    chunk_full = chunk_full || b.traces_in_chunk == capacity;
   }
   return chunk_full;
 }

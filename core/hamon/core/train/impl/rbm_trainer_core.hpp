@@ -218,10 +218,16 @@ struct RbmTrainerCore {
         });
   }
 
-  /// model_stats from the beta = 1 chains.
+  /// The chains' sweeps and swaps of update t, then model_stats from them.
   void negative_phase(std::int64_t t) {
     chains->sweep(theta, options.sweeps, static_cast<std::uint32_t>(t));
     chains->swap_pass(theta, static_cast<std::uint32_t>(t));
+    model_statistics();
+  }
+
+  /// model_stats = [V^T H | sum V | sum H] over the beta = 1 chains alone: the hotter rungs
+  /// of a ladder only help those mix, their states are not samples of the model.
+  void model_statistics() {
     const std::pair<std::int64_t, std::int64_t> target{chains->first_target(),
                                                        chains->n_machines()};
     const auto v = Kokkos::subview(chains->visible(), target, Kokkos::ALL);

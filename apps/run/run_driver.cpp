@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "run/run_driver.hpp"
+
+#include <filesystem>
+#include <utility>
+
+#include "hamon/core/checkpoint.hpp"
+#include "output/npy.hpp"
+#include "run/mpi_job.hpp"
+#include "run/stop_signals.hpp"
+#include "run/summary.hpp"
+
+namespace hamon::cli {
+
+namespace fs = std::filesystem;
+
+double seconds_since(RunClock::time_point start) {
+  return std::chrono::duration<double>(RunClock::now() - start).count();
+}
+
+Driver::Driver(const PreparedRun& run, RunDirectory* dir, Production production, bool progress)
+    : run_(run),
+      dir_(dir),
+      production_(std::move(production)),
+      display_(progress && dir != nullptr) {
+  if (display_.enabled()) {
+    NrptOptions& o = production_.options;
+    o.progress_every = ProgressDisplay::report_every(o.burn_in + o.n_rounds);
+    o.on_progress = [this](const Progress& p) { display_.update(p); };
+  }
+}
+
+RunOutcome Driver::drive(SamplerBase& sampler, RunTraceFiles* traces, RunClock::time_point started,
+                         RunOutcome outcome) {
+  const CheckpointSpec& cadence = run_.config.output.checkpoint;
+  const std::int64_t target = production_.options.burn_in + production_.options.n_rounds;
+  auto last_save = RunClock::now();
+  bool due = false;  // sticky until handled: over ranks the stop comes a round later
+  const auto should_stop = [&]() {
+    if (StopSignals::requested()) return true;
+    if (!cadence.enabled) return false;
+    due = due || (cadence.every > 0 && sampler.rounds_done() % cadence.every == 0) ||
+          (cadence.seconds > 0.0 && seconds_since(last_save) >= cadence.seconds);
+    return due;
+  };
+  MpiJob& job = MpiJob::current();
+  const auto sampling_start = RunClock::now();
+  checkpoint_s_ = 0.0;  // the round-0 checkpoint is set-up, not sampling
+  {
+    FinishOnExit finish{display_};
+    while (sampler.rounds_done() < target) {
+      due = false;
+      sampler.run(target - sampler.rounds_done(), should_stop);
+      std::string signal = StopSignals::requested() ? StopSignals::which() : "";
+      if (job.distributed()) {
+        // Why the ranks stopped (they stopped at the same round): 2 a signal, 1 a save.
+        MachineExchange& ranks = *job.exchange();
+        const std::int64_t why = ranks.max_over_ranks(!signal.empty() ? 2 : due ? 1 : 0);
+        if (why == 2 && signal.empty()) signal = "a signal to another rank";
+        due = why >= 1;
+      }
+      if (!signal.empty()) {
+        display_.finish();
+        stop(sampler, signal);
+      }
+      if (due) {
+        save(sampler);
+        last_save = RunClock::now();
+      }
+    }
+  }
+  // The final state, which `hamon extend` continues, unless a due save just wrote it.
+  if (cadence.enabled && saved_round_ != sampler.rounds_done()) save(sampler);
+  outcome.sampling_s = seconds_since(sampling_start);
+  outcome.checkpoint_s = checkpoint_s_;
+  return finish(sampler, traces, started, std::move(outcome));
+}
+
+void Driver::save(SamplerBase& sampler) {
+  const auto start = RunClock::now();
+  Checkpoint c;
+  c.identity = sampler.identity();  // the fingerprint its DeviceModel already holds
+  c.state = sampler.state();
+  c.attachments = production_.attachments;
+  if (dir_ != nullptr) save_checkpoint(dir_->file(kCheckpointFile), c);
+  saved_round_ = c.state.rounds_done;
+  checkpoint_s_ += seconds_since(start);
+}
+
+void Driver::stop(SamplerBase& sampler, const std::string& signal) {
+  const fs::path final_dir = normalised_run_dir(run_.config.output.dir);
+  const std::string partial = partial_dir_of(final_dir).string();
+  if (!run_.config.output.checkpoint.enabled) {
+    // Every rank knows (the config is the same), so the job ends with one status.
+    throw RunStopped("stopped by " + signal +
+                         "; checkpoints are off (output.checkpoint: false), so the run in " +
+                         partial + " cannot be resumed",
+                     kExitRunFailed);
+  }
+  save(sampler);
+  throw RunStopped("stopped by " + signal + " after round " +
+                   std::to_string(sampler.rounds_done()) + "; the run is saved in " + partial +
+                   ". Continue it with: hamon resume " + final_dir.string());
+}
+
+RunOutcome Driver::finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock::time_point started,
+                          RunOutcome outcome) {
+  outcome.result = sampler.result();    // collective over ranks
+  if (dir_ == nullptr) return outcome;  // not rank 0: rank 0 writes the run directory
+  traces->sync();
+  RunDirectory& dir = *dir_;
+  NrptResult& r = outcome.result;
+  // The traces streamed to the files; the diagnostics read back what they use: the
+  // energies (log Z, ESS, the energy without moments) and, without moments, the samples
+  // (marginal entropy). The index process is not read.
+  const auto chains = static_cast<std::int64_t>(r.betas.size());
+  const ObserverOptions& recorded = production_.options.observers;
+  if (!run_.config.output.moments) {
+    r.samples = read_streamed_rows<std::int8_t>(dir.file(kSamplesFile), r.n_samples,
+                                                static_cast<std::int64_t>(r.sample_nodes.size()));
+  }
+  // One energy row per measured round, when they are recorded.
+  r.energies = read_streamed_rows<double>(dir.file(kEnergiesFile),
+                                          recorded.energies ? r.n_rounds : 0, chains);
+  dir.write(kBetasFile, [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
+  outcome.observables = observables_of(r, *run_.model, run_.config.output.moments);
+  outcome.diagnostics = diagnose(*run_.model, r);
+  outcome.total_s = seconds_since(started);
+  const std::string summary = summary_yaml(
+      SummaryInputs{run_.config, *run_.model, outcome.decision, outcome.execution_space, r,
+                    outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
+                    outcome.plan ? &*outcome.plan : nullptr,
+                    Timing{outcome.total_s, outcome.sampling_s, outcome.checkpoint_s}});
+  dir.write(kSummaryFile, [&](std::ostream& out) { out << summary; });
+  dir.commit(run_.output_policy == OutputPolicy::replace_run);
+  outcome.directory = dir.final_dir().string();
+  return outcome;
+}
+
+}  // namespace hamon::cli
