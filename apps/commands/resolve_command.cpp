@@ -51,7 +51,7 @@ int resolve(const ResolveState& s) {
   try {
     decision = resolve_device(spec, score, threshold);
   } catch (const DeviceUnavailable& e) {
-    const bool from_env = spec.kind() == DeviceSpec::Kind::auto_ && device_forced_by_env();
+    const bool from_env = device_forced_by_env(spec);
     throw UsageError((from_env ? std::string() : std::string("--device: ")) + e.what());
   }
   YAML::Emitter out;

@@ -200,7 +200,7 @@ void RunDirectory::write(const std::string& name,
 void RunDirectory::commit(bool replace_run) {
   std::error_code ec;
   // The final checkpoint stays (resume, extend), not its predecessor.
-  fs::remove(partial_ / (std::string(kCheckpointFile) + ".prev"), ec);
+  fs::remove(checkpoint_files(partial_ / kCheckpointFile).previous, ec);
   fs::path previous;
   if (is_non_empty_directory(final_dir_)) {
     // Checked again: the directory may have changed while the run was going.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <fstream>
 
+#include "hamon/core/checkpoint.hpp"
+
 namespace hamon::cli {
 
 namespace {
@@ -13,14 +15,15 @@ namespace fs = std::filesystem;
 constexpr const char* kWrittenFiles[] = {
     kSummaryFile, kConfigFile, kTrainingConfigFile, kCheckpointFile, kBetasFile, kSamplesFile,
     kEnergiesFile, kIndexProcessFile, kWeightsFile, kVisibleBiasFile, kHiddenBiasFile, kCurvesFile,
-    "checkpoint.bin.new", "checkpoint.bin.prev",
     // tools/plot_run.py draws into the run directory.
     "ladder.png", "acceptance.png", "index_process.png", "energies.png", "magnetization.png",
     "order_parameter.png", "learning_curves.png", "samples.png"};
 
 bool is_written_name(const std::string& name) {
+  const CheckpointFiles checkpoint = checkpoint_files(kCheckpointFile);
   return std::any_of(std::begin(kWrittenFiles), std::end(kWrittenFiles),
-                     [&](const char* written) { return name == written; });
+                     [&](const char* written) { return name == written; }) ||
+         name == checkpoint.fresh.string() || name == checkpoint.previous.string();
 }
 
 /// "NAME.partial-XXXXXX": a write in progress (output/atomic_file.hpp) that a kill left.
@@ -88,9 +91,9 @@ bool is_hamon_run(const fs::path& dir) {
 
 bool has_checkpoint_files(const fs::path& dir) {
   std::error_code ec;
-  const std::string base = kCheckpointFile;
-  return fs::exists(dir / base, ec) || fs::exists(dir / (base + ".new"), ec) ||
-         fs::exists(dir / (base + ".prev"), ec);
+  const CheckpointFiles files = checkpoint_files(dir / kCheckpointFile);
+  return fs::exists(files.current, ec) || fs::exists(files.fresh, ec) ||
+         fs::exists(files.previous, ec);
 }
 
 bool is_unstarted_run(const fs::path& partial) {

@@ -265,11 +265,11 @@ Plan tuned_plan(const PreparedRun& run, MpiJob& job) {
 /// beginning. Tuning does not start, so the stop takes effect at once.
 void stop_if_requested_before_sampling(const ExperimentConfig& config, MpiJob& job) {
   std::string signal = StopSignals::requested() ? StopSignals::which() : "";
-  if (job.distributed() && job.exchange()->max_over_ranks(signal.empty() ? 0 : 1) == 1 &&
-      signal.empty()) {
-    signal = "a signal to another rank";
-  }
-  if (signal.empty()) return;
+  const bool on_any_rank = job.distributed()
+                               ? job.exchange()->max_over_ranks(signal.empty() ? 0 : 1) == 1
+                               : !signal.empty();
+  if (!on_any_rank) return;
+  if (signal.empty()) signal = "a signal to another rank";
   const fs::path final_dir = normalised_run_dir(config.output.dir);
   throw RunStopped("stopped by " + signal + " before sampling started; the run is saved in " +
                    partial_dir_of(final_dir).string() + ". Start it with: hamon resume " +

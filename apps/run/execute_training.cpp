@@ -68,7 +68,7 @@ DeviceDecision decide(const TrainingConfig& config, const RbmParameters& shape,
     spec = parse_device_spec(device.empty() ? config.device : device);
     return resolve_device(spec, training_work_score(shape, config.options));
   } catch (const DeviceUnavailable& e) {
-    if (spec.kind() == DeviceSpec::Kind::auto_ && device_forced_by_env()) {
+    if (device_forced_by_env(spec)) {
       throw UsageError(e.what());  // HAMON_DEVICE's choice: no place in the file
     }
     device_error(config, device, e.what());

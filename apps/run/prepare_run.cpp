@@ -71,7 +71,7 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
                                 : resolve_for(*run.model, run.options, run.device);
   } catch (const DeviceUnavailable& e) {
     // HAMON_DEVICE's choice is not the file's: no place in it to point at.
-    if (run.device.kind() == DeviceSpec::Kind::auto_ && device_forced_by_env()) {
+    if (device_forced_by_env(run.device)) {
       throw UsageError(e.what());
     }
     config.fail("device", e.what());

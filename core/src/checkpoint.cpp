@@ -100,10 +100,6 @@ void fsync_directory(const fs::path& dir) {
   ::close(fd);
 }
 
-fs::path with_suffix(const fs::path& path, const char* suffix) {
-  return fs::path(path.string() + suffix);
-}
-
 }  // namespace
 
 std::uint64_t options_fingerprint(const NrptOptions& o) {
@@ -223,11 +219,16 @@ Checkpoint read_checkpoint(std::istream& in, const std::string& name) {
   return c;
 }
 
+CheckpointFiles checkpoint_files(const fs::path& path) {
+  return {path, fs::path(path.string() + ".new"), fs::path(path.string() + ".prev")};
+}
+
 void save_checkpoint(const fs::path& path, const Checkpoint& checkpoint) {
   std::ostringstream buffer;
   write_checkpoint(buffer, checkpoint);
   const std::string bytes = buffer.str();
-  const fs::path fresh = with_suffix(path, ".new");
+  const CheckpointFiles files = checkpoint_files(path);
+  const fs::path& fresh = files.fresh;
   const int fd = ::open(fresh.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) system_error(fresh, "cannot create it");
   try {
@@ -242,7 +243,7 @@ void save_checkpoint(const fs::path& path, const Checkpoint& checkpoint) {
   if (::close(fd) != 0) system_error(fresh, "close failed");
   std::error_code ec;
   if (fs::exists(path, ec)) {
-    fs::rename(path, with_suffix(path, ".prev"), ec);
+    fs::rename(path, files.previous, ec);
     if (ec) throw std::runtime_error("cannot keep the previous checkpoint: " + ec.message());
   }
   fs::rename(fresh, path, ec);
@@ -254,7 +255,8 @@ LoadedCheckpoint load_checkpoint(const fs::path& path) {
   LoadedCheckpoint best;
   bool found = false;
   std::vector<std::string> problems;
-  for (const fs::path& candidate : {path, with_suffix(path, ".new"), with_suffix(path, ".prev")}) {
+  const CheckpointFiles files = checkpoint_files(path);
+  for (const fs::path& candidate : {files.current, files.fresh, files.previous}) {
     std::error_code ec;
     if (!fs::exists(candidate, ec)) continue;
     std::ifstream in(candidate, std::ios::binary);

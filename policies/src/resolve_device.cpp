@@ -201,7 +201,8 @@ std::string format_threshold(const Threshold& threshold) {
 
 }  // namespace
 
-bool device_forced_by_env() {
+bool device_forced_by_env(const DeviceSpec& spec) {
+  if (spec.kind() != DeviceSpec::Kind::auto_) return false;
   const auto forced = device_from_env();
   return forced && forced->kind() != DeviceSpec::Kind::auto_;
 }

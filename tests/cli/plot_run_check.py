@@ -43,6 +43,12 @@ def main():
                        f"{name} has shape {image.shape}")
         failures.check(float(np.std(image[..., :3])) > 0.01, f"{name} is one flat colour")
         failures.check(path in plot.stdout, f"plot_run.py did not list {name}")
+    # The plots are hamon's files too: --overwrite replaces a plotted run (the CLI keeps its
+    # own list of the names plot_run.py writes, and refuses any name it does not know).
+    again = clitest.run(args.hamon, ["run", os.path.join(clitest.EXAMPLES_DIR, "ising2d.yaml"),
+                                     "--out", out, "--rounds", "400", "--burn-in", "100",
+                                     "--quiet", "--overwrite"])
+    failures.check(again.returncode == 0, f"--overwrite over a plotted run: {again.stderr!r}")
     # The round trips the index plot marks, on a scripted index process (2 machines, 3
     # temperatures): machine 0 goes 0 -> 2 -> 0 (one trip, at round 4) and up again;
     # machine 1 starts at the top, so its first arrival at 0 (round 2) is a trip too.

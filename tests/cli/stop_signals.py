@@ -91,6 +91,19 @@ def open_pipe_for_writing(path, process, timeout=120):
     return None
 
 
+def signal_while_reading(failures, process, pipe, sig, what):
+    """Once `process` opened `pipe` to read (it is blocked there), sends `sig`; returns the
+    pipe's write end and the line the handler wrote, or None (the process killed) when it
+    never opened the pipe."""
+    fd = open_pipe_for_writing(pipe, process)
+    if not failures.check(fd is not None, f"{what}: hamon never opened its input"):
+        process.kill()
+        process.communicate()
+        return None
+    process.send_signal(sig)
+    return fd, process.stderr.readline()  # written by the handler: the read is still blocked
+
+
 def training_with_pipe(work, name):
     """A short training file whose first data file is a named pipe; (config, pipe, data)."""
     d = os.path.join(work, name)
@@ -117,13 +130,10 @@ def stop_while_loading(failures, hamon, work, sig):
     config, pipe, data = training_with_pipe(work, f"loading_{name}")
     out = os.path.join(work, f"trained_{name}")
     p = start_training(hamon, config, out)
-    fd = open_pipe_for_writing(pipe, p)
-    if not failures.check(fd is not None, f"{name}: hamon train never opened its data"):
-        p.kill()
-        p.communicate()
+    opened = signal_while_reading(failures, p, pipe, sig, f"{name} while loading")
+    if opened is None:
         return
-    p.send_signal(sig)
-    first = p.stderr.readline()  # written by the handler: the read is still blocked
+    fd, first = opened
     try:
         with open(data, "rb") as f:
             os.write(fd, f.read())
@@ -182,13 +192,10 @@ def second_signal(failures, hamon, work):
     config, pipe, _ = training_with_pipe(work, "twice")
     out = os.path.join(work, "twice")
     p = start_training(hamon, config, out + "_run")
-    fd = open_pipe_for_writing(pipe, p)
-    if not failures.check(fd is not None, "second signal: hamon train never opened its data"):
-        p.kill()
-        p.communicate()
+    opened = signal_while_reading(failures, p, pipe, signal.SIGINT, "second signal")
+    if opened is None:
         return
-    p.send_signal(signal.SIGINT)
-    first = p.stderr.readline()
+    fd, first = opened
     p.send_signal(signal.SIGTERM)  # the data never comes: only the signal can end it
     _, err = p.communicate(timeout=120)
     os.close(fd)
@@ -216,13 +223,10 @@ def stop_while_reading_experiment(failures, hamon, work, whole):
     p = subprocess.Popen([hamon, "run", pipe, "--out", out, "--quiet"] + SHORT,
                          env=clitest.clean_env(), stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, errors="replace")
-    fd = open_pipe_for_writing(pipe, p)
-    if not failures.check(fd is not None, "hamon run never opened its experiment file"):
-        p.kill()
-        p.communicate()
+    opened = signal_while_reading(failures, p, pipe, signal.SIGTERM, "reading the experiment")
+    if opened is None:
         return
-    p.send_signal(signal.SIGTERM)
-    first = p.stderr.readline()
+    fd, first = opened
     try:
         os.write(fd, text)
     except BrokenPipeError:

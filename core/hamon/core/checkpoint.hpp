@@ -76,6 +76,15 @@ void write_checkpoint(std::ostream& out, const Checkpoint& checkpoint);
 /// `name` (a file name) is what errors call the stream.
 Checkpoint read_checkpoint(std::istream& in, const std::string& name);
 
+/// The files save_checkpoint keeps for `path` (see the top): `path` itself, `path`.new (a
+/// write a kill interrupted) and `path`.prev (its predecessor).
+struct CheckpointFiles {
+  std::filesystem::path current;
+  std::filesystem::path fresh;
+  std::filesystem::path previous;
+};
+CheckpointFiles checkpoint_files(const std::filesystem::path& path);
+
 /// Atomic replacement of `path`, keeping the previous checkpoint (see the top). Throws
 /// std::runtime_error (a failed run, not bad input) naming the file and the system error;
 /// the earlier checkpoint survives.

@@ -44,9 +44,10 @@ inline constexpr const char* kDeviceEnv = "HAMON_DEVICE";
 /// invalid value (see above). resolve_device calls it first.
 void check_environment();
 
-/// Whether HAMON_DEVICE decides where an `auto` spec goes (set to a device other than
-/// auto), so that a device it asks for and cannot have is blamed on it, not on the spec.
-bool device_forced_by_env();
+/// Whether HAMON_DEVICE decides where `spec` goes (`spec` is auto and the variable names
+/// another device), so that a device it asks for and cannot have is blamed on it, not on
+/// the spec.
+bool device_forced_by_env(const DeviceSpec& spec);
 
 /// Resolves `spec`. `score` (>= 0, see work_score) and the thresholds are optional;
 /// `threshold` / `host_threshold` override the device / host threshold (see thresholds.hpp
