@@ -5,10 +5,13 @@
 // version, u32 section count, then per section a 4-byte tag, u64 payload length, u32 CRC,
 // payload), then reads it, and hands what reads to a Sampler (Kokkos::Serial, the round
 // loop compiled instrumented) as the state of a small Ising and a small Potts run, and runs
-// a few rounds. Every outcome but a clean run or the documented refusals (CheckpointError
-// from the reader, std::invalid_argument from the sampler's restore checks or its round
-// limit) is a finding: a crash, a sanitizer report (a kernel indexing by a saved value
-// out of range), another exception, an absurd allocation.
+// a few rounds. The state goes in through the constructor from a bare SamplerState: the
+// identity check of the Checkpoint constructor (a unit-tested comparison) would stop most
+// mutations of the IDNT section before the restore. Every outcome but a clean run or the
+// documented refusals (CheckpointError from the reader, std::invalid_argument from the
+// sampler's restore checks or its round limit) is a finding: a crash, a sanitizer report
+// (a kernel indexing by a saved value out of range), another exception, an absurd
+// allocation.
 //
 // The seeds (corpus/checkpoint_restore/) are checkpoints of these two runs, written by
 //   HAMON_FUZZ_WRITE_SEEDS=DIR build-fuzz/fuzz_checkpoint_restore
@@ -18,7 +21,6 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
