@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Potts (q-state) models through NRPT on every space, against the exact oracles of
-// tests/support (enumeration, and the transfer matrix on a 320-node strip), the exactly
-// known critical energy of the 2D Potts ferromagnet, and bit-identity with Serial.
+// tests/support (enumeration, the transfer matrix on a 320-node strip, and the column
+// transfer matrix of a 6 x 6 torus at the critical point), and bit-identity with Serial.
 //
 // Tolerances. Every estimate must lie within 5 of its batch-means standard errors of the
 // exact value (32 to 64 batches of >= 600 rounds in the enumeration tests, much longer
@@ -27,6 +27,7 @@
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "potts_strip.hpp"
+#include "potts_torus.hpp"
 #include "same_results.hpp"
 #include "statistics_checks.hpp"
 #include "transfer_matrix.hpp"
@@ -226,41 +227,40 @@ TEST(TEST_CATEGORY, potts_transfer_matrix_strip) {
   }
 }
 
-TEST(TEST_CATEGORY, potts_critical_energy_l16) {
+TEST(TEST_CATEGORY, potts_critical_energy_torus_l6) {
   // The long statistical runs go on the reference space only: every other space gives its
   // bits (potts_determinism_matches_serial), so they would repeat the same numbers.
   if (!std::is_same_v<Space, hamon_test::ReferenceSpace>) {
     GTEST_SKIP() << "same bits as the reference space (potts_determinism_matches_serial)";
   }
-  // The 2D q = 3 Potts ferromagnet (E = -sum delta) at its exact critical point
-  // beta_c = ln(1 + sqrt 3): the energy per site tends to u_c = -(1 + 1/sqrt 3) = -1.5774 as
-  // L grows, with a finite-size shift ~ L^{-(1 - alpha)/nu} = L^{-0.8} (alpha = 1/3,
-  // nu = 5/6). perf/results/potts_critical_energy/2026-12-01-q3.md records L = 16, 32, 64
-  // from long runs (perf/potts_critical_energy.cpp): u(16) = -1.62271(116), u(16) - u_c =
-  // -0.0454, the shift shrinking with L. Here a short run at L = 16 must reproduce u(16)
-  // within 5 of its errors plus 0.006 (5 errors of the recorded value), lie within 0.07 of
-  // u_c (the L = 16 shift and half again), and have an error below 0.01.
-  const double q = 3.0;
-  const double beta_c = std::log(1.0 + std::sqrt(q));
-  const double u_c = -(1.0 + 1.0 / std::sqrt(q));
-  const auto model = hamon::make_potts_lattice({16, 16}, true, 3);
-  hamon::NrptOptions o;
-  o.n_chains = 8;
-  o.beta_min = 0.6 * beta_c;
-  o.beta_max = beta_c;
-  o.n_rounds = 12000;
+  // The 2D q = 3 Potts ferromagnet (E = -sum delta) on the periodic 6 x 6 torus at the
+  // infinite lattice's critical point beta_c = ln(1 + sqrt 3), against its exact energy per
+  // site from a column transfer matrix (potts_torus.hpp: 729 column states; it shares no
+  // code with the library, the lattice builder included). Exact: u(6) = -1.67374, and
+  // u(6) at 1.02 beta_c is lower by 0.039 (near criticality the energy moves fast with beta).
+  // The sampled mean must lie within 4 of its batch-means errors (32 to 64 batches of
+  // >= 312 rounds, far longer than a 36-site system's autocorrelation at 4 chains; with >= 31
+  // degrees of freedom |t| > 4 has probability <= 4e-4, and the seed is fixed), and that
+  // error must be below an eighth of the 2 % shift in beta, so a sampler off by 2 % in beta
+  // (or a lattice with a bond missing: ~1/72 of the energy) fails by many errors.
+  const int l = 6;
+  const double beta_c = std::log(1.0 + std::sqrt(3.0));
+  const double sites = l * l;
+  const double exact = hamon::test::potts_torus_exact(l, l, 3, beta_c).energy / sites;
+  const double shifted = hamon::test::potts_torus_exact(l, l, 3, 1.02 * beta_c).energy / sites;
+  const auto model = hamon::make_potts_lattice({l, l}, true, 3);
+  auto o = statistics_run(beta_c, 20000, 37);
   o.burn_in = 1000;
-  o.n_expl = 1;
-  o.seed = 37;
-  o.observers.moments = true;
   o.observers.edge_moments = false;
   const auto r = hamon::nrpt(Space(), model, o);
   const auto& u = r.moments.energy_per_node;
-  const double recorded = -1.62271;
-  EXPECT_LE(std::abs(u.mean - recorded), 5.0 * u.standard_error + 0.006)
-      << "u(16) = " << u.mean << " +- " << u.standard_error;
-  EXPECT_LT(std::abs(u.mean - u_c), 0.07) << "u(16) = " << u.mean;
-  EXPECT_LT(u.standard_error, 0.01);
+  const double z = (u.mean - exact) / u.standard_error;
+  std::printf(
+      "torus 6 x 6 at beta_c: u = %.5f +- %.5f, exact %.5f (z = %+.2f; 1.02 beta_c: %.5f)\n",
+      u.mean, u.standard_error, exact, z, shifted);
+  EXPECT_LT(std::abs(z), 4.0) << "u = " << u.mean << " +- " << u.standard_error << ", exact "
+                              << exact;
+  EXPECT_LT(u.standard_error, std::abs(shifted - exact) / 8.0);
 }
 
 // Bit-identity with the Serial reference (CTest runs OpenMP with 1 and 2 threads too), and

@@ -369,6 +369,15 @@ TEST(TEST_CATEGORY, sampler_refuses_a_state_that_does_not_fit) {
   bad = good;
   bad.spins[model.n_nodes() + 7] = 0;
   refused(bad, o, "machine 1, node 7 holds 0, not a spin");
+  // A row count whose product with the row width overflows: 2^62 rows of 4 chains'
+  // energies wrap to the 0 entries kept, which only a check without that product refuses.
+  auto four = o;
+  four.n_chains = 4;
+  hamon::Sampler<TEST_EXECSPACE> four_chains(TEST_EXECSPACE(), model, four);
+  four_chains.run(20);
+  hamon::SamplerState rows = four_chains.state();
+  rows.traces.energy_rows = std::int64_t{1} << 62;
+  refused(rows, four, "kept traces do not match their row counts");
   // A starting configuration is held to the same: its permutations and variables.
   hamon::Sampler<TEST_EXECSPACE> fresh(TEST_EXECSPACE(), model, o);
   EXPECT_THROW(fresh.start_from(bad), std::invalid_argument);

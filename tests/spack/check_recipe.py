@@ -14,7 +14,8 @@ subscripts, traverse, which, Executable results). It then checks:
     kernels, and KokkosKernels_ROOT is Spack's kokkos-kernels with +kernels only), with
     Kokkos's compiler found both the Spack 0.23 way (spec attribute) and the 1.x way
     (package property), and that every HAMON_* option it sets exists in the project's
-    CMake files;
+    CMake files; and that a spec without a python node (an environment concretized without
+    tests, installed with --test=root) leaves HAMON_TEST_PYTHON to tests/cli's search;
   - test_downstream: CMAKE_PREFIX_PATH holds every link/run dependency's prefix (Kokkos
     Kernels' with +kernels, which a static libhamon's hamonConfig.cmake finds), and the
     test fails on a non-zero exit status or on output without the result line;
@@ -219,19 +220,19 @@ def kokkos_node(style):
     return node
 
 
-def root_spec(variants, style="0.23"):
+def root_spec(variants, style="0.23", python=True):
     full = {"openmp": True, "serial": True, "cuda": False, "shared": True, "cli": True,
             "native": False, "tests": False, "mpi": True, "kernels": True}
     full.update(variants)
-    python = Spec("python", attributes={
-        "command": types.SimpleNamespace(path="/opt/python/bin/python3")})
     deps = {
         "kokkos": (kokkos_node(style), ("build", "link")),
         "random123": (Spec("random123"), ("build", "link")),
         "zlib-api": (Spec("zlib-ng"), ("build", "link")),
         "cmake": (Spec("cmake"), ("build",)),
-        "python": (python, ("test",)),
     }
+    if python:
+        deps["python"] = (Spec("python", attributes={
+            "command": types.SimpleNamespace(path="/opt/python/bin/python3")}), ("test",))
     if full["mpi"]:
         deps["mpi"] = (Spec("openmpi"), ("build", "link"))
     if full["kernels"]:
@@ -300,6 +301,24 @@ def check_cmake_args(cls):
         for key in defines:
             if key.startswith("HAMON_"):
                 check(key in options, f"{where}: {key} is no option of the project's CMake")
+
+
+def check_cmake_args_without_python(cls):
+    """`spack -e ENV install --test=root` in an environment concretized without tests: the
+    spec has no python node (Spack's spec["python"] raises KeyError). The recipe leaves
+    HAMON_TEST_PYTHON to tests/cli's own search rather than fail."""
+    for style in ("0.23", "1.x"):
+        pkg = cls(root_spec({}, style, python=False))
+        pkg.run_tests = True
+        where = f"cmake_args(run_tests=True, Spack {style}, no python node)"
+        try:
+            defines = parse_defines(pkg.cmake_args())
+        except Exception as error:  # the recipe's failure is what this check reports
+            FAILURES.append(f"{where}: raises {type(error).__name__}: {error}")
+            continue
+        check(defines.get("BUILD_TESTING") == "ON", f"{where}: BUILD_TESTING is not ON")
+        check("HAMON_TEST_PYTHON" not in defines,
+              f"{where}: HAMON_TEST_PYTHON = {defines.get('HAMON_TEST_PYTHON')}")
 
 
 DOWNSTREAM_OK = "hamon 0.1.0 downstream: Lambda = 0.412, round trips = 7 -> ok\n"
@@ -406,6 +425,7 @@ def main():
     cls = load_recipe()
     check_directives(cls)
     check_cmake_args(cls)
+    check_cmake_args_without_python(cls)
     check_test_downstream(cls)
     check_test_calibrate(cls)
     for failure in FAILURES:

@@ -146,11 +146,23 @@ class Hamon(CMakePackage, CudaPackage):
             # hamon's CMake looks for Kokkos Kernels QUIET and falls back on the plain
             # kernel where it finds none: name Spack's rather than rely on the search path.
             args.append(self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix))
-        if tests and spec.satisfies("+cli"):
+        if tests and spec.satisfies("+cli") and self._has_dependency("python"):
             # The python3 that has numpy and PyYAML; tests/cli stops the configuration
-            # when it has none rather than dropping the CLI tests.
+            # when it has none rather than dropping the CLI tests. A spec concretized
+            # without tests (`spack -e ENV install --test=root` in an environment
+            # concretized without --test) has no python node: tests/cli then takes the
+            # python3 on PATH or the system one that has numpy and PyYAML, and says what to
+            # do when neither has.
             args.append(self.define("HAMON_TEST_PYTHON", spec["python"].command.path))
         return args
+
+    def _has_dependency(self, name):
+        """Whether the spec has a node `name` (spec[name] raises KeyError where not)."""
+        try:
+            self.spec[name]
+        except KeyError:
+            return False
+        return True
 
     @run_after("install")
     def copy_test_sources(self):

@@ -72,6 +72,14 @@ inline void check_variables(const std::vector<std::int8_t>& values, std::int32_t
   }
 }
 
+/// Whether `size` entries are `rows` (>= 0) rows of `columns` (0: no entries, whatever the
+/// rows). Divides rather than multiplies: a saved row count times the width can overflow.
+inline bool holds_rows(std::size_t size, std::int64_t rows, std::int64_t columns) {
+  if (columns <= 0) return size == 0;
+  const auto width = static_cast<std::size_t>(columns);
+  return size % width == 0 && size / width == static_cast<std::size_t>(rows);
+}
+
 /// A 1-D view of exactly values.size() entries.
 template <class ExecutionSpace, class View, class T>
 void restore_view(const ExecutionSpace& space, const View& view, const std::vector<T>& values,

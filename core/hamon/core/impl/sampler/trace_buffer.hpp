@@ -264,12 +264,11 @@ struct TraceBuffer {
     if (t.samples_rows < 0 || t.energy_rows < 0 || t.index_rows < 0) {
       state_misfit("negative trace rows");
     }
-    if (sink == nullptr &&
-        (static_cast<std::int64_t>(t.samples.size()) != t.samples_rows * sample_columns ||
-         static_cast<std::int64_t>(t.energies.size()) !=
-             (chunks.energies.extent(0) > 0 ? t.energy_rows * n_chains : 0) ||
-         static_cast<std::int64_t>(t.index_process.size()) !=
-             (chunks.index_process.extent(0) > 0 ? t.index_rows * n_chains : 0))) {
+    if (sink == nullptr && (!holds_rows(t.samples.size(), t.samples_rows, sample_columns) ||
+                            !holds_rows(t.energies.size(), t.energy_rows,
+                                        chunks.energies.extent(0) > 0 ? n_chains : 0) ||
+                            !holds_rows(t.index_process.size(), t.index_rows,
+                                        chunks.index_process.extent(0) > 0 ? n_chains : 0))) {
       state_misfit("the kept traces do not match their row counts");
     }
     kept = t;
