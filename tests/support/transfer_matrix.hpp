@@ -27,6 +27,7 @@
 
 #include "hamon/core/spin_model.hpp"
 #include "state_model.hpp"
+#include "strip_front.hpp"
 
 namespace hamon::test {
 
@@ -40,45 +41,15 @@ struct StripTransfer {
 inline StripTransfer strip_transfer(const StateModel& m, int width, double beta,
                                     const std::string& who) {
   const auto n = static_cast<std::size_t>(m.n);
-  const auto q = static_cast<std::size_t>(m.q);
-  const auto w = static_cast<std::size_t>(width);
-  if (width < 1 || std::pow(static_cast<double>(q), static_cast<double>(w)) > 65536.0) {
-    throw std::invalid_argument(who + ": width " + std::to_string(width) +
-                                " outside [1, log_q 65536]");
-  }
-  std::size_t states = 1;
-  for (std::size_t p = 0; p < w; ++p) states *= q;
-  std::vector<std::size_t> power(w, 1);
-  for (std::size_t p = 1; p < w; ++p) power[p] = power[p - 1] * q;
-  std::vector<std::uint8_t> digits(states * w);  // digit p of front state f at [f w + p]
-  for (std::size_t f = 0; f < states; ++f) {
-    for (std::size_t p = 0; p < w; ++p)
-      digits[f * w + p] = static_cast<std::uint8_t>(f / power[p] % q);
-  }
-  // Node k's edges to earlier nodes (the pair and the neighbour's digit): the neighbour's
-  // state is in the front before k, the node k - W being summed out included.
-  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> back(n);
-  for (std::size_t e = 0; e < m.pairs.size(); ++e) {
-    const auto i = static_cast<std::size_t>(m.pairs[e].i);
-    const auto j = static_cast<std::size_t>(m.pairs[e].j);
-    if (j - i > w) {
-      throw std::invalid_argument(who + ": edge (" + std::to_string(i) + ", " + std::to_string(j) +
-                                  ") spans more than the width " + std::to_string(width));
-    }
-    back[j].emplace_back(e, i % w);
-  }
-  // Node k's energy terms with state s, the front before k being `before`.
+  const StripFront front(m, width, 65536.0, who);
+  const std::size_t q = front.q;
+  const std::size_t states = front.states;
   auto local_energy = [&](std::size_t k, std::size_t before, std::size_t s) {
-    double sum = m.field[k * q + s];
-    for (const auto& [e, p] : back[k]) sum += m.pairs[e].w[digits[before * w + p] * q + s];
-    return -sum;
+    return front.local_energy(k, before, s);
   };
-  auto allowed = [&](std::size_t k, std::size_t s) {
-    return m.clamp[k] < 0 || static_cast<std::size_t>(m.clamp[k]) == s;
-  };
+  auto allowed = [&](std::size_t k, std::size_t s) { return front.allowed(k, s); };
   auto after_of = [&](std::size_t k, std::size_t before, std::size_t s) {
-    const std::size_t p = k % w;
-    return before - digits[before * w + p] * power[p] + s * power[p];
+    return front.after_of(k, before, s);
   };
   auto normalise = [](std::vector<double>& v) {
     const double top = *std::max_element(v.begin(), v.end());
@@ -142,8 +113,8 @@ inline StripTransfer strip_transfer(const StateModel& m, int width, double beta,
         const double v = mass[before * q + s] / mass_total;
         if (v == 0.0) continue;
         out.marginals[k * q + s] += v;
-        for (const auto& [e, p] : back[k])
-          out.joints[(e * q + digits[before * w + p]) * q + s] += v;
+        for (const auto& [e, p] : front.back[k])
+          out.joints[(e * q + front.digits[before * front.w + p]) * q + s] += v;
       }
     }
     normalise(earlier);
