@@ -26,8 +26,6 @@
 // test; its numbers are not a measurement). The markdown table goes to stdout and to --out.
 // Recorded results: perf/results/end_to_end/ (the current one is named in
 // perf/results/README.md).
-#include <sys/utsname.h>
-
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
@@ -45,6 +43,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_machine.hpp"
 #include "bench_text.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/policies/device_spec.hpp"
@@ -52,6 +51,7 @@
 
 namespace {
 
+using hamon_perf::machine_description;
 using hamon_perf::split;
 using hamon_perf::split_ints;
 using hamon_perf::utc_now;
@@ -79,23 +79,6 @@ struct Point {
   std::int64_t updates = 0;
   std::int64_t round_trips = 0;  // of the median call
 };
-
-std::string machine_description() {
-  std::string model = "unknown cpu";
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) model = line.substr(line.find_first_not_of(' ', colon + 1));
-      break;
-    }
-  }
-  std::ostringstream out;
-  out << model << ", " << std::thread::hardware_concurrency() << " cores";
-  utsname name{};
-  if (uname(&name) == 0) out << ", " << name.sysname << " " << name.release;
-  return out.str();
-}
 
 std::string env_or(const char* name, const char* fallback) {
   const char* value = std::getenv(name);
