@@ -25,8 +25,10 @@
 //                  [--field-std 0.1] [--config FILE] [--target E] [--tolerance 1e-9]
 //                  [--seeds 10] [--max-rounds 20000] [--chunk 250] [--chains 32]
 //                  [--beta-min 0.1] [--beta-max 5] [--sweeps 2] [--device auto]
-//                  [--cluster-moves none] [--out FILE.md]
+//                  [--cluster-moves none] [--out FILE.md] [--write-instances DIR]
 //
+// --write-instances writes each generated instance as a graph file for `hamon run`
+// (model: {kind: graph, file: ...}), its exact ground-state energy in a comment.
 // --cluster-moves takes a comma-separated list (each a column of the table); this build
 // knows `none` only. Recorded results: perf/results/time_to_target/.
 #include "time_to_target.hpp"
@@ -49,6 +51,7 @@
 #include "bench_text.hpp"
 #include "config/parse_experiment.hpp"
 #include "hamon/core/model_builders.hpp"
+#include "hamon/core/text.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "ising_strip.hpp"
@@ -81,6 +84,7 @@ struct Config {
   std::string device = "auto";
   std::vector<std::string> cluster_moves = {"none"};
   std::string out;
+  std::string write_instances;  // a directory for the generated instances as graph files
 };
 
 struct Instance {
@@ -163,6 +167,24 @@ SeedRun run_seed(const Instance& instance, const hamon::NrptOptions& options,
   return run;
 }
 
+/// A generated instance as a graph file (examples/README.md's format), the values in the
+/// shortest form that reads back to the same bits, so `hamon run` samples the same model;
+/// its exact ground-state energy in a comment.
+void write_graph_file(const std::string& path, const hamon::SpinModel& model, double exact) {
+  std::ofstream file(path);
+  file << "# " << path.substr(path.find_last_of('/') + 1)
+       << ": written by perf/time_to_target\n# exact ground-state energy "
+       << hamon::format_number(exact) << " (min-sum column transfer)\nnodes " << model.n_nodes()
+       << "\n";
+  for (const hamon::Edge& e : model.edges()) {
+    file << "edge " << e.i << " " << e.j << " " << hamon::format_number(e.coupling) << "\n";
+  }
+  for (std::size_t i = 0; i < model.fields().size(); ++i) {
+    file << "field " << i << " " << hamon::format_number(model.fields()[i]) << "\n";
+  }
+  if (!file) throw std::runtime_error("cannot write " + path);
+}
+
 std::vector<Instance> make_instances(const Config& config) {
   std::vector<Instance> out;
   if (!config.config_file.empty()) {
@@ -190,6 +212,11 @@ std::vector<Instance> make_instances(const Config& config) {
     spec.field = hamon::ValueDistribution::gaussian(seed, config.field_std);
     hamon::SpinModel model = hamon::test::ising_strip(spec);
     const double exact = hamon::test::strip_ground_state(model, config.width).energy;
+    if (!config.write_instances.empty()) {
+      write_graph_file(config.write_instances + "/strip-" + std::to_string(config.width) + "x" +
+                           std::to_string(config.length) + "-seed-" + std::to_string(seed) + ".txt",
+                       model, exact);
+    }
     hamon::NrptOptions o;
     o.n_chains = config.chains;
     for (int c = 0; c < config.chains; ++c) {
@@ -271,6 +298,8 @@ Config parse(int argc, char** argv) {
       c.cluster_moves = hamon_perf::split(value());
     } else if (arg == "--out") {
       c.out = value();
+    } else if (arg == "--write-instances") {
+      c.write_instances = value();
     } else if (arg.rfind("--kokkos", 0) == 0) {
       // Kokkos's own options.
     } else {
