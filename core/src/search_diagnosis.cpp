@@ -68,15 +68,23 @@ SearchDiagnosis diagnose_search(const SearchEvidence& e, const SearchThresholds&
   const bool ladder = e.n_chains > 1 && !e.rejection.empty();
 
   // 1. Structural: a pair that hardly ever swaps cuts the ladder in two.
-  if (ladder) {
-    const auto worst = std::max_element(e.rejection.begin(), e.rejection.end());
-    if (*worst >= t.saturated_rejection) {
+  // Only pairs with enough attempts count: one round attempts half the pairs once.
+  std::size_t worst = e.rejection.size();
+  for (std::size_t k = 0; ladder && k < e.rejection.size(); ++k) {
+    const bool measured =
+        e.swap_attempts.size() != e.rejection.size() || e.swap_attempts[k] >= t.min_swap_attempts;
+    if (measured && (worst == e.rejection.size() || e.rejection[k] > e.rejection[worst])) {
+      worst = k;
+    }
+  }
+  if (worst < e.rejection.size()) {
+    if (e.rejection[worst] >= t.saturated_rejection) {
       d.recommended.n_chains =
           std::max(chains_for(e.rejection),
                    static_cast<std::int32_t>(std::ceil(1.5 * static_cast<double>(e.n_chains))));
       return verdict(SearchVerdict::mixing_limited, "high",
-                     "the ladder saturates: pair " + std::to_string(worst - e.rejection.begin()) +
-                         " rejects " + fixed(100.0 * *worst) +
+                     "the ladder saturates: pair " + std::to_string(worst) + " rejects " +
+                         fixed(100.0 * e.rejection[worst]) +
                          " % of swaps (>= " + fixed(100.0 * t.saturated_rejection) +
                          " %), so few states cross it; results at every beta are "
                          "untrustworthy until the ladder has more chains");

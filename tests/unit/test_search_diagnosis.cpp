@@ -34,6 +34,10 @@ TEST(SearchDiagnosis, saturated_pair_is_mixing_limited_from_075_on) {
   e.rejection[3] = 0.7499;
   EXPECT_NE(hamon::diagnose_search(e).verdict, SearchVerdict::mixing_limited);
   e.rejection[3] = 0.75;
+  e.swap_attempts = std::vector<std::int64_t>(7, 100);
+  e.swap_attempts[3] = 9;  // too few attempts to call the pair saturated
+  EXPECT_NE(hamon::diagnose_search(e).verdict, SearchVerdict::mixing_limited);
+  e.swap_attempts[3] = 10;
   const auto d = hamon::diagnose_search(e);
   EXPECT_EQ(d.verdict, SearchVerdict::mixing_limited);
   EXPECT_EQ(d.confidence, "high");

@@ -8,7 +8,8 @@
 // independent-defect prediction of the thermal floor at the beta used
 // (beta_max_estimate.hpp). The rules, in order:
 //
-// 1. A saturated ladder (some pair rejects >= 75 % of swaps) is mixing-limited outright:
+// 1. A saturated ladder (some pair rejects >= 75 % of >= 10 attempted swaps) is
+//    mixing-limited outright:
 //    no state crosses that pair, and Lambda is capped by the chain count, not measured.
 // 2. No best-energy history: inconclusive.
 // 3. Recent improvements, x = ln(rounds / (last improvement round + 1)) < 1 (fewer than one
@@ -48,8 +49,10 @@ struct SearchEvidence {
   std::int32_t explore_sweeps = 1;
   double beta_max = 0.0;          // the coldest beta of the ladder
   std::vector<double> rejection;  // per neighbouring pair
-  double tau_predicted = 0.0;     // ideal round trips per round on this ladder
-  double efficiency = 0.0;        // observed / predicted round-trip rate
+  /// Swaps attempted per pair (empty: every pair counts as measured).
+  std::vector<std::int64_t> swap_attempts;
+  double tau_predicted = 0.0;  // ideal round trips per round on this ladder
+  double efficiency = 0.0;     // observed / predicted round-trip rate
   /// The best energy's improvements, in round order; empty when the run kept no history.
   std::vector<BestImprovement> improvements;
   std::optional<double> best_energy;
@@ -66,7 +69,8 @@ struct SearchEvidence {
 };
 
 struct SearchThresholds {
-  double saturated_rejection = 0.75;       // the tuners' barrier_identified bound
+  double saturated_rejection = 0.75;       // the tuners' barrier_identified bound ...
+  std::int64_t min_swap_attempts = 10;     // ... on pairs with at least this many attempts
   double draw_evidence = 1.0;              // x below this: records still arriving
   double plateau_evidence = 3.0;           // x at or above this: a confident plateau
   double floor_alarm = 1e-2;               // predicted excess / |E| above this: beta-limited
