@@ -128,6 +128,12 @@ void print_validation_report(std::ostream& out, const PreparedRun& run) {
     }
     out << "  tuning   " << tuned << " (tune_rounds " << n.tune.rounds << ")\n";
   }
+  if (const auto& b = run.beta_max) {
+    out << "  beta_max " << format("%.6g", n.beta_max) << " (model estimate "
+        << format("%.6g", b->estimated_beta_max) << " at gap_tol " << format("%g", *n.gap_tol)
+        << ", " << b->method << "; predicted Lambda " << format("%.3g", b->estimate.Lambda) << ", "
+        << b->estimate.n_chains << " chains)\n";
+  }
   out << "  device   " << device_line(run.config.device, run.decision) << "\n";
   out << "  output   " << run.config.output.dir << "\n";
 }
