@@ -6,6 +6,7 @@
     and |E| = N h, so the estimate has the closed form beta = ln(2 / gap_tol - 1) / (2 h);
     the ladder ends at it, config.yaml holds it bit for bit and the summary's
     search.beta_max_estimate says so; a gap_tol given is used;
+  - with tune: auto, the tuned ladder ends at the estimate bit for bit;
   - `hamon extend` keeps that ladder (betas.npy bit for bit) and the estimate;
   - the diagnosis, on runs built to show each verdict: a two-chain ladder from beta 0 to 3
     on a ferromagnet (the pair almost never swaps) is mixing_limited and asks for more
@@ -81,6 +82,17 @@ def main():
                        f"{name}: config.yaml nrpt {config}")
         failures.check("beta_max " in report.stdout and "search " in report.stdout,
                        f"{name}: the report has no beta_max or search line: {report.stdout}")
+
+    # --- with tuning: the tuned ladder ends at the estimate ------------------------------
+    tuned_text = FIELD.format(h=0.5, extra="  tune: auto\n  tune_rounds: 20\n").replace(
+        "  chains: 6\n", "")
+    summary, _ = run("tuned", tuned_text)
+    if summary is not None:
+        plan = summary["tuning"]["plan"]
+        e = summary["search"]["beta_max_estimate"]
+        failures.check(plan["betas"][-1] == e["beta_max"],
+                       f"tuned: the plan's ladder ends at {plan['betas'][-1]}, not the estimate "
+                       f"{e['beta_max']}")
 
     # --- extend keeps the estimated ladder ---------------------------------------------
     out = os.path.join(args.work, "field")
