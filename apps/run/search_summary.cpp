@@ -75,7 +75,9 @@ std::string search_diagnosis_line(const SearchDiagnosis& d) {
     std::snprintf(text, sizeof text, "%.4g", *r.beta_max);
     add(std::string("beta_max ") + text);
   }
-  if (!advice.empty()) line += "; try " + advice;
+  // Every run gets the advice; the words say it is about the lowest energy, which a run
+  // after thermal averages may not be.
+  if (!advice.empty()) line += "; for a lower energy, try " + advice;
   return line;
 }
 

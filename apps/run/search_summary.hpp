@@ -19,7 +19,7 @@ void emit_beta_max_estimate(YAML::Emitter& out, const BetaMaxReport& report);
 /// explore_sweeps, beta_max}} (a recommendation not made is null).
 void emit_search_diagnosis(YAML::Emitter& out, const SearchDiagnosis& diagnosis);
 
-/// "beta_limited (high): the best energy ...; try beta_max 3.2" for the run report.
+/// "beta_limited (high); for a lower energy, try beta_max 3.2" for the run report.
 std::string search_diagnosis_line(const SearchDiagnosis& diagnosis);
 
 }  // namespace hamon::cli

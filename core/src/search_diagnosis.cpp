@@ -87,7 +87,7 @@ SearchDiagnosis diagnose_search(const SearchEvidence& e, const SearchThresholds&
                          fixed(100.0 * e.rejection[worst]) +
                          " % of swaps (>= " + fixed(100.0 * t.saturated_rejection) +
                          " %), so few states cross it; results at every beta are "
-                         "untrustworthy until the ladder has more chains");
+                         "untrustworthy until the ladder has more chains (or a tuned spacing)");
     }
   }
   if (e.rounds <= 0 || e.improvements.empty()) {
