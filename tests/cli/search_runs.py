@@ -7,6 +7,8 @@
     the ladder ends at it, config.yaml holds it bit for bit and the summary's
     search.beta_max_estimate says so; a gap_tol given is used;
   - with tune: auto, the tuned ladder ends at the estimate bit for bit;
+  - a number beta_max with gap_tol keeps the number, describes it (the predicted excess
+    at beta 1 is 16 / (1 + e), half of |E|) and the diagnosis asks for the estimate;
   - `hamon extend` keeps that ladder (betas.npy bit for bit) and the estimate;
   - the diagnosis, on runs built to show each verdict: a two-chain ladder from beta 0 to 3
     on a ferromagnet (the pair almost never swaps) is mixing_limited and asks for more
@@ -93,6 +95,24 @@ def main():
         failures.check(plan["betas"][-1] == e["beta_max"],
                        f"tuned: the plan's ladder ends at {plan['betas'][-1]}, not the estimate "
                        f"{e['beta_max']}")
+
+    # --- a number beta_max with gap_tol: described, and too warm for the search ---------
+    warm = FIELD.format(h=0.5, extra="  gap_tol: 0.001\n").replace("beta_max: auto",
+                                                                    "beta_max: 1.0")
+    summary, _ = run("warm", warm)
+    if summary is not None:
+        e = summary["search"]["beta_max_estimate"]
+        d = summary["search"]["diagnosis"]
+        exact = math.log(2.0 / 1e-3 - 1.0)  # the estimate for h = 0.5
+        failures.check(e["beta_max"] == 1.0 and abs(e["estimated_beta_max"] - exact) < 1e-8,
+                       f"warm: estimate {e}")
+        # 16 spins, cost 1: excess 16 / (1 + e) at beta 1, half of |E| = 8.
+        failures.check(abs(e["predicted_excess_energy"] - 16 / (1 + math.e)) < 1e-9,
+                       f"warm: predicted excess {e['predicted_excess_energy']}")
+        failures.check(d["verdict"] == "beta_limited" and
+                       d["recommended"]["beta_max"] == e["estimated_beta_max"],
+                       f"warm: {d['verdict']} {d['recommended']}: a floor at half of |E| asks "
+                       f"for the estimated beta_max")
 
     # --- extend keeps the estimated ladder ---------------------------------------------
     out = os.path.join(args.work, "field")

@@ -125,6 +125,16 @@ TEST(ExcitationCosts, potts_takes_the_cheapest_other_state) {
   EXPECT_EQ(p.energy_scale, 2.0);
 }
 
+TEST(ExcitationCosts, a_landscape_flat_at_every_minimum_falls_back_to_the_bonds) {
+  // The antiferromagnetic triangle: every minimum has one frustrated bond whose two nodes
+  // flip for free, and each node is one of them in some minimum.
+  const auto triangle = hamon::SpinModel::from_edges(3, {{0, 1, -1.0}, {1, 2, -1.0}, {0, 2, -1.0}});
+  const auto s = hamon::excitation_spectrum(triangle);
+  EXPECT_EQ(s.method, hamon::ExcitationSpectrum::Method::coupling_fallback);
+  EXPECT_EQ(s.costs, (std::vector<double>{2.0, 2.0, 2.0}));
+  EXPECT_EQ(s.lowest_energy, -1.0);
+}
+
 TEST(ExcitationCosts, the_same_model_gives_the_same_costs) {
   std::vector<hamon::Edge> edges;
   std::vector<double> h;
