@@ -16,7 +16,10 @@ namespace {
 // so rounding cannot make a descent cycle between two equal states.
 constexpr double kRelativeTolerance = 1e-12;
 constexpr int kMaxSweeps = 200;
-constexpr double kVisitBudget = 2e7;  // node-and-edge visits over all descents' sweeps
+// Node-and-edge visits (times q) for all descents together, at a typical ~50 sweeps each:
+// about a second of host time, so a large model runs fewer descents.
+constexpr double kVisitBudget = 2e7;
+constexpr double kTypicalSweeps = 50.0;
 
 /// Values are indices 0..q-1 (Ising: 0 is -1, 1 is +1), so Ising and Potts share a descent.
 class LocalEnergies {
@@ -30,7 +33,6 @@ class LocalEnergies {
     const auto& offsets = m_.row_offsets();
     const auto& columns = m_.columns();
     const auto& couplings = m_.couplings();
-    double sum = 0.0;
     if (!m_.is_potts()) {
       const double s = a == 1 ? 1.0 : -1.0;
       double field = m_.fields()[static_cast<std::size_t>(i)];
@@ -40,7 +42,7 @@ class LocalEnergies {
       return -s * field;
     }
     const auto q = static_cast<std::size_t>(q_);
-    sum += m_.state_fields()[static_cast<std::size_t>(i) * q + static_cast<std::size_t>(a)];
+    double sum = m_.state_fields()[static_cast<std::size_t>(i) * q + static_cast<std::size_t>(a)];
     const auto& matrices = m_.csr_matrices();
     for (std::int64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
       const int b = x[static_cast<std::size_t>(columns[e])];
@@ -196,8 +198,8 @@ ExcitationSpectrum excitation_spectrum(const SpinModel& model, std::int32_t max_
   const std::int64_t n = model.n_nodes();
   const double visits_per_sweep =
       static_cast<double>(n + model.row_offsets().back()) * static_cast<double>(model.n_states());
-  const auto affordable = static_cast<std::int32_t>(
-      std::clamp(kVisitBudget / (visits_per_sweep * 50.0), 1.0, static_cast<double>(1 << 20)));
+  const auto affordable = static_cast<std::int32_t>(std::clamp(
+      kVisitBudget / (visits_per_sweep * kTypicalSweeps), 1.0, static_cast<double>(1 << 20)));
   out.n_descents = std::max<std::int32_t>(1, std::min(max_descents, affordable));
   const double tolerance = kRelativeTolerance * std::max(model.magnitude(), 1.0);
   const LocalEnergies local(model);
