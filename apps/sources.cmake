@@ -30,6 +30,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/mpi_job.cpp
   run/kokkos_session.cpp
   run/build_model.cpp
+  run/beta_max_auto.cpp
   run/nrpt_options.cpp
   run/prepare_run.cpp
   run/options_record.cpp
@@ -37,6 +38,8 @@ set(HAMON_APPS_RUN_SOURCES
   run/plan_record.cpp
   run/stop_signals.cpp
   run/decision_yaml.cpp
+  run/search_evidence.cpp
+  run/search_summary.cpp
   run/summary.cpp
   run/trace_setup.cpp
   run/execute_run.cpp

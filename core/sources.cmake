@@ -28,6 +28,9 @@ set(HAMON_CORE_SOURCES
   src/tune_schedule.cpp
   src/tune_chains.cpp
   src/tune_exploration.cpp
+  src/beta_max_estimate.cpp
+  src/excitation_costs.cpp
+  src/search_diagnosis.cpp
   src/machine_blocks.cpp
   src/rank_agreement.cpp
   src/train/rbm_parameters.cpp

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "hamon/policies/placement.hpp"
+#include "run/search_summary.hpp"
 
 namespace hamon::cli {
 
@@ -72,6 +73,12 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
     out << "  tuning       " << format("%.2f", plan.seconds) << " s"
         << (plan.cache_hit ? " (from the tuning cache)" : "") << "\n";
   }
+  if (const auto& b = run.beta_max) {
+    out << "  beta_max     " << format("%.6g", r.betas.back()) << " (model estimate "
+        << format("%.6g", b->estimated_beta_max) << ": predicted excess energy "
+        << format("%.4g", b->estimate.predicted_excess_energy) << ", Lambda "
+        << format("%.3g", b->estimate.Lambda) << ", " << b->estimate.n_chains << " chains)\n";
+  }
   out << "  chains       " << r.betas.size() << ", " << r.n_rounds << " rounds (+"
       << run.config.nrpt.burn_in << " burn-in), " << outcome.explore_sweeps << " sweeps/round\n";
   if (detailed) {
@@ -101,6 +108,7 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
         << "\n";
     for (const std::string& warning : z->warnings) out << "  warning      " << warning << "\n";
   }
+  out << "  search       " << search_diagnosis_line(outcome.search) << "\n";
   out << "  time         " << format("%.3f", outcome.total_s) << " s (sampling "
       << format("%.3f", outcome.sampling_s) << " s)\n";
 }
@@ -119,6 +127,12 @@ void print_validation_report(std::ostream& out, const PreparedRun& run) {
       if (on) tuned += (tuned.empty() ? "" : ", ") + std::string(what);
     }
     out << "  tuning   " << tuned << " (tune_rounds " << n.tune.rounds << ")\n";
+  }
+  if (const auto& b = run.beta_max) {
+    out << "  beta_max " << format("%.6g", n.beta_max) << " (model estimate "
+        << format("%.6g", b->estimated_beta_max) << " at gap_tol " << format("%g", *n.gap_tol)
+        << ", " << b->method << "; predicted Lambda " << format("%.3g", b->estimate.Lambda) << ", "
+        << b->estimate.n_chains << " chains)\n";
   }
   out << "  device   " << device_line(run.config.device, run.decision) << "\n";
   out << "  output   " << run.config.output.dir << "\n";

@@ -145,7 +145,15 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
     out << YAML::Key << "beta_min" << YAML::Value;
     emit_float(out, spec.beta_min);
     out << YAML::Key << "beta_max" << YAML::Value;
-    emit_float(out, spec.beta_max);
+    if (spec.beta_max_auto) {
+      out << "auto";  // not estimated yet: the run's config.yaml holds the estimate
+    } else {
+      emit_float(out, spec.beta_max);
+    }
+    if (spec.gap_tol) {
+      out << YAML::Key << "gap_tol" << YAML::Value;
+      emit_float(out, *spec.gap_tol);
+    }
     if (tune.betas) {
       out << YAML::Key << "betas" << YAML::Value << "auto";
     } else {

@@ -101,6 +101,14 @@ struct NrptSpec {
   double beta_max = 1.0;
   Spacing spacing = Spacing::linear;
   std::vector<double> betas;  // non-empty: an explicit ladder (beta_min/max/spacing unused)
+  /// `beta_max: auto`: beta_max is estimated from the model (hamon::estimate_beta_max)
+  /// before the ladder is built; prepare_run replaces it with the estimate, so the
+  /// resolved experiment (config.yaml) holds the number and a resumed run keeps its ladder.
+  bool beta_max_auto = false;
+  /// `gap_tol`: the estimate's relative thermal floor. Set (default 1e-3) with
+  /// beta_max: auto; a number beta_max with gap_tol (as config.yaml writes an estimated
+  /// one) is taken as given and described by the same model in the summary.
+  std::optional<double> gap_tol;
   std::int64_t rounds = 0;
   std::int64_t burn_in = 0;
   std::int32_t explore_sweeps = 1;  // unused with explore_sweeps: auto

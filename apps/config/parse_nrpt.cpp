@@ -8,6 +8,7 @@
 
 #include "config/parse_experiment.hpp"
 #include "config/parse_sections.hpp"
+#include "hamon/core/beta_max_estimate.hpp"
 #include "hamon/core/text.hpp"
 
 namespace hamon::cli::detail {
@@ -119,13 +120,44 @@ TuneSpec read_tuning(YamlReader& reader, const std::map<std::string, YAML::Node>
   return tune;
 }
 
+/// `beta_max`: a number, or auto (estimated from the model when it is built); `gap_tol`,
+/// the estimate's relative tolerance.
+void read_beta_max(YamlReader& reader, const std::map<std::string, YAML::Node>& keys,
+                   NrptSpec& spec) {
+  const YAML::Node& node = keys.at("beta_max");
+  spec.beta_max_auto = reader.is_scalar_text(node, "auto");
+  if (!spec.beta_max_auto) {
+    try {
+      spec.beta_max = reader.number(node, "nrpt.beta_max", 0.0);
+    } catch (const ConfigError& e) {
+      // Not a number at all: auto is the other choice, so say so.
+      const std::string what = e.what();
+      const std::string not_a_number = "expected a number, got ";
+      const auto at = what.find(not_a_number);
+      if (at == std::string::npos) throw;
+      reader.fail("nrpt.beta_max", "expected a number or auto (estimated from the model), got " +
+                                       what.substr(at + not_a_number.size()));
+    }
+  }
+  if (keys.count("gap_tol") != 0) {
+    spec.gap_tol = reader.number(keys.at("gap_tol"), "nrpt.gap_tol", 0.0, 1.0);
+    if (!(*spec.gap_tol > 0.0 && *spec.gap_tol < 1.0)) {
+      reader.fail("nrpt.gap_tol", format_value(*spec.gap_tol) +
+                                      " is not strictly between 0 and 1 (the predicted excess "
+                                      "energy at beta_max, relative to |E|)");
+    }
+  } else if (spec.beta_max_auto) {
+    spec.gap_tol = kDefaultGapTol;
+  }
+}
+
 }  // namespace
 
 NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
   const auto keys = reader.entries(
       node, "nrpt",
       {"chains", "beta_min", "beta_max", "spacing", "betas", "rounds", "burn_in", "explore_sweeps",
-       "adapt_schedule", "tune", "max_chains", "target_acceptance", "tune_rounds"},
+       "adapt_schedule", "tune", "max_chains", "target_acceptance", "tune_rounds", "gap_tol"},
       {{"autotune", "write tune: auto"},
        {"tune_chains", "write chains: auto"},
        {"tune_schedule", "write betas: auto"},
@@ -180,8 +212,8 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
       spec.beta_min = reader.number(keys.at("beta_min"), "nrpt.beta_min", 0.0);
     }
     if (!has("beta_max")) reader.fail("nrpt", "missing required key 'beta_max' (the target beta)");
-    spec.beta_max = reader.number(keys.at("beta_max"), "nrpt.beta_max", 0.0);
-    if (!(spec.beta_max > spec.beta_min)) {
+    read_beta_max(reader, keys, spec);
+    if (!spec.beta_max_auto && !(spec.beta_max > spec.beta_min)) {
       reader.fail("nrpt.beta_max", "beta_max (" + format_value(spec.beta_max) +
                                        ") must be above beta_min (" + format_value(spec.beta_min) +
                                        ")");
@@ -201,6 +233,11 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
     }
   }
 
+  if (has("gap_tol") && !spec.betas.empty()) {
+    reader.fail("nrpt.gap_tol",
+                "gap_tol applies to an estimated beta_max (beta_max: auto), not to an explicit "
+                "ladder (betas)");
+  }
   if (!has("rounds")) reader.fail("nrpt", "missing required key 'rounds'");
   spec.rounds = reader.integer(keys.at("rounds"), "nrpt.rounds", 1, kMaxRoundsTotal);
   if (has("burn_in")) {

@@ -25,6 +25,7 @@
 
 #include "hamon/core/diagnostics.hpp"
 #include "hamon/core/nrpt.hpp"
+#include "hamon/core/search_diagnosis.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/placement.hpp"
 #include "run/exit_status.hpp"
@@ -49,6 +50,7 @@ struct RunOutcome {
   NrptResult result;
   Observables observables;
   RunDiagnostics diagnostics;
+  SearchDiagnosis search;    // what limits the run as a ground-state search
   std::optional<Plan> plan;  // set when the run was tuned
   /// Where the run went: the decision prepare_run made (tuning used the same one).
   DeviceDecision decision;

@@ -47,6 +47,7 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
   run.output_policy = policy;
   run.model = build_model(config);
   check_against_model(config, *run.model);
+  run.beta_max = resolve_beta_max(config, *run.model);
   run.options = make_nrpt_options(config);
   try {
     validate_options(run.options, run.model->n_nodes());

@@ -15,6 +15,7 @@
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/placement.hpp"
+#include "run/beta_max_auto.hpp"
 
 namespace hamon::cli {
 
@@ -32,7 +33,10 @@ struct PreparedRun {
   /// rounds, observers): the ladder and explore_sweeps are provisional until the plan.
   NrptOptions options;
   std::optional<AutotuneOptions> tuning;  // set when nrpt.tune asks for tuning
-  DeviceSpec device;                      // config.device, parsed
+  /// With nrpt.gap_tol (beta_max: auto, or its resolved number): the estimate, already in
+  /// config.nrpt.beta_max.
+  std::optional<BetaMaxReport> beta_max;
+  DeviceSpec device;  // config.device, parsed
   /// The device decision: for the run's options, or with tuning exactly the one autotune
   /// makes (the flow's largest work score: max_chains x free nodes when the chain count is
   /// tuned), so `validate` reports where a tuned run will go.

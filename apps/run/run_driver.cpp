@@ -7,6 +7,7 @@
 #include "hamon/core/checkpoint.hpp"
 #include "output/npy.hpp"
 #include "run/mpi_job.hpp"
+#include "run/search_evidence.hpp"
 #include "run/stop_signals.hpp"
 #include "run/summary.hpp"
 
@@ -125,11 +126,13 @@ RunOutcome Driver::finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock:
   dir.write(kBetasFile, [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
   outcome.observables = observables_of(r, *run_.model, run_.config.output.moments);
   outcome.diagnostics = diagnose(*run_.model, r);
+  outcome.search = diagnose_search(
+      search_evidence(r, outcome.explore_sweeps, outcome.diagnostics, run_.beta_max));
   outcome.total_s = seconds_since(started);
   const std::string summary = summary_yaml(
       SummaryInputs{run_.config, *run_.model, outcome.decision, outcome.execution_space, r,
                     outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
-                    outcome.plan ? &*outcome.plan : nullptr,
+                    outcome.plan ? &*outcome.plan : nullptr, run_.beta_max, outcome.search,
                     Timing{outcome.total_s, outcome.sampling_s, outcome.checkpoint_s}});
   dir.write(kSummaryFile, [&](std::ostream& out) { out << summary; });
   dir.commit(run_.output_policy == OutputPolicy::replace_run);

@@ -8,6 +8,7 @@
 #include "config/yaml_values.hpp"
 #include "hamon/version.hpp"
 #include "run/decision_yaml.hpp"
+#include "run/search_summary.hpp"
 
 namespace hamon::cli {
 
@@ -249,6 +250,10 @@ std::string summary_yaml(const SummaryInputs& in) {
   emit_observables(out, in.observables);
   emit_health(out, in.diagnostics);
   if (in.diagnostics.log_z) emit_log_z(out, *in.diagnostics.log_z, in.result);
+  out << YAML::Key << "search" << YAML::Value << YAML::BeginMap;
+  if (in.beta_max) emit_beta_max_estimate(out, *in.beta_max);
+  emit_search_diagnosis(out, in.search);
+  out << YAML::EndMap;
 
   out << YAML::Key << "timing" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "total_s" << YAML::Value;

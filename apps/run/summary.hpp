@@ -12,9 +12,11 @@
 #include "config/experiment_config.hpp"
 #include "hamon/core/diagnostics.hpp"
 #include "hamon/core/nrpt.hpp"
+#include "hamon/core/search_diagnosis.hpp"
 #include "hamon/core/spin_model.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/placement.hpp"
+#include "run/beta_max_auto.hpp"
 #include "run/observables.hpp"
 
 namespace hamon::cli {
@@ -35,6 +37,8 @@ struct SummaryInputs {
   const Observables& observables;
   const RunDiagnostics& diagnostics;
   const Plan* plan;  // the tuned plan, or nullptr when the run was not tuned
+  const std::optional<BetaMaxReport>& beta_max;  // with nrpt.gap_tol
+  const SearchDiagnosis& search;
   Timing timing;
 };
 

@@ -35,6 +35,16 @@ SwapStatistics swap_statistics(const std::vector<double>& betas,
   return s;
 }
 
+double population_std(const std::vector<double>& values) {
+  if (values.empty()) return 0.0;
+  double mean = 0.0;
+  for (double v : values) mean += v;
+  mean /= static_cast<double>(values.size());
+  double ss = 0.0;
+  for (double v : values) ss += (v - mean) * (v - mean);
+  return std::sqrt(ss / static_cast<double>(values.size()));
+}
+
 double finite_ladder_round_trip_rate(const std::vector<double>& rejection) {
   constexpr double min_acceptance = 1e-12;
   double odds = 0.0;

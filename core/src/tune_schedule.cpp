@@ -30,16 +30,6 @@ void validate(const ScheduleTuningOptions& o) {
   check(o.plateau_phases >= 1, "plateau_phases must be >= 1");
 }
 
-double population_std(const std::vector<double>& values) {
-  if (values.empty()) return 0.0;
-  double mean = 0.0;
-  for (double v : values) mean += v;
-  mean /= static_cast<double>(values.size());
-  double ss = 0.0;
-  for (double v : values) ss += (v - mean) * (v - mean);
-  return std::sqrt(ss / static_cast<double>(values.size()));
-}
-
 bool relatively_close(double now, double before, double rtol) {
   return std::abs(now - before) <= rtol * std::abs(before);
 }

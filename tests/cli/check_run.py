@@ -12,7 +12,8 @@ import sys
 import numpy as np
 import yaml
 
-TOP_KEYS = {"hamon", "config", "device", "model", "nrpt", "observables", "health", "timing"}
+TOP_KEYS = {"hamon", "config", "device", "model", "nrpt", "observables", "health", "search",
+            "timing"}
 OPTIONAL_TOP_KEYS = {"tuning", "log_z"}  # tuning: a tuned run; log_z: when log Z(beta_0) is known
 TUNING_KEYS = {"tuned", "plan", "seconds", "cache_hit", "cache_entry", "tuned_seconds", "Lambda",
                "barrier_identified", "conveyor_alive"}
@@ -105,6 +106,7 @@ def check_run(directory, failures):
     acceptance = n["acceptance"]
     tuned = [key for key in TUNED_KEYS if cn.get(key) == "auto"]
     plan = check_tuning(s, tuned, need)
+    check_search(s["search"], cn, n, need)
     if tuned and plan is None:
         return s
     need(chains == len(betas), "nrpt.n_chains != len(betas)")
@@ -210,6 +212,40 @@ def check_run(directory, failures):
     need(t["total_s"] >= t["sampling_s"] >= t["checkpoint_s"] >= 0 and
          t["spin_updates_per_ns"] >= 0, "timing values")
     return s
+
+
+ESTIMATE_KEYS = {"beta_max", "predicted_excess_energy", "Lambda", "n_chains", "energy_scale",
+                 "gap_tol", "estimated_beta_max", "method"}
+VERDICTS = {"mixing_limited", "draw_limited", "beta_limited", "inconclusive"}
+RECOMMENDED_KEYS = {"extra_rounds", "n_chains", "explore_sweeps", "beta_max"}
+
+
+def check_search(search, cn, n, need):
+    """search: the beta_max estimate (exactly when the config has gap_tol) and the diagnosis."""
+    estimated = "gap_tol" in cn
+    need(isinstance(search, dict) and set(search) >= {"diagnosis"}, "search.diagnosis missing")
+    need(("beta_max_estimate" in search) == estimated,
+         f"search.beta_max_estimate {'missing' if estimated else 'present'} (gap_tol "
+         f"{cn.get('gap_tol')})")
+    if estimated and isinstance(search.get("beta_max_estimate"), dict):
+        e = search["beta_max_estimate"]
+        need(set(e) == ESTIMATE_KEYS, f"search.beta_max_estimate keys {sorted(e)}")
+        need(e.get("beta_max") == cn["beta_max"] == n["betas"][-1],
+             "search.beta_max_estimate.beta_max != config beta_max != coldest beta (bit for bit)")
+        need(e.get("gap_tol") == cn["gap_tol"], "search.beta_max_estimate.gap_tol")
+        need(isinstance(e.get("n_chains"), int) and e["n_chains"] >= 2, "estimate n_chains")
+        need(all(is_number(e.get(k)) and e[k] >= 0 for k in
+                 ("predicted_excess_energy", "Lambda", "energy_scale")), "estimate numbers")
+    d = search.get("diagnosis") if isinstance(search, dict) else None
+    if not need(isinstance(d, dict) and set(d) == {"verdict", "confidence", "reasons",
+                                                   "recommended"}, f"search.diagnosis {d}"):
+        return
+    need(d["verdict"] in VERDICTS, f"search.diagnosis.verdict {d['verdict']}")
+    need(d["confidence"] in ("low", "medium", "high"), "search.diagnosis.confidence")
+    need(isinstance(d["reasons"], list) and d["reasons"] and
+         all(isinstance(r, str) and r for r in d["reasons"]), "search.diagnosis.reasons")
+    need(isinstance(d["recommended"], dict) and set(d["recommended"]) == RECOMMENDED_KEYS,
+         f"search.diagnosis.recommended {d['recommended']}")
 
 
 def check_tuning(s, tuned, need):

@@ -29,6 +29,9 @@ struct SwapStatistics {
 /// 1 / (2 + 2 sum_i r_i / (1 - r_i)) for these rejection rates (see tau_predicted).
 double finite_ladder_round_trip_rate(const std::vector<double>& rejection);
 
+/// sqrt(mean((v - mean(v))^2)); 0 for no values. How even a ladder's rejection rates are.
+double population_std(const std::vector<double>& values);
+
 SwapStatistics swap_statistics(const std::vector<double>& betas,
                                const std::vector<std::int64_t>& attempted,
                                const std::vector<std::int64_t>& accepted);

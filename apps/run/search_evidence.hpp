@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The evidence diagnose_search judges a run by (hamon/core/search_diagnosis.hpp), read from
+// what a run has: its swap statistics and round trips, the energies trace (when recorded:
+// the best energy over all chains round by round, and the cold chain's energies), the cold
+// chain's effective sample size, and the beta_max estimate when the run made one.
+
+#include <cstdint>
+#include <optional>
+
+#include "hamon/core/diagnostics.hpp"
+#include "hamon/core/nrpt.hpp"
+#include "hamon/core/search_diagnosis.hpp"
+#include "run/beta_max_auto.hpp"
+
+namespace hamon::cli {
+
+/// The best energy's history comes from NrptResult::energies (rows of measured rounds, by
+/// temperature): a round improves it when its lowest energy over the chains is below every
+/// earlier round's by more than 1e-9 |E|. The round trips at each improvement are not
+/// counted there, so diagnose_search shares them out evenly over the rounds.
+SearchEvidence search_evidence(const NrptResult& result, std::int32_t explore_sweeps,
+                               const RunDiagnostics& diagnostics,
+                               const std::optional<BetaMaxReport>& beta_max);
+
+}  // namespace hamon::cli

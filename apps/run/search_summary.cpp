@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "run/search_summary.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "config/yaml_values.hpp"
+
+namespace hamon::cli {
+
+namespace {
+
+template <class T>
+void emit_or_null(YAML::Emitter& out, const char* key, const std::optional<T>& value) {
+  out << YAML::Key << key << YAML::Value;
+  if (!value) {
+    emit_null(out);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    emit_float(out, *value);
+  } else {
+    out << *value;
+  }
+}
+
+}  // namespace
+
+void emit_beta_max_estimate(YAML::Emitter& out, const BetaMaxReport& report) {
+  const BetaMaxEstimate& e = report.estimate;
+  out << YAML::Key << "beta_max_estimate" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "beta_max" << YAML::Value;
+  emit_float(out, e.beta_max);
+  out << YAML::Key << "predicted_excess_energy" << YAML::Value;
+  emit_float(out, e.predicted_excess_energy);
+  out << YAML::Key << "Lambda" << YAML::Value;
+  emit_float(out, e.Lambda);
+  out << YAML::Key << "n_chains" << YAML::Value << e.n_chains;
+  out << YAML::Key << "energy_scale" << YAML::Value;
+  emit_float(out, e.energy_scale);
+  out << YAML::Key << "gap_tol" << YAML::Value;
+  emit_float(out, e.gap_tol);
+  out << YAML::Key << "estimated_beta_max" << YAML::Value;
+  emit_float(out, report.estimated_beta_max);
+  out << YAML::Key << "method" << YAML::Value << report.method;
+  out << YAML::EndMap;
+}
+
+void emit_search_diagnosis(YAML::Emitter& out, const SearchDiagnosis& d) {
+  out << YAML::Key << "diagnosis" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "verdict" << YAML::Value << to_string(d.verdict);
+  out << YAML::Key << "confidence" << YAML::Value << d.confidence;
+  out << YAML::Key << "reasons" << YAML::Value << YAML::BeginSeq;
+  for (const std::string& reason : d.reasons) out << YAML::DoubleQuoted << reason;
+  out << YAML::EndSeq;
+  out << YAML::Key << "recommended" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  emit_or_null(out, "extra_rounds", d.recommended.extra_rounds);
+  emit_or_null(out, "n_chains", d.recommended.n_chains);
+  emit_or_null(out, "explore_sweeps", d.recommended.explore_sweeps);
+  emit_or_null(out, "beta_max", d.recommended.beta_max);
+  out << YAML::EndMap;
+  out << YAML::EndMap;
+}
+
+std::string search_diagnosis_line(const SearchDiagnosis& d) {
+  std::string line = to_string(d.verdict) + " (" + d.confidence + ")";
+  const SearchRecommendation& r = d.recommended;
+  std::string advice;
+  const auto add = [&advice](const std::string& what) {
+    advice += (advice.empty() ? "" : ", ") + what;
+  };
+  if (r.extra_rounds) add(std::to_string(*r.extra_rounds) + " more rounds");
+  if (r.n_chains) add(std::to_string(*r.n_chains) + " chains");
+  if (r.explore_sweeps) add(std::to_string(*r.explore_sweeps) + " sweeps/round");
+  if (r.beta_max) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", *r.beta_max);
+    add(std::string("beta_max ") + text);
+  }
+  // Every run gets the advice; the words say it is about the lowest energy, which a run
+  // after thermal averages may not be.
+  if (!advice.empty()) line += "; for a lower energy, try " + advice;
+  return line;
+}
+
+}  // namespace hamon::cli

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// summary.yaml's `search:` entries that judge a ground-state search: the beta_max estimate
+// (when the run made one) and the diagnosis of what limits the search. Each writes one key
+// and its value into the open `search` map.
+
+#include <yaml-cpp/yaml.h>
+
+#include "hamon/core/search_diagnosis.hpp"
+#include "run/beta_max_auto.hpp"
+
+namespace hamon::cli {
+
+/// beta_max_estimate: {beta_max, predicted_excess_energy, Lambda, n_chains, energy_scale,
+/// gap_tol, estimated_beta_max, method}
+void emit_beta_max_estimate(YAML::Emitter& out, const BetaMaxReport& report);
+
+/// diagnosis: {verdict, confidence, reasons, recommended: {extra_rounds, n_chains,
+/// explore_sweeps, beta_max}} (a recommendation not made is null).
+void emit_search_diagnosis(YAML::Emitter& out, const SearchDiagnosis& diagnosis);
+
+/// "beta_limited (high); for a lower energy, try beta_max 3.2" for the run report.
+std::string search_diagnosis_line(const SearchDiagnosis& diagnosis);
+
+}  // namespace hamon::cli
