@@ -26,7 +26,7 @@ model:
   field: {distribution: gaussian, std: 0.1, seed: 4}
 nrpt:
   chains: 6
-  beta_max: 2.0
+  beta_max: 1.0
   rounds: ROUNDS
   burn_in: 100
 output:
@@ -54,7 +54,10 @@ def file_bytes(directory, name):
 
 
 def without_timings(summary):
-    return {k: v for k, v in summary.items() if k not in ("timing", "run", "performance")}
+    """The summary without its timings and its output directory (each run has its own)."""
+    kept = {k: v for k, v in summary.items() if k != "timing"}
+    kept["config"] = dict(kept["config"], output=dict(kept["config"]["output"], dir=None))
+    return kept
 
 
 def main():
