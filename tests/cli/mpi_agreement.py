@@ -32,6 +32,18 @@ def two_programs(args, first, second, cwd, timeout=300):
                           stderr=subprocess.PIPE, errors="replace", timeout=timeout)
 
 
+def edited_experiment(work, name, edit):
+    """mpi_run's experiment, edited (`edit`: text -> text), in a fresh directory `name`."""
+    d = cr.fresh(work, name)
+    config = os.path.join(d, "glass.yaml")
+    mpi_run.experiment(config)
+    with open(config) as f:
+        text = f.read()
+    with open(config, "w") as f:
+        f.write(edit(text))
+    return d, config
+
+
 def main():
     args = clitest.arguments(__doc__, lambda p: p.add_argument("--mpiexec", required=True))
     failures = clitest.Failures()
@@ -61,13 +73,9 @@ def main():
                    "the same experiment: no complete run")
 
     # Replicas over the ranks: the bytes of one process.
-    d = cr.fresh(args.work, "replicas")
-    config = os.path.join(d, "glass.yaml")
-    mpi_run.experiment(config)
-    with open(config) as f:
-        text = f.read()
-    with open(config, "w") as f:
-        f.write("replicas: 2\n" + text.replace("checkpoint: {every: 25}", "checkpoint: false"))
+    d, config = edited_experiment(
+        args.work, "replicas",
+        lambda text: "replicas: 2\n" + text.replace("checkpoint: {every: 25}", "checkpoint: false"))
     got = two_programs(args, ["run", config, "--quiet"], ["run", config, "--quiet"], [d, d])
     alone = clitest.run(args.hamon, ["run", config, "--quiet", "--out", "alone"], cwd=d,
                         timeout=300)
@@ -80,13 +88,8 @@ def main():
                 failures.check(a.read() == b.read(), f"replicas: {name} differs over ranks")
 
     # Cluster moves over ranks: refused at the key.
-    d = cr.fresh(args.work, "houdayer")
-    config = os.path.join(d, "glass.yaml")
-    mpi_run.experiment(config)
-    with open(config) as f:
-        text = f.read()
-    with open(config, "w") as f:
-        f.write(text.replace("  explore_sweeps: 2\n", "  explore_sweeps: 2\n  cluster_moves: houdayer\n"))
+    d, config = edited_experiment(args.work, "houdayer", lambda text: text.replace(
+        "  explore_sweeps: 2\n", "  explore_sweeps: 2\n  cluster_moves: houdayer\n"))
     got = two_programs(args, ["run", config], ["run", config], [d, d])
     failures.check(got.returncode == 2 and "nrpt.cluster_moves" in got.stderr,
                    f"houdayer over ranks: exit {got.returncode}: {got.stderr[-2000:]}")
