@@ -160,8 +160,10 @@ void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& e
             to_hex(expected.model_fingerprint));
   }
   if (saved.options_fingerprint != expected.options_fingerprint) {
-    differs("the sampling options (ladder, burn-in, sweeps, seed, adaptation or observers)",
-            to_hex(saved.options_fingerprint), to_hex(expected.options_fingerprint));
+    differs(
+        "the sampling options (ladder, burn-in, sweeps, seed, adaptation, observers, replicas or "
+        "cluster moves)",
+        to_hex(saved.options_fingerprint), to_hex(expected.options_fingerprint));
   }
 }
 
