@@ -169,6 +169,10 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
     out << spec.explore_sweeps;
   }
   out << YAML::Key << "adapt_schedule" << YAML::Value << spec.adapt_schedule;
+  if (spec.cluster_moves != ClusterMoves::none) {
+    out << YAML::Key << "cluster_moves" << YAML::Value
+        << name_of(kClusterMoveNames, spec.cluster_moves);
+  }
   if (tune.chains) {
     out << YAML::Key << "max_chains" << YAML::Value << tune.max_chains;
     out << YAML::Key << "target_acceptance" << YAML::Value;
@@ -219,6 +223,7 @@ void emit_experiment(YAML::Emitter& out, const ExperimentConfig& config) {
   out << YAML::BeginMap;
   out << YAML::Key << "seed" << YAML::Value << config.seed;
   out << YAML::Key << "device" << YAML::Value << config.device;
+  if (config.replicas != 1) out << YAML::Key << "replicas" << YAML::Value << config.replicas;
   out << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
   std::visit([&](const auto& spec) { emit_model(out, spec); }, config.model);
   out << YAML::EndMap;

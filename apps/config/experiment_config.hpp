@@ -16,6 +16,7 @@
 #include "config/config_error.hpp"
 #include "hamon/core/enum_names.hpp"
 #include "hamon/core/model_builders.hpp"
+#include "hamon/core/nrpt.hpp"
 #include "hamon/core/spin_model.hpp"
 
 namespace hamon::cli {
@@ -113,8 +114,15 @@ struct NrptSpec {
   std::int64_t burn_in = 0;
   std::int32_t explore_sweeps = 1;  // unused with explore_sweeps: auto
   bool adapt_schedule = false;
+  ClusterMoves cluster_moves = ClusterMoves::none;  // `cluster_moves`
   TuneSpec tune;
 };
+
+/// nrpt.cluster_moves's names.
+inline constexpr EnumNames<ClusterMoves, 2> kClusterMoveNames{{
+    {ClusterMoves::none, "none"},
+    {ClusterMoves::houdayer, "houdayer"},
+}};
 
 /// nrpt.spacing's names (read by the parser, written into the resolved config).
 inline constexpr EnumNames<NrptSpec::Spacing, 2> kSpacingNames{{
@@ -146,6 +154,8 @@ struct ExperimentConfig {
   std::string base_dir;  // its directory: relative model files are resolved against it
   std::uint64_t seed = 0;
   std::string device = "auto";
+  /// `replicas`: independent ladders of the model in one run (NrptOptions::n_replicas).
+  std::int32_t replicas = 1;
   ModelSpec model;
   NrptSpec nrpt;
   OutputSpec output;

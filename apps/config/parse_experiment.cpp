@@ -48,17 +48,26 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
   require_config_kind(root, name, ConfigKind::experiment);
   try {
     const std::string tuning_hint = "automatic tuning is set in nrpt: write nrpt: {tune: auto}";
-    const auto top = reader.entries(root, "", {"seed", "device", "model", "nrpt", "output"},
-                                    {{"tune", tuning_hint}, {"autotune", tuning_hint}});
+    const auto top =
+        reader.entries(root, "", {"seed", "device", "replicas", "model", "nrpt", "output"},
+                       {{"tune", tuning_hint}, {"autotune", tuning_hint}});
     if (top.count("seed") != 0) config.seed = reader.seed(top.at("seed"), "seed");
     if (top.count("device") != 0) {
       config.device = reader.text(top.at("device"), "device");
       check_device_word(config);
     }
+    if (top.count("replicas") != 0) {
+      config.replicas =
+          static_cast<std::int32_t>(reader.integer(top.at("replicas"), "replicas", 1, 1 << 16));
+    }
     if (top.count("model") == 0) reader.fail("", "missing required key 'model'");
     if (top.count("nrpt") == 0) reader.fail("", "missing required key 'nrpt'");
     config.model = detail::parse_model(reader, top.at("model"), base_dir);
     config.nrpt = detail::parse_nrpt(reader, top.at("nrpt"));
+    // Houdayer moves pair replicas: two unless the file says how many.
+    if (config.nrpt.cluster_moves == ClusterMoves::houdayer && top.count("replicas") == 0) {
+      config.replicas = 2;
+    }
     if (top.count("output") != 0) config.output = detail::parse_output(reader, top.at("output"));
     if (config.output.dir.empty()) config.output.dir = default_output_dir(name);
   } catch (const YAML::Exception& e) {
@@ -141,6 +150,18 @@ void check_consistency(const ExperimentConfig& config) {
                                      "use fewer rounds or set output." + key + ": false");
     }
   };
+  if (nrpt.cluster_moves == ClusterMoves::houdayer && config.replicas % 2 != 0) {
+    config.fail("replicas",
+                "cluster_moves: houdayer pairs replicas (0, 1), (2, 3), ...: give an "
+                "even number of replicas, got " +
+                    std::to_string(config.replicas));
+  }
+  if (config.replicas > 1 && nrpt.tune.any()) {
+    config.fail(config.locations.count("replicas") != 0 ? "replicas" : "nrpt.cluster_moves",
+                std::to_string(config.replicas) +
+                    " replicas cannot be combined with nrpt.tune (tuning runs one ladder); "
+                    "give the ladder explicitly");
+  }
   check_trace(config.output.energies, "energies.npy", 8.0, "energies");
   check_trace(config.output.index_process, "index_process.npy", 4.0, "index_process");
 }

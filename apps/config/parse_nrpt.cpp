@@ -157,7 +157,8 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
   const auto keys = reader.entries(
       node, "nrpt",
       {"chains", "beta_min", "beta_max", "spacing", "betas", "rounds", "burn_in", "explore_sweeps",
-       "adapt_schedule", "tune", "max_chains", "target_acceptance", "tune_rounds", "gap_tol"},
+       "adapt_schedule", "cluster_moves", "tune", "max_chains", "target_acceptance", "tune_rounds",
+       "gap_tol"},
       {{"autotune", "write tune: auto"},
        {"tune_chains", "write chains: auto"},
        {"tune_schedule", "write betas: auto"},
@@ -255,6 +256,10 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
                   "tuned before it starts (betas: auto tunes the ladder), so drop "
                   "adapt_schedule");
     }
+  }
+  if (has("cluster_moves")) {
+    spec.cluster_moves =
+        reader.choice(keys.at("cluster_moves"), "nrpt.cluster_moves", kClusterMoveNames);
   }
   return spec;
 }

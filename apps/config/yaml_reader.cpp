@@ -19,6 +19,7 @@ const std::map<std::string, std::string>& home_of_keys() {
   static const std::map<std::string, std::string> homes = {
       {"seed", "the top level"},
       {"device", "the top level"},
+      {"replicas", "the top level"},
       {"kind", "model"},
       {"shape", "model (lattice)"},
       {"periodic", "model (lattice)"},
@@ -38,6 +39,7 @@ const std::map<std::string, std::string>& home_of_keys() {
       {"burn_in", "nrpt"},
       {"explore_sweeps", "nrpt"},
       {"adapt_schedule", "nrpt"},
+      {"cluster_moves", "nrpt"},
       {"tune", "nrpt"},
       {"max_chains", "nrpt"},
       {"target_acceptance", "nrpt"},

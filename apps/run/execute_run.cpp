@@ -172,9 +172,9 @@ RunOutcome start_run(const PreparedRun& run, bool progress, RunClock::time_point
   });
   stop_if_requested_before_sampling(config, job);
   RunOutcome outcome;
-  outcome.decision =
-      job.local_decision(run.device, static_cast<std::int32_t>(ladder_of(run.options).size()),
-                         run.model->n_free(), run.decision);
+  outcome.decision = job.local_decision(
+      run.device, static_cast<std::int32_t>(ladder_of(run.options).size()) * run.options.n_replicas,
+      run.model->n_free(), run.decision);
   outcome.explore_sweeps = run.options.n_expl;
   Production production;
   production.options = run.options;

@@ -91,7 +91,8 @@ class MpiJob {
   /// Rank 0's `bytes` on every rank (collective; a no-op in a one-process job).
   std::string broadcast_from_root(std::string bytes) const;
 
-  /// The device decision of this rank's part of a run of `n_chains` chains on a model
+  /// The device decision of this rank's part of a run of `n_chains` machines (chains times
+  /// replicas) on a model
   /// with `n_free` free nodes: routed with its local work score (its machines x n_free).
   /// In a one-process job: `whole_run` (the decision for every chain).
   DeviceDecision local_decision(const DeviceSpec& device, std::int32_t n_chains,

@@ -27,6 +27,8 @@ NrptOptions make_nrpt_options(const ExperimentConfig& config) {
   options.burn_in = spec.burn_in;
   options.n_expl = spec.tune.explore_sweeps ? 1 : spec.explore_sweeps;
   options.seed = config.seed;
+  options.n_replicas = config.replicas;
+  options.cluster_moves = spec.cluster_moves;
   options.adapt_schedule = spec.adapt_schedule;
   options.observers.samples_every = config.output.samples_every;
   options.observers.sample_nodes = config.output.sample_nodes;

@@ -49,7 +49,7 @@ Entries entries_of(const ExperimentConfig& config) {
   emit_experiment(out, config);
   const YAML::Node root = YAML::Load(out.c_str());
   Entries entries;
-  for (const char* section : {"seed", "nrpt", "output"}) {
+  for (const char* section : {"seed", "replicas", "nrpt", "output"}) {
     if (root[section]) flatten(root[section], section, entries);
   }
   return entries;

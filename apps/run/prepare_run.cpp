@@ -11,6 +11,7 @@
 #include "output/run_directory.hpp"
 #include "run/build_model.hpp"
 #include "run/exit_status.hpp"
+#include "run/mpi_job.hpp"
 #include "run/nrpt_options.hpp"
 
 namespace hamon::cli {
@@ -19,6 +20,11 @@ namespace {
 
 /// Checks that need the model: sampled nodes in range, recorded array sizes.
 void check_against_model(const ExperimentConfig& config, const SpinModel& model) {
+  if (config.nrpt.cluster_moves == ClusterMoves::houdayer && model.is_potts()) {
+    config.fail("nrpt.cluster_moves",
+                "houdayer cluster moves flip Ising spins; a Potts model has no such move "
+                "(drop cluster_moves)");
+  }
   const OutputSpec& out = config.output;
   for (std::size_t k = 0; k < out.sample_nodes.size(); ++k) {
     if (out.sample_nodes[k] >= model.n_nodes()) {
@@ -47,6 +53,11 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
   run.output_policy = policy;
   run.model = build_model(config);
   check_against_model(config, *run.model);
+  if (config.nrpt.cluster_moves == ClusterMoves::houdayer && MpiJob::current().distributed()) {
+    config.fail("nrpt.cluster_moves",
+                "houdayer cluster moves run in one process: the two replicas of a rung may lie "
+                "on different ranks (run without mpirun, or drop cluster_moves)");
+  }
   run.beta_max = resolve_beta_max(config, *run.model);
   run.options = make_nrpt_options(config);
   try {

@@ -2,7 +2,9 @@
 #include "run/summary.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <cstdint>
 #include <sstream>
+#include <vector>
 
 #include "config/emit_experiment.hpp"
 #include "config/yaml_values.hpp"
@@ -158,6 +160,15 @@ void emit_nrpt(YAML::Emitter& out, const NrptResult& r, std::int32_t explore_swe
   out << YAML::Key << "efficiency" << YAML::Value;
   emit_float(out, r.efficiency);
   out << YAML::Key << "round_trips" << YAML::Value << r.total_round_trips;
+  // Several replicas: their count and each one's round trips (the ladder's statistics above
+  // are pooled over them, tau_observed is per replica).
+  const std::size_t n = r.betas.size();
+  if (n > 0 && r.round_trips.size() > n) {
+    std::vector<std::int64_t> per_replica(r.round_trips.size() / n, 0);
+    for (std::size_t m = 0; m < r.round_trips.size(); ++m) per_replica[m / n] += r.round_trips[m];
+    out << YAML::Key << "replicas" << YAML::Value << per_replica.size();
+    out << YAML::Key << "round_trips_per_replica" << YAML::Value << YAML::Flow << per_replica;
+  }
   out << YAML::EndMap;
 }
 

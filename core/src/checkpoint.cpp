@@ -123,6 +123,12 @@ std::uint64_t options_fingerprint(const NrptOptions& o) {
   f.add(static_cast<std::int64_t>(obs.energies)).add(static_cast<std::int64_t>(obs.index_process));
   f.add(static_cast<std::int64_t>(obs.moments)).add(obs.moment_batches);
   f.add(static_cast<std::int64_t>(obs.edge_moments));
+  // Only when used, so that one-replica checkpoints keep their identity.
+  if (o.n_replicas != 1)
+    f.add(std::string("replicas")).add(static_cast<std::int64_t>(o.n_replicas));
+  if (o.cluster_moves != ClusterMoves::none) {
+    f.add(std::string("cluster_moves")).add(static_cast<std::int64_t>(o.cluster_moves));
+  }
   return f.value();
 }
 
@@ -154,8 +160,10 @@ void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& e
             to_hex(expected.model_fingerprint));
   }
   if (saved.options_fingerprint != expected.options_fingerprint) {
-    differs("the sampling options (ladder, burn-in, sweeps, seed, adaptation or observers)",
-            to_hex(saved.options_fingerprint), to_hex(expected.options_fingerprint));
+    differs(
+        "the sampling options (ladder, burn-in, sweeps, seed, adaptation, observers, replicas or "
+        "cluster moves)",
+        to_hex(saved.options_fingerprint), to_hex(expected.options_fingerprint));
   }
 }
 

@@ -33,7 +33,8 @@ void check_memory(const NrptOptions& options, std::int64_t n_nodes, std::size_t 
     double bytes;
   };
   std::vector<Part> parts = {
-      {"spins (chains x nodes x 1 B)", chains * static_cast<double>(n_nodes)}};
+      {"spins (replicas x chains x nodes x 1 B)",
+       static_cast<double>(options.n_replicas) * chains * static_cast<double>(n_nodes)}};
   if (obs.energies)
     parts.push_back({"energies (rounds x chains x 8 B, twice)", 16.0 * rounds * chains});
   if (obs.index_process) {
@@ -116,7 +117,21 @@ void validate_options(const NrptOptions& options, std::int64_t n_nodes) {
     reject("moment_batches must be >= 2 for a batch-means error, got " +
            std::to_string(obs.moment_batches));
   }
-  check_memory(options, n_nodes, ladder_of(options).size());
+  const std::size_t n_chains = ladder_of(options).size();
+  // Machine indices are 32-bit words of the state and of the random-number counter.
+  if (options.n_replicas < 1 ||
+      static_cast<double>(options.n_replicas) * static_cast<double>(n_chains) > (1 << 30)) {
+    reject("n_replicas must be >= 1 with n_replicas x chains below 2^30, got " +
+           std::to_string(options.n_replicas));
+  }
+  if (options.cluster_moves == ClusterMoves::houdayer &&
+      (options.n_replicas < 2 || options.n_replicas % 2 != 0)) {
+    reject(
+        "cluster_moves houdayer pairs replicas (0, 1), (2, 3), ...: n_replicas must be even, "
+        "got " +
+        std::to_string(options.n_replicas));
+  }
+  check_memory(options, n_nodes, n_chains);
 }
 
 }  // namespace hamon

@@ -119,8 +119,8 @@ DeviceDecision decide_in_place(const InPlaceCandidates& candidates, std::int64_t
 
 std::int64_t work_score_of(const SpinModel& model, const NrptOptions& options) {
   validate_options(options, model.n_nodes());
-  const auto n_chains = static_cast<std::int64_t>(ladder_of(options).size());
-  return work_score(n_chains, model.n_free());
+  const auto n_machines = static_cast<std::int64_t>(ladder_of(options).size()) * options.n_replicas;
+  return work_score(n_machines, model.n_free());
 }
 
 DeviceDecision resolve_for(const SpinModel& model, const NrptOptions& options,

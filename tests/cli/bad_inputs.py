@@ -111,6 +111,15 @@ CASES = [
          "  rounds: 10\n", "nrpt.chains", "needs chains >= 3"),
     case("tuned_geometric", LATTICE + TUNED + "  chains: auto\n  beta_min: 0.1\n"
          "  spacing: geometric\n", "nrpt.spacing", "starts linear"),
+    case("replicas_zero", "replicas: 0\n" + LATTICE + NRPT, "replicas", "out of range"),
+    case("houdayer_odd_replicas", "replicas: 3\n" + LATTICE + NRPT + "  cluster_moves: houdayer\n",
+         "replicas", "even number of replicas"),
+    case("houdayer_potts", "model: {kind: lattice, shape: [4, 4], potts: 3}\n" + NRPT +
+         "  cluster_moves: houdayer\n", "nrpt.cluster_moves", "Potts model"),
+    case("cluster_moves_word", LATTICE + NRPT + "  cluster_moves: wolff\n", "nrpt.cluster_moves",
+         "houdayer"),
+    case("replicas_with_tune", "replicas: 2\n" + LATTICE + TUNED + "  tune: auto\n", "replicas",
+         "nrpt.tune"),
     case("tune_with_adapt_schedule", LATTICE + TUNED + "  tune: auto\n  adapt_schedule: true\n",
          "nrpt.adapt_schedule", "drop adapt_schedule"),
     case("max_chains_untuned", LATTICE + NRPT + "  max_chains: 16\n", "nrpt.max_chains",

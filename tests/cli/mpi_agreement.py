@@ -7,7 +7,11 @@ HAMON_ENABLE_MPI), started as two programs of one job (`mpiexec -np 1 A : -np 1 
   - rank 1 resumes from an older checkpoint of the same run (its own copy of the run
     directory): every rank exits 2, the error names rank 1 and the checkpoint, and the
     interrupted run is left as it was (rank 0's directory still resumes);
-  - the same experiment on both ranks runs (the check passes what should pass)."""
+  - the same experiment on both ranks runs (the check passes what should pass);
+  - with `replicas: 2` (twice the machines, more blocks) the two ranks' run has the bytes of
+    one process's;
+  - `nrpt.cluster_moves: houdayer` over two ranks is refused (exit 2, the key named),
+    before anything is created."""
 
 import os
 import shutil
@@ -26,6 +30,18 @@ def two_programs(args, first, second, cwd, timeout=300):
     command += [":", "-np", "1", "-wdir", cwd[1], args.hamon] + second
     return subprocess.run(command, env=mpi_run.mpi_env(), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, errors="replace", timeout=timeout)
+
+
+def edited_experiment(work, name, edit):
+    """mpi_run's experiment, edited (`edit`: text -> text), in a fresh directory `name`."""
+    d = cr.fresh(work, name)
+    config = os.path.join(d, "glass.yaml")
+    mpi_run.experiment(config)
+    with open(config) as f:
+        text = f.read()
+    with open(config, "w") as f:
+        f.write(edit(text))
+    return d, config
 
 
 def main():
@@ -55,6 +71,30 @@ def main():
                    f"{got.stderr[-2000:]}")
     failures.check(os.path.isfile(os.path.join(d, "run", "summary.yaml")),
                    "the same experiment: no complete run")
+
+    # Replicas over the ranks: the bytes of one process.
+    d, config = edited_experiment(
+        args.work, "replicas",
+        lambda text: "replicas: 2\n" + text.replace("checkpoint: {every: 25}", "checkpoint: false"))
+    got = two_programs(args, ["run", config, "--quiet"], ["run", config, "--quiet"], [d, d])
+    alone = clitest.run(args.hamon, ["run", config, "--quiet", "--out", "alone"], cwd=d,
+                        timeout=300)
+    if failures.check(got.returncode == 0 and alone.returncode == 0,
+                      f"replicas: exit {got.returncode} over ranks, {alone.returncode} alone: "
+                      f"{got.stderr[-2000:]} {alone.stderr[-2000:]}"):
+        for name in ("energies.npy", "samples.npy", "index_process.npy"):
+            with open(os.path.join(d, "run", name), "rb") as a, \
+                    open(os.path.join(d, "alone", name), "rb") as b:
+                failures.check(a.read() == b.read(), f"replicas: {name} differs over ranks")
+
+    # Cluster moves over ranks: refused at the key.
+    d, config = edited_experiment(args.work, "houdayer", lambda text: text.replace(
+        "  explore_sweeps: 2\n", "  explore_sweeps: 2\n  cluster_moves: houdayer\n"))
+    got = two_programs(args, ["run", config], ["run", config], [d, d])
+    failures.check(got.returncode == 2 and "nrpt.cluster_moves" in got.stderr,
+                   f"houdayer over ranks: exit {got.returncode}: {got.stderr[-2000:]}")
+    failures.check(sorted(os.listdir(d)) == ["glass.yaml"],
+                   f"houdayer over ranks: created {sorted(os.listdir(d))}")
 
     # An older checkpoint on rank 1: an interrupted run (one process), copied, and the
     # copy's newest checkpoint replaced by its previous one.

@@ -3,8 +3,9 @@
 // gives the bits of one process, for any rank count (CTest runs this binary under 1-4
 // ranks), with chain counts that leave ranks empty (5 chains: one block) or split unevenly
 // (40 chains: 16 + 16 + 8 over 3 ranks), with a different backend on every other rank,
-// and across saved states: one process -> ranks, ranks -> one process; a stop asked on
-// one rank ends every rank's run() at the same round.
+// with replicas (3 x 12 machines: 16 + 16 + 4 over 3 ranks), and across saved states: one
+// process -> ranks, ranks -> one process; a stop asked on one rank ends every rank's run()
+// at the same round.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -69,13 +70,20 @@ hamon::NrptResult one_process(const hamon::SpinModel& model, const hamon::NrptOp
 struct Case {
   Couplings couplings;
   int n_chains;
+  int n_replicas = 1;
 };
+
+hamon::NrptOptions options_of(const Case& c) {
+  hamon::NrptOptions o = hamon_test::observed_run(c.n_chains);
+  o.n_replicas = c.n_replicas;
+  return o;
+}
 
 class DistributedRun : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DistributedRun, gives_the_bits_of_one_process) {
   const hamon::SpinModel model = model_of(GetParam().couplings);
-  const hamon::NrptOptions o = hamon_test::observed_run(GetParam().n_chains);
+  const hamon::NrptOptions o = options_of(GetParam());
   hamon::MpiExchange exchange;
   hamon::NrptResult distributed;
   on_this_ranks_space([&](const auto& space) {
@@ -92,7 +100,7 @@ TEST_P(DistributedRun, gives_the_bits_of_one_process) {
 
 TEST_P(DistributedRun, resumes_a_one_process_state_and_saves_one_that_one_process_resumes) {
   const hamon::SpinModel model = model_of(GetParam().couplings);
-  const hamon::NrptOptions o = hamon_test::observed_run(GetParam().n_chains);
+  const hamon::NrptOptions o = options_of(GetParam());
   const std::int64_t total = o.burn_in + o.n_rounds;
   hamon::MpiExchange exchange;
   // Every rank makes the same one-process state (at round 90, inside adaptation) and
@@ -126,7 +134,7 @@ TEST_P(DistributedRun, resumes_a_one_process_state_and_saves_one_that_one_proces
 
 TEST_P(DistributedRun, a_stop_asked_on_one_rank_ends_every_rank_at_the_same_round) {
   const hamon::SpinModel model = model_of(GetParam().couplings);
-  const hamon::NrptOptions o = hamon_test::observed_run(GetParam().n_chains);
+  const hamon::NrptOptions o = options_of(GetParam());
   const std::int64_t total = o.burn_in + o.n_rounds;
   hamon::MpiExchange exchange;
   const bool asks = exchange.rank() == exchange.n_ranks() - 1;
@@ -158,15 +166,21 @@ TEST_P(DistributedRun, a_stop_asked_on_one_rank_ends_every_rank_at_the_same_roun
 INSTANTIATE_TEST_SUITE_P(Mpi, DistributedRun,
                          ::testing::Values(Case{Couplings::real, 5}, Case{Couplings::real, 40},
                                            Case{Couplings::integer, 40},
-                                           Case{Couplings::integer, 17},
-                                           Case{Couplings::potts, 40}),
+                                           Case{Couplings::integer, 17}, Case{Couplings::potts, 40},
+                                           // 3 replicas of 12 chains: 36 machines, 16 + 16 + 4
+                                           // over 3 ranks, replica 1 split between two.
+                                           Case{Couplings::real, 12, 3}),
                          [](const ::testing::TestParamInfo<Case>& param_info) {
                            const Couplings c = param_info.param.couplings;
                            return std::string(c == Couplings::real      ? "real"
                                               : c == Couplings::integer ? "integer"
                                                                         : "potts") +
                                   "_couplings_" + std::to_string(param_info.param.n_chains) +
-                                  "_chains";
+                                  "_chains" +
+                                  (param_info.param.n_replicas > 1
+                                       ? "_" + std::to_string(param_info.param.n_replicas) +
+                                             "_replicas"
+                                       : std::string());
                          });
 
 }  // namespace

@@ -59,6 +59,14 @@ struct Progress {
   double min_acceptance = 0.0;
 };
 
+/// Moves between replicas after the sweeps of a round (NrptOptions::cluster_moves).
+enum class ClusterMoves : std::int32_t {
+  none = 0,
+  /// Houdayer's cluster move at every rung of replica pairs (0, 1), (2, 3), ...
+  /// (impl/houdayer.hpp): spin models, an even number of replicas, one process.
+  houdayer = 1
+};
+
 struct NrptOptions {
   /// The ladder: explicit ascending betas, or (when empty) n_chains betas spaced
   /// linearly from beta_min to beta_max. The last beta is the target.
@@ -75,6 +83,13 @@ struct NrptOptions {
   /// the final ladder before measurement (run_phases.hpp).
   bool adapt_schedule = false;
   std::int32_t adapt_phases = 5;
+  /// Independent NRPT ladders of the same model in one run (replicas, >= 1): replica r's
+  /// machines are r * n_chains .. r * n_chains + n_chains - 1 of one state, each with its own
+  /// permutation, index process and random streams; replica 0 is the run of one replica. Swap
+  /// statistics are pooled over the replicas; the observers (traces, samples, moments) record
+  /// replica 0.
+  std::int32_t n_replicas = 1;
+  ClusterMoves cluster_moves = ClusterMoves::none;
   ObserverOptions observers;
   /// Called every `progress_every` rounds (0 = never) from the calling thread.
   std::int64_t progress_every = 0;
@@ -108,15 +123,15 @@ struct NrptResult {
   std::vector<double> betas;  // the final ladder (after any adaptation)
   SwapStatistics swaps;       // over measured rounds
   std::int64_t n_rounds = 0;  // measured rounds
-  double tau_observed = 0.0;  // round trips per measured round
+  double tau_observed = 0.0;  // round trips per measured round, per replica
   double efficiency = 0.0;    // tau_observed / swaps.tau_predicted (the finite ladder's)
-  std::vector<std::int64_t> round_trips;  // per machine, measured rounds
-  std::vector<std::int64_t> restarts;     // per machine, measured rounds
+  std::vector<std::int64_t> round_trips;  // per machine (every replica's), measured rounds
+  std::vector<std::int64_t> restarts;     // per machine (every replica's), measured rounds
   std::int64_t total_round_trips = 0;
-  std::vector<std::int32_t> chain_of_machine;  // final permutation
-  std::vector<std::int32_t> machine_of_chain;
-  std::vector<double> final_energies;  // per chain (temperature index)
-  std::int64_t spin_updates = 0;       // heat-bath updates done, burn-in included
+  std::vector<std::int32_t> chain_of_machine;  // final permutation (chain within the ladder)
+  std::vector<std::int32_t> machine_of_chain;  // at r * n_chains + chain for replica r
+  std::vector<double> final_energies;          // per chain (temperature index), replica 0
+  std::int64_t spin_updates = 0;               // heat-bath updates done, burn-in included
 
   // Observer outputs (empty unless asked for).
   std::vector<std::int64_t> sample_nodes;

@@ -5,7 +5,8 @@
 // Round r attempts pairs (i, i+1) with i = r mod 2, r mod 2 + 2, ...: one parity per
 // round, never both (two passes would make the scheme reversible again). A pair swaps
 // with probability min(1, exp((beta_{i+1} - beta_i) (E(x at i+1) - E(x at i)))), one
-// uniform per pair from Philox at counter (i, 0, swap stream, round). The pairs of one
+// uniform per pair from Philox at counter (i, r, swap stream, round) in the ladder of
+// replica r (NrptOptions::n_replicas; r = 0 for a run of one replica). The pairs of one
 // pass are disjoint, so they are decided and applied at once. Training's tempered chains
 // run the same pass (impl/deo_pass.hpp) over several ladders: ladder l draws at counter
 // (i, l, swap stream, round).
@@ -25,14 +26,16 @@ KOKKOS_INLINE_FUNCTION double swap_log_ratio(double beta_i, double beta_next, do
   return (beta_next - beta_i) * (energy_next - energy_i);
 }
 
-/// One DEO pass for `round` (parity round % 2) on the energies in state.energy_fixed.
+/// One DEO pass for `round` (parity round % 2) on the energies in state.energy_fixed, in
+/// every ladder of the state (one per replica: n_machines / n_chains; ladder r draws at
+/// counter (i, r, swap stream, round)).
 template <class ExecutionSpace, class Value>
 void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state,
                    std::uint64_t seed, std::uint32_t round, int fraction_bits) {
-  detail::deo_pass(
-      space, "hamon::deo_swap",
-      detail::ChainStateLadder<typename ExecutionSpace::memory_space>(state, fraction_bits),
-      static_cast<std::int32_t>(state.betas.extent(0)), 1, seed, round, 0);
+  const detail::ChainStateLadder<typename ExecutionSpace::memory_space> ladders(state,
+                                                                                fraction_bits);
+  detail::deo_pass(space, "hamon::deo_swap", ladders, ladders.n_rungs, ladders.n_ladders(), seed,
+                   round, 0);
 }
 
 /// Index process after a pass (and once before the first round, for the initial

@@ -74,8 +74,9 @@ void deo_pass(const ExecutionSpace& space, const char* label, const Ladders& lad
          DeoPass<Ladders>{ladders, seed, round, parity, n_ladders});
 }
 
-/// The sampler's ladder: chain i of a ChainState, energies in fixed point, swaps exchange
-/// temperature labels.
+/// The sampler's ladders: chain i of ladder l is machine_of_chain(l * n_rungs + i) of a
+/// ChainState (one ladder per replica), energies in fixed point, swaps exchange temperature
+/// labels within the ladder. The swap counters are pooled over the ladders.
 template <class MemorySpace>
 struct ChainStateLadder {
   template <class T>
@@ -90,6 +91,8 @@ struct ChainStateLadder {
   view<std::int64_t> attempted;
   view<std::int64_t> accepted;
   int fraction_bits;
+  std::int32_t n_rungs;
+  bool shared_counters;  // several ladders' pairs run at once: count atomically
 
   template <class ExecutionSpace, class Value>
   ChainStateLadder(const ChainState<ExecutionSpace, Value>& state, int bits)
@@ -99,22 +102,34 @@ struct ChainStateLadder {
         chain_of_machine(state.chain_of_machine),
         attempted(state.attempted),
         accepted(state.accepted),
-        fraction_bits(bits) {}
+        fraction_bits(bits),
+        n_rungs(static_cast<std::int32_t>(state.betas.extent(0))),
+        shared_counters(state.n_machines() > n_rungs) {}
+
+  std::int32_t n_ladders() const { return n_rungs > 0 ? n_machines() / n_rungs : 0; }
+  std::int32_t n_machines() const { return static_cast<std::int32_t>(chain_of_machine.extent(0)); }
 
   KOKKOS_INLINE_FUNCTION double beta(std::int32_t i, std::int32_t) const { return betas(i); }
-  KOKKOS_INLINE_FUNCTION double energy_gap(std::int32_t i, std::int32_t) const {
+  KOKKOS_INLINE_FUNCTION double energy_gap(std::int32_t i, std::int32_t l) const {
+    const std::int32_t at = l * n_rungs + i;
     return fixed_point_energy(
-        energy_fixed(machine_of_chain(i + 1)) - energy_fixed(machine_of_chain(i)), fraction_bits);
+        energy_fixed(machine_of_chain(at + 1)) - energy_fixed(machine_of_chain(at)), fraction_bits);
   }
   KOKKOS_INLINE_FUNCTION void count(std::int32_t i, bool accepted_swap) const {
+    if (shared_counters) {
+      Kokkos::atomic_add(&attempted(i), std::int64_t(1));
+      if (accepted_swap) Kokkos::atomic_add(&accepted(i), std::int64_t(1));
+      return;
+    }
     attempted(i) += 1;
     if (accepted_swap) accepted(i) += 1;
   }
-  KOKKOS_INLINE_FUNCTION void exchange(std::int32_t i, std::int32_t) const {
-    const std::int32_t m_lo = machine_of_chain(i);
-    const std::int32_t m_hi = machine_of_chain(i + 1);
-    machine_of_chain(i) = m_hi;
-    machine_of_chain(i + 1) = m_lo;
+  KOKKOS_INLINE_FUNCTION void exchange(std::int32_t i, std::int32_t l) const {
+    const std::int32_t at = l * n_rungs + i;
+    const std::int32_t m_lo = machine_of_chain(at);
+    const std::int32_t m_hi = machine_of_chain(at + 1);
+    machine_of_chain(at) = m_hi;
+    machine_of_chain(at + 1) = m_lo;
     chain_of_machine(m_hi) = i;
     chain_of_machine(m_lo) = i + 1;
   }

@@ -71,16 +71,33 @@ struct SamplerCore {
         model_owner(model_),
         model(view_aliases<memory_space>(model_owner)),
         options((validate_options(options_, model_.n_nodes), options_)),
-        link(exchange, static_cast<std::int32_t>(ladder_of(options_).size())) {
+        link(exchange,
+             static_cast<std::int32_t>(ladder_of(options_).size()) * options_.n_replicas) {
     ladder.phases = run_phases(options);
     ladder.betas = ladder_of(options);
     loop.family = family_of<ExecutionSpace>(model);
+    if (options.cluster_moves == ClusterMoves::houdayer) {
+      // The move flips spins at q = -1 nodes of two machines that one process holds.
+      if (model.n_states > 0) {
+        throw std::invalid_argument(
+            "NRPT options: cluster_moves houdayer needs Ising spins, not a Potts model");
+      }
+      if (link.blocks().size() > 1) {
+        throw std::invalid_argument(
+            "NRPT options: cluster_moves houdayer runs in one process, not over " +
+            std::to_string(link.blocks().size()) + " ranks");
+      }
+    }
     // Before any of it is allocated: the state, the trace chunks and the moment sums.
     require_space_memory<ExecutionSpace>(sampler_space_parts(
         model, options, n_chains(), link.my_block(), loop.family.node_columns(model),
         sizeof(typename ChainState<ExecutionSpace>::value_type)));
-    loop.state =
-        make_family_state(space, loop.family, model, ladder.betas, options.seed, link.my_block());
+    loop.state = make_family_state(space, loop.family, model, ladder.betas, options.seed,
+                                   link.my_block(), options.n_replicas);
+    if (options.cluster_moves == ClusterMoves::houdayer) {
+      loop.cluster_lists =
+          make_houdayer_scratch(space, n_chains(), options.n_replicas, model.n_nodes);
+    }
     traces.chunks =
         make_trace_chunks(space, model, options.observers, n_chains(), options.n_rounds);
     traces.sink = sink;
@@ -100,6 +117,7 @@ struct SamplerCore {
   }
 
   std::int32_t n_chains() const { return static_cast<std::int32_t>(ladder.betas.size()); }
+  std::int32_t n_machines() const { return n_chains() * options.n_replicas; }
   std::int64_t rounds_done() const { return loop.rounds_done; }
   bool measuring() const { return loop.rounds_done >= ladder.phases.burn_in; }
   std::int64_t measured() const {
@@ -191,9 +209,11 @@ struct SamplerCore {
     r.round_trips = to_host_vector<std::int64_t>(space, state.round_trips);
     r.restarts = to_host_vector<std::int64_t>(space, state.restarts);
     for (auto t : r.round_trips) r.total_round_trips += t;
-    r.tau_observed =
-        r.n_rounds > 0 ? static_cast<double>(r.total_round_trips) / static_cast<double>(r.n_rounds)
-                       : 0.0;
+    // Per ladder: each replica's ladder makes its own round trips.
+    r.tau_observed = r.n_rounds > 0 ? static_cast<double>(r.total_round_trips) /
+                                          static_cast<double>(r.n_rounds) /
+                                          static_cast<double>(options.n_replicas)
+                                    : 0.0;
     r.efficiency = n_chains() > 1 && r.swaps.tau_predicted > 0.0
                        ? r.tau_observed / r.swaps.tau_predicted
                        : 0.0;
@@ -205,7 +225,7 @@ struct SamplerCore {
           energy_fixed[static_cast<std::size_t>(r.machine_of_chain[static_cast<std::size_t>(c)])],
           model.energy_fraction_bits));
     }
-    r.spin_updates = model.n_free * n_chains() * options.n_expl * loop.rounds_done;
+    r.spin_updates = model.n_free * n_machines() * options.n_expl * loop.rounds_done;
     if (traces.chunks.samples_every > 0) {
       for (auto v : to_host_vector<std::int32_t>(space, traces.chunks.sample_nodes))
         r.sample_nodes.push_back(v);
@@ -236,11 +256,11 @@ struct SamplerCore {
     if (loop.rounds_done != 0) {
       throw std::logic_error("Sampler::start_from: the sampler has already run");
     }
-    if (s.n_machines != n_chains() || s.n_nodes != model.n_nodes ||
+    if (s.n_machines != n_machines() || s.n_nodes != model.n_nodes ||
         s.spins.size() != static_cast<std::size_t>(s.n_machines * s.n_nodes)) {
       throw std::invalid_argument("Sampler::start_from: a configuration of another shape");
     }
-    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains());
+    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains(), options.n_replicas);
     check_variables(s.spins, model.n_states, model.n_nodes);
     ChainState<ExecutionSpace>& state = loop.state;
     loop.restore_spins(space, s);
@@ -255,9 +275,12 @@ struct SamplerCore {
   }
 
   void restore(const SamplerState& s) {
-    if (s.n_machines != n_chains()) {
+    if (s.n_machines != n_machines()) {
       state_misfit(std::to_string(s.n_machines) + " machines, the options have " +
-                   std::to_string(n_chains()) + " chains");
+                   std::to_string(n_chains()) + " chains" +
+                   (options.n_replicas > 1
+                        ? " in " + std::to_string(options.n_replicas) + " replicas"
+                        : std::string()));
     }
     if (s.n_nodes != model.n_nodes) {
       state_misfit(std::to_string(s.n_nodes) + " nodes, the model has " +
@@ -265,7 +288,7 @@ struct SamplerCore {
     }
     if (s.betas.size() != ladder.betas.size()) state_misfit("the ladder has another length");
     if (s.rounds_done < 0 || s.rounds_done > kMaxRounds) state_misfit("impossible round number");
-    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains());
+    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains(), options.n_replicas);
     check_trip_phases(s.trip_phase);
     check_variables(s.spins, model.n_states, model.n_nodes);
     validate_ladder(s.betas);

@@ -23,27 +23,31 @@ namespace hamon::detail {
   throw std::invalid_argument("Sampler: the saved state does not fit this run: " + what);
 }
 
-/// chain_of_machine a permutation of the n chains and machine_of_chain its inverse: the swap
-/// pass and the index process index by both without bounds checks.
+/// Per ladder r of `n_replicas` (machines r * n .. r * n + n - 1): chain_of_machine a
+/// permutation of its n chains and machine_of_chain (at r * n + chain) its inverse, so no
+/// machine leaves its ladder: the swap pass and the index process index by both without
+/// bounds checks.
 inline void check_permutations(const std::vector<std::int32_t>& chain_of_machine,
-                               const std::vector<std::int32_t>& machine_of_chain, std::int32_t n) {
-  const auto size = static_cast<std::size_t>(n);
+                               const std::vector<std::int32_t>& machine_of_chain, std::int32_t n,
+                               std::int32_t n_replicas = 1) {
+  const auto size = static_cast<std::size_t>(n) * static_cast<std::size_t>(n_replicas);
   if (chain_of_machine.size() != size || machine_of_chain.size() != size) {
     state_misfit("the permutations have " + std::to_string(chain_of_machine.size()) + " and " +
                  std::to_string(machine_of_chain.size()) + " entries, expected " +
-                 std::to_string(n));
+                 std::to_string(size));
   }
   for (std::size_t m = 0; m < size; ++m) {
     const std::int32_t c = chain_of_machine[m];
-    // Every machine at a chain that names it back: then chain_of_machine is one-to-one,
-    // so a permutation, and machine_of_chain its inverse.
-    if (c < 0 || c >= n || machine_of_chain[static_cast<std::size_t>(c)] != std::int32_t(m)) {
+    const std::size_t ladder_start = m - m % static_cast<std::size_t>(n);
+    // Every machine at a chain of its ladder that names it back: then chain_of_machine is
+    // one-to-one within each ladder, so a permutation, and machine_of_chain its inverse.
+    if (c < 0 || c >= n ||
+        machine_of_chain[ladder_start + static_cast<std::size_t>(c)] != std::int32_t(m)) {
       state_misfit("chain_of_machine and machine_of_chain are not inverse permutations (machine " +
                    std::to_string(m) + " is at chain " + std::to_string(c) + ")");
     }
   }
 }
-
 /// Every trip phase one of TripPhase's (deo_pass.hpp).
 inline void check_trip_phases(const std::vector<std::int8_t>& phases) {
   for (std::size_t m = 0; m < phases.size(); ++m) {

@@ -10,11 +10,13 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/impl/host_copies.hpp"
+#include "hamon/core/impl/houdayer.hpp"
 #include "hamon/core/impl/model_family.hpp"
 #include "hamon/core/impl/sampler/rank_link.hpp"
 #include "hamon/core/impl/sampler/restore_checks.hpp"
@@ -32,16 +34,24 @@ struct RoundLoop {
   ModelFamily<ExecutionSpace, Value> family;
   ChainState<ExecutionSpace, Value> state;
   std::int64_t rounds_done = 0;  // burn-in included
+  /// With cluster moves: the lists of impl/houdayer.hpp (derived, not saved); empty: none.
+  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, memory_space> cluster_lists;
 
   std::int32_t n_chains() const { return static_cast<std::int32_t>(state.betas.extent(0)); }
 
-  /// The sweeps of round `round`, then (when `energies`) every local machine's energy.
+  /// The sweeps of round `round`, the cluster moves (when on), then (when `energies`) every
+  /// local machine's energy.
   void sweep(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
              const NrptOptions& options, bool energies) {
     const auto round = static_cast<std::uint32_t>(rounds_done);
     for (std::int32_t sweep = 0; sweep < options.n_expl; ++sweep) {
       family.sweep(space, model, state, options.seed, round, static_cast<std::uint32_t>(sweep),
                    HostKernel::best);
+    }
+    if constexpr (std::is_same_v<Value, std::int8_t>) {
+      if (cluster_lists.extent(0) > 0) {
+        houdayer_moves(space, model, state, cluster_lists, options.seed, round);
+      }
     }
     if (energies) family.energies(space, model, state);
   }

@@ -77,8 +77,9 @@ std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model
   // per pair the attempted and accepted swaps).
   parts.push_back({"spins", view_bytes(static_cast<double>(block.count) * nodes, value)});
   const double pairs = n_chains > 1 ? n - 1 : 0.0;
-  parts.push_back({"machine records", view_bytes(n, 8) + 2 * view_bytes(n, 4) +
-                                          3 * view_bytes(n, 8) + view_bytes(n, 1) +
+  const double machines = n * static_cast<double>(options.n_replicas);
+  parts.push_back({"machine records", view_bytes(n, 8) + 2 * view_bytes(machines, 4) +
+                                          3 * view_bytes(machines, 8) + view_bytes(machines, 1) +
                                           2 * view_bytes(pairs, 8)});
   // The family's decision tables (spin_family.hpp, potts_family.hpp).
   const double bound = model.integer_field_bound;
@@ -91,6 +92,11 @@ std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model
     tables = view_bytes(n * kFieldBoundaries, 8);  // field_boundary
   }
   parts.push_back({"decision tables", tables});
+  // impl/houdayer.hpp: a node list per rung and replica pair.
+  if (options.cluster_moves == ClusterMoves::houdayer) {
+    parts.push_back(
+        {"cluster lists", view_bytes(n * static_cast<double>(options.n_replicas / 2) * nodes, 4)});
+  }
   // make_trace_chunks
   const ObserverOptions& obs = options.observers;
   const PlannedTraceRows planned = planned_trace_rows(obs, options.n_rounds);
