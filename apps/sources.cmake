@@ -37,6 +37,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/plan_record.cpp
   run/stop_signals.cpp
   run/decision_yaml.cpp
+  run/search_summary.cpp
   run/summary.cpp
   run/trace_setup.cpp
   run/execute_run.cpp

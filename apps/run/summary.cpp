@@ -8,6 +8,7 @@
 #include "config/yaml_values.hpp"
 #include "hamon/version.hpp"
 #include "run/decision_yaml.hpp"
+#include "run/search_summary.hpp"
 
 namespace hamon::cli {
 
@@ -246,6 +247,7 @@ std::string summary_yaml(const SummaryInputs& in) {
 
   if (in.plan) emit_tuning(out, in.config.nrpt.tune, *in.plan);
   emit_nrpt(out, in.result, in.explore_sweeps);
+  emit_search(out, in.result, in.ended_by);
   emit_observables(out, in.observables);
   emit_health(out, in.diagnostics);
   if (in.diagnostics.log_z) emit_log_z(out, *in.diagnostics.log_z, in.result);

@@ -36,6 +36,7 @@ struct SummaryInputs {
   const RunDiagnostics& diagnostics;
   const Plan* plan;  // the tuned plan, or nullptr when the run was not tuned
   Timing timing;
+  std::string ended_by;  // what ended a run of nrpt.until (empty: a run of fixed length)
 };
 
 std::string summary_yaml(const SummaryInputs& in);
