@@ -6,7 +6,9 @@
 // a run, burn-in included, calls track() once the round's energies are in every rank's state
 // and before the swap pass moves the machines' chains.
 //
-// The compare is of the fixed-point energies, so exact; a tie keeps the earlier state. The
+// The compare is of the fixed-point energies, so exact; a tie keeps the earlier state. Its
+// kernels: hamon::best_states (the compare, per machine) and hamon::best_states_copy (the
+// improved machines' variables, in a round where one improved). The
 // records are replicated on every rank (each rank holds every machine's energy), the copies
 // of the variables live where the machine's variables do: each rank its block, gathered to
 // rank 0 to save. Like the round loop it is written over the variables' storage type, so one
@@ -35,6 +37,7 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
   using Records = BestRecords<ViewsIn<typename ExecutionSpace::memory_space>::template type>;
   using saved_state = BestStatesOf<Value>;
   typename ChainState<ExecutionSpace, Value>::spin_view spins;  // rows of the local machines
+  Kokkos::View<std::int8_t*, typename ExecutionSpace::memory_space> improved;  // in this round
 
   /// Nothing seen yet; the copies hold the machines' start (valid variables of the family, so a
   /// state saved before the first round restores like any other).
@@ -48,6 +51,7 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
     Kokkos::deep_copy(space, this->energy_fixed, kNoBestEnergy);
     Kokkos::deep_copy(space, this->round, -1);
     Kokkos::deep_copy(space, this->chain, -1);
+    improved = decltype(improved)("hamon::best_improved", n);
     spins = decltype(spins)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hamon::best_spins"),
                             state.spins.extent(0), state.spins.extent(1));
     Kokkos::deep_copy(space, spins, state.spins);
@@ -56,50 +60,52 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
   /// The round's energies against the best so far (round: the round's number, from 0).
   void track(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state,
              std::int64_t round_number) const {
-    using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
-    using member = typename team_policy::member_type;
     const auto energy = state.energy_fixed;
     const auto chain_of_machine = state.chain_of_machine;
     const auto betas = state.betas;
     const auto trips = state.round_trips;
-    const auto variables = state.spins;
     const auto best_energy = this->energy_fixed;
     const auto best_round = this->round;
     const auto best_chain = this->chain;
     const auto best_beta = this->beta;
     const auto best_trips = this->round_trips_at;
-    const auto best_spins = spins;
+    const auto flags = improved;
     const std::int64_t first = state.first_machine;
-    const auto n_local = static_cast<std::int64_t>(variables.extent(0));
-    const auto n_nodes = static_cast<std::int64_t>(variables.extent(1));
+    const auto n_local = static_cast<std::int64_t>(state.spins.extent(0));
     const auto n_machines = static_cast<std::int32_t>(energy.extent(0));
-    // One team per machine: a thread compares (improvements are rare once the run settles),
-    // the team copies an improved machine's row.
+    // The compare, per machine; how many of this rank's machines improved comes back to the
+    // host, so that the copy (a pass over their variables) runs only in a round that needs it:
+    // once the run settles, improvements are rare.
+    std::int64_t local_improved = 0;
+    Kokkos::parallel_reduce(
+        "hamon::best_states", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n_machines),
+        KOKKOS_LAMBDA(const std::int32_t m, std::int64_t& count) {
+          const bool better = energy(m) < best_energy(m);
+          flags(m) = better ? 1 : 0;
+          if (!better) return;
+          best_energy(m) = energy(m);
+          best_round(m) = round_number;
+          const std::int32_t c = chain_of_machine(m);
+          best_chain(m) = c;
+          best_beta(m) = betas(c);
+          std::int64_t total = 0;
+          for (std::int32_t k = 0; k < n_machines; ++k) total += trips(k);
+          best_trips(m) = total;
+          if (m >= first && m < first + n_local) ++count;
+        },
+        local_improved);
+    if (local_improved == 0) return;
+    const auto variables = state.spins;
+    const auto best_spins = spins;
+    // Per node, along its machines (LayoutLeft: side by side), a select rather than a branch
+    // so that the host loop vectorises.
+    const auto n_nodes = static_cast<std::int64_t>(variables.extent(1));
     Kokkos::parallel_for(
-        "hamon::best_states", team_policy(space, n_machines, Kokkos::AUTO),
-        KOKKOS_LAMBDA(const member& team) {
-          const std::int32_t m = team.league_rank();
-          bool improved = false;
-          Kokkos::single(
-              Kokkos::PerTeam(team),
-              [&](bool& better) {
-                better = energy(m) < best_energy(m);
-                if (!better) return;
-                best_energy(m) = energy(m);
-                best_round(m) = round_number;
-                const std::int32_t c = chain_of_machine(m);
-                best_chain(m) = c;
-                best_beta(m) = betas(c);
-                std::int64_t total = 0;
-                for (std::int32_t k = 0; k < n_machines; ++k) total += trips(k);
-                best_trips(m) = total;
-              },
-              improved);
-          const std::int64_t row = m - first;
-          if (!improved || row < 0 || row >= n_local) return;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n_nodes), [&](const std::int64_t i) {
-            best_spins(row, i) = variables(row, i);
-          });
+        "hamon::best_states_copy", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n_nodes),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          for (std::int64_t m = 0; m < n_local; ++m) {
+            best_spins(m, i) = flags(first + m) != 0 ? variables(m, i) : best_spins(m, i);
+          }
         });
   }
 
