@@ -8,11 +8,10 @@
 //
 // The compare is of the fixed-point energies, so exact; a tie keeps the earlier state. Its
 // kernels: hamon::best_states (the compare, per machine) and hamon::best_states_copy (the
-// improved machines' variables, in a round where one improved). The
-// records are replicated on every rank (each rank holds every machine's energy), the copies
-// of the variables live where the machine's variables do: each rank its block, gathered to
-// rank 0 to save. Like the round loop it is written over the variables' storage type, so one
-// tracker serves every family.
+// improved machines' variables, in a round where one improved). The records are replicated on every
+// rank (each rank holds every machine's energy), the copies of the variables live where the
+// machine's variables do: each rank its block, gathered to rank 0 to save. Like the round loop it
+// is written over the variables' storage type, so one tracker serves every family.
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
@@ -43,17 +42,23 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
   /// state saved before the first round restores like any other).
   void start(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state) {
     const auto n = static_cast<std::size_t>(state.n_machines());
-    this->energy_fixed = decltype(this->energy_fixed)("hamon::best_energy", n);
-    this->round = decltype(this->round)("hamon::best_round", n);
-    this->chain = decltype(this->chain)("hamon::best_chain", n);
-    this->beta = decltype(this->beta)("hamon::best_beta", n);
-    this->round_trips_at = decltype(this->round_trips_at)("hamon::best_round_trips_at", n);
+    // Allocated and initialised on the caller's instance, like the chain state's views.
+    const auto on_space = [&](const char* label) {
+      return Kokkos::view_alloc(space, std::string(label));
+    };
+    this->energy_fixed = decltype(this->energy_fixed)(on_space("hamon::best_energy"), n);
+    this->round = decltype(this->round)(on_space("hamon::best_round"), n);
+    this->chain = decltype(this->chain)(on_space("hamon::best_chain"), n);
+    this->beta = decltype(this->beta)(on_space("hamon::best_beta"), n);
+    this->round_trips_at =
+        decltype(this->round_trips_at)(on_space("hamon::best_round_trips_at"), n);
     Kokkos::deep_copy(space, this->energy_fixed, kNoBestEnergy);
     Kokkos::deep_copy(space, this->round, -1);
     Kokkos::deep_copy(space, this->chain, -1);
-    improved = decltype(improved)("hamon::best_improved", n);
-    spins = decltype(spins)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hamon::best_spins"),
-                            state.spins.extent(0), state.spins.extent(1));
+    improved = decltype(improved)(on_space("hamon::best_improved"), n);
+    spins = decltype(spins)(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::best_spins")),
+        state.spins.extent(0), state.spins.extent(1));
     Kokkos::deep_copy(space, spins, state.spins);
   }
 
