@@ -38,6 +38,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/plan_record.cpp
   run/stop_signals.cpp
   run/decision_yaml.cpp
+  run/best_state_output.cpp
   run/search_evidence.cpp
   run/search_summary.cpp
   run/summary.cpp

@@ -64,7 +64,8 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
                       bool detailed) {
   const NrptResult& r = outcome.result;
   out << "hamon: results in " << outcome.directory
-      << "/ (summary.yaml, betas.npy, energies.npy, index_process.npy, samples.npy)\n";
+      << "/ (summary.yaml, betas.npy, energies.npy, index_process.npy, samples.npy, "
+         "best_state.npy)\n";
   out << "  model        " << model_line(run) << "\n";
   out << "  device       " << device_line(run.config.device, outcome.decision) << ", ran on "
       << outcome.execution_space << "\n";
@@ -91,6 +92,12 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
   out << "  Lambda       " << format("%.4f", r.swaps.Lambda) << ", round trips "
       << r.total_round_trips << " (efficiency " << format("%.3f", r.efficiency) << ")\n";
   out << "  energy/node  " << mean_text(outcome.observables.energy_per_node) << "\n";
+  if (r.best_round >= 0) {
+    out << "  best energy  " << format("%.6f", r.best_energy) << " (round " << r.best_round
+        << ", beta " << format("%.4f", r.best_beta) << "; " << r.round_trips_since_best
+        << " round trips since" << (outcome.ended_by.empty() ? "" : ", ended " + outcome.ended_by)
+        << ")\n";
+  }
   out << (outcome.observables.potts > 0 ? "  Potts order  " : "  |m|/node     ")
       << mean_text(outcome.observables.abs_magnetization_per_node) << "\n";
   out << "  health       " << health_line(outcome.diagnostics.health) << "\n";

@@ -179,6 +179,12 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
     emit_float(out, tune.target_acceptance);
   }
   if (tune.any()) out << YAML::Key << "tune_rounds" << YAML::Value << tune.rounds;
+  if (spec.until.enabled) {
+    out << YAML::Key << "until" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "stable_round_trips" << YAML::Value << spec.until.stable_round_trips;
+    out << YAML::Key << "max_rounds" << YAML::Value << spec.until.max_rounds;
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 }
 

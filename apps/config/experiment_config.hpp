@@ -95,6 +95,14 @@ struct TuneSpec {
 /// has its range up to it, so each reports the same range whatever the value.
 inline constexpr std::int64_t kMaxRoundsTotal = std::numeric_limits<std::uint32_t>::max();
 
+/// nrpt.until: measure in chunks of `rounds` until the run's best energy has not improved for
+/// `stable_round_trips` round trips (all machines, measured), or `max_rounds` measured rounds.
+struct UntilSpec {
+  bool enabled = false;
+  std::int64_t stable_round_trips = 0;
+  std::int64_t max_rounds = 0;
+};
+
 struct NrptSpec {
   enum class Spacing { linear, geometric };
   std::int32_t chains = 0;  // from `chains`, or the length of `betas`; 0 with chains: auto
@@ -116,6 +124,7 @@ struct NrptSpec {
   bool adapt_schedule = false;
   ClusterMoves cluster_moves = ClusterMoves::none;  // `cluster_moves`
   TuneSpec tune;
+  UntilSpec until;
 };
 
 /// nrpt.cluster_moves's names.

@@ -151,19 +151,39 @@ void read_beta_max(YamlReader& reader, const std::map<std::string, YAML::Node>& 
   }
 }
 
+/// `until: {stable_round_trips: K, max_rounds: N}`, both required (N bounds a run whose best
+/// keeps moving); N at least the chunk length `rounds`.
+UntilSpec read_until(YamlReader& reader, const YAML::Node& node, std::int64_t rounds) {
+  const std::string path = "nrpt.until";
+  const auto keys = reader.entries(node, path, {"stable_round_trips", "max_rounds"});
+  for (const char* key : {"stable_round_trips", "max_rounds"}) {
+    if (keys.count(key) == 0) {
+      reader.fail(path, std::string("missing required key '") + key +
+                            "' (until: {stable_round_trips: K, max_rounds: N})");
+    }
+  }
+  UntilSpec until;
+  until.enabled = true;
+  until.stable_round_trips =
+      reader.integer(keys.at("stable_round_trips"), path + ".stable_round_trips", 1);
+  until.max_rounds = reader.integer(keys.at("max_rounds"), path + ".max_rounds", rounds,
+                                    kMaxRoundsTotal, " (at least nrpt.rounds, the chunk length)");
+  return until;
+}
+
 }  // namespace
 
 NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
-  const auto keys = reader.entries(
-      node, "nrpt",
-      {"chains", "beta_min", "beta_max", "spacing", "betas", "rounds", "burn_in", "explore_sweeps",
-       "adapt_schedule", "cluster_moves", "tune", "max_chains", "target_acceptance", "tune_rounds",
-       "gap_tol"},
-      {{"autotune", "write tune: auto"},
-       {"tune_chains", "write chains: auto"},
-       {"tune_schedule", "write betas: auto"},
-       {"tune_betas", "write betas: auto"},
-       {"tune_exploration", "write explore_sweeps: auto"}});
+  const auto keys =
+      reader.entries(node, "nrpt",
+                     {"chains", "beta_min", "beta_max", "spacing", "betas", "rounds", "burn_in",
+                      "explore_sweeps", "adapt_schedule", "cluster_moves", "tune", "max_chains",
+                      "target_acceptance", "tune_rounds", "gap_tol", "until"},
+                     {{"autotune", "write tune: auto"},
+                      {"tune_chains", "write chains: auto"},
+                      {"tune_schedule", "write betas: auto"},
+                      {"tune_betas", "write betas: auto"},
+                      {"tune_exploration", "write explore_sweeps: auto"}});
   const auto has = [&](const char* key) { return keys.count(key) != 0; };
   NrptSpec spec;
   spec.tune = read_tuning(reader, keys);
@@ -261,6 +281,7 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
     spec.cluster_moves =
         reader.choice(keys.at("cluster_moves"), "nrpt.cluster_moves", kClusterMoveNames);
   }
+  if (has("until")) spec.until = read_until(reader, keys.at("until"), spec.rounds);
   return spec;
 }
 

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 /// The files an extension replaces, removes or creates beside the traces.
 std::vector<std::string> replaced_names() {
   const std::string checkpoint = kCheckpointFile;
-  return {kConfigFile, kSummaryFile,        kBetasFile,
+  return {kConfigFile, kSummaryFile,        kBetasFile,          kBestStateFile,
           checkpoint,  checkpoint + ".new", checkpoint + ".prev"};
 }
 

@@ -271,11 +271,20 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
   job.agree([&] {
     check_options_identity(checkpoint, identity_of(*run.model, production.options), config,
                            loaded.file.string());
-    const std::int64_t target = production.options.burn_in + production.options.n_rounds;
+    const UntilSpec& until = config.nrpt.until;
+    if (until.enabled && how == ContinueHow::extend) {
+      throw CheckpointError(loaded.file.string() +
+                            ": the run measured until its best energy was stable (nrpt.until); "
+                            "extend adds rounds to a run of a fixed length");
+    }
+    // A run of nrpt.until measures up to its max_rounds, in chunks of `rounds`.
+    const std::int64_t target = production.options.burn_in +
+                                (until.enabled ? until.max_rounds : production.options.n_rounds);
     if (checkpoint.state.rounds_done > target) {
-      throw CheckpointError(loaded.file.string() + ": the checkpoint is at round " +
-                            std::to_string(checkpoint.state.rounds_done) +
-                            ", past the configured burn_in + rounds = " + std::to_string(target));
+      throw CheckpointError(
+          loaded.file.string() + ": the checkpoint is at round " +
+          std::to_string(checkpoint.state.rounds_done) + ", past the configured burn_in + " +
+          (until.enabled ? "until.max_rounds" : "rounds") + " = " + std::to_string(target));
     }
   });
 

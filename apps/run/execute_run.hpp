@@ -61,6 +61,7 @@ struct RunOutcome {
   double total_s = 0.0;
   double sampling_s = 0.0;    // sampling in this command (tuning excluded)
   double checkpoint_s = 0.0;  // of which writing checkpoints
+  std::string ended_by;       // nrpt.until: "stable" or "max_rounds" (empty without until)
 };
 
 /// Where start_run puts the run: a fresh DIR.partial, or the DIR.partial of a run that

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run/run_driver.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 
 #include "hamon/core/checkpoint.hpp"
 #include "output/npy.hpp"
+#include "run/best_state_output.hpp"
 #include "run/mpi_job.hpp"
 #include "run/search_evidence.hpp"
+#include "run/search_summary.hpp"
 #include "run/stop_signals.hpp"
 #include "run/summary.hpp"
 
@@ -34,7 +37,7 @@ Driver::Driver(const PreparedRun& run, RunDirectory* dir, Production production,
 RunOutcome Driver::drive(SamplerBase& sampler, RunTraceFiles* traces, RunClock::time_point started,
                          RunOutcome outcome) {
   const CheckpointSpec& cadence = run_.config.output.checkpoint;
-  const std::int64_t target = production_.options.burn_in + production_.options.n_rounds;
+  std::int64_t target = first_target(sampler.rounds_done());
   auto last_save = RunClock::now();
   bool due = false;  // sticky until handled: over ranks the stop comes a round later
   const auto should_stop = [&]() {
@@ -49,25 +52,32 @@ RunOutcome Driver::drive(SamplerBase& sampler, RunTraceFiles* traces, RunClock::
   checkpoint_s_ = 0.0;  // the round-0 checkpoint is set-up, not sampling
   {
     FinishOnExit finish{display_};
-    while (sampler.rounds_done() < target) {
-      due = false;
-      sampler.run(target - sampler.rounds_done(), should_stop);
-      std::string signal = StopSignals::requested() ? StopSignals::which() : "";
-      if (job.distributed()) {
-        // Why the ranks stopped (they stopped at the same round): 2 a signal, 1 a save.
-        MachineExchange& ranks = *job.exchange();
-        const std::int64_t why = ranks.max_over_ranks(!signal.empty() ? 2 : due ? 1 : 0);
-        if (why == 2 && signal.empty()) signal = "a signal to another rank";
-        due = why >= 1;
+    for (;;) {
+      while (sampler.rounds_done() < target) {
+        due = false;
+        sampler.run(target - sampler.rounds_done(), should_stop);
+        std::string signal = StopSignals::requested() ? StopSignals::which() : "";
+        if (job.distributed()) {
+          // Why the ranks stopped (they stopped at the same round): 2 a signal, 1 a save.
+          MachineExchange& ranks = *job.exchange();
+          const std::int64_t why = ranks.max_over_ranks(!signal.empty() ? 2 : due ? 1 : 0);
+          if (why == 2 && signal.empty()) signal = "a signal to another rank";
+          due = why >= 1;
+        }
+        if (!signal.empty()) {
+          display_.finish();
+          stop(sampler, signal);
+        }
+        if (due) {
+          save(sampler);
+          last_save = RunClock::now();
+        }
       }
-      if (!signal.empty()) {
-        display_.finish();
-        stop(sampler, signal);
-      }
-      if (due) {
-        save(sampler);
-        last_save = RunClock::now();
-      }
+      if (!run_.config.nrpt.until.enabled) break;
+      outcome.ended_by = until_verdict(sampler);
+      if (!outcome.ended_by.empty()) break;
+      target = std::min(target + production_.options.n_rounds,
+                        production_.options.burn_in + run_.config.nrpt.until.max_rounds);
     }
   }
   // The final state, which `hamon extend` continues, unless a due save just wrote it.
@@ -75,6 +85,29 @@ RunOutcome Driver::drive(SamplerBase& sampler, RunTraceFiles* traces, RunClock::
   outcome.sampling_s = seconds_since(sampling_start);
   outcome.checkpoint_s = checkpoint_s_;
   return finish(sampler, traces, started, std::move(outcome));
+}
+
+std::int64_t Driver::first_target(std::int64_t rounds_done) const {
+  const std::int64_t burn_in = production_.options.burn_in;
+  const std::int64_t chunk = production_.options.n_rounds;
+  const UntilSpec& until = run_.config.nrpt.until;
+  if (!until.enabled) return burn_in + chunk;
+  // The chunk boundary at or after the round a resumed run starts from: the verdict of a
+  // boundary depends on the state there only, so one taken again after a resume (a run
+  // stopped right at it) is the same, and the run ends at the same round with the same bits.
+  const std::int64_t measured = std::max<std::int64_t>(0, rounds_done - burn_in);
+  const std::int64_t chunks = std::max<std::int64_t>(1, (measured + chunk - 1) / chunk);
+  return burn_in + std::min(chunks * chunk, until.max_rounds);
+}
+
+std::string Driver::until_verdict(SamplerBase& sampler) const {
+  const UntilSpec& until = run_.config.nrpt.until;
+  // Collective over ranks; the best states' records and the round trips are every rank's,
+  // so every rank reaches the same verdict.
+  const NrptResult r = sampler.result();
+  if (r.best_round >= 0 && r.round_trips_since_best >= until.stable_round_trips) return "stable";
+  if (r.n_rounds >= until.max_rounds) return "max_rounds";
+  return "";
 }
 
 void Driver::save(SamplerBase& sampler) {
@@ -124,16 +157,18 @@ RunOutcome Driver::finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock:
   r.energies = read_streamed_rows<double>(dir.file(kEnergiesFile),
                                           recorded.energies ? r.n_rounds : 0, chains);
   dir.write(kBetasFile, [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
+  dir.write(kBestStateFile,
+            [&](std::ostream& out) { write_best_state(out, r, run_.model->is_potts()); });
   outcome.observables = observables_of(r, *run_.model, run_.config.output.moments);
   outcome.diagnostics = diagnose(*run_.model, r);
   outcome.search = diagnose_search(
       search_evidence(r, outcome.explore_sweeps, outcome.diagnostics, run_.beta_max));
   outcome.total_s = seconds_since(started);
-  const std::string summary = summary_yaml(
-      SummaryInputs{run_.config, *run_.model, outcome.decision, outcome.execution_space, r,
-                    outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
-                    outcome.plan ? &*outcome.plan : nullptr, run_.beta_max, outcome.search,
-                    Timing{outcome.total_s, outcome.sampling_s, outcome.checkpoint_s}});
+  const std::string summary = summary_yaml(SummaryInputs{
+      run_.config, *run_.model, outcome.decision, outcome.execution_space, r,
+      outcome.explore_sweeps, outcome.observables, outcome.diagnostics,
+      outcome.plan ? &*outcome.plan : nullptr, run_.beta_max, outcome.search,
+      Timing{outcome.total_s, outcome.sampling_s, outcome.checkpoint_s}, outcome.ended_by});
   dir.write(kSummaryFile, [&](std::ostream& out) { out << summary; });
   dir.commit(run_.output_policy == OutputPolicy::replace_run);
   outcome.directory = dir.final_dir().string();

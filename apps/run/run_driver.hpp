@@ -60,6 +60,11 @@ class Driver {
   [[noreturn]] void stop(SamplerBase& sampler, const std::string& signal);
   RunOutcome finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock::time_point started,
                     RunOutcome outcome);
+  /// nrpt.until: the rounds (burn-in included) of the first chunk to run from `rounds_done`;
+  /// without until, the run's end.
+  std::int64_t first_target(std::int64_t rounds_done) const;
+  /// nrpt.until at a chunk boundary: "stable", "max_rounds", or "" to run another chunk.
+  std::string until_verdict(SamplerBase& sampler) const;
 
   const PreparedRun& run_;
   RunDirectory* dir_;

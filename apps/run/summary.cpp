@@ -9,6 +9,7 @@
 #include "config/emit_experiment.hpp"
 #include "config/yaml_values.hpp"
 #include "hamon/version.hpp"
+#include "run/best_state_output.hpp"
 #include "run/decision_yaml.hpp"
 #include "run/search_summary.hpp"
 
@@ -258,13 +259,14 @@ std::string summary_yaml(const SummaryInputs& in) {
 
   if (in.plan) emit_tuning(out, in.config.nrpt.tune, *in.plan);
   emit_nrpt(out, in.result, in.explore_sweeps);
-  emit_observables(out, in.observables);
-  emit_health(out, in.diagnostics);
-  if (in.diagnostics.log_z) emit_log_z(out, *in.diagnostics.log_z, in.result);
   out << YAML::Key << "search" << YAML::Value << YAML::BeginMap;
+  emit_best_entries(out, in.result, in.ended_by);
   if (in.beta_max) emit_beta_max_estimate(out, *in.beta_max);
   emit_search_diagnosis(out, in.search);
   out << YAML::EndMap;
+  emit_observables(out, in.observables);
+  emit_health(out, in.diagnostics);
+  if (in.diagnostics.log_z) emit_log_z(out, *in.diagnostics.log_z, in.result);
 
   out << YAML::Key << "timing" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "total_s" << YAML::Value;

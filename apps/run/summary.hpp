@@ -40,6 +40,7 @@ struct SummaryInputs {
   const std::optional<BetaMaxReport>& beta_max;  // with nrpt.gap_tol
   const SearchDiagnosis& search;
   Timing timing;
+  std::string ended_by;  // what ended a run of nrpt.until (empty: a run of fixed length)
 };
 
 std::string summary_yaml(const SummaryInputs& in);

@@ -41,6 +41,9 @@ TEST(TEST_CATEGORY, determinism_matches_serial_bit_for_bit) {
   expect_same_bits(here.samples, reference.samples, "samples");
   expect_same_bits(here.energies, reference.energies, "energies");
   expect_same_bits(here.final_energies, reference.final_energies, "final energies");
+  expect_same_bits(here.best_energies, reference.best_energies, "best energies");
+  expect_same_bits(here.best_state, reference.best_state, "best state");
+  EXPECT_EQ(here.best_round, reference.best_round);
   expect_same_bits(here.moments.node_means, reference.moments.node_means, "node means");
   expect_same_bits(here.moments.edge_means_stderr, reference.moments.edge_means_stderr,
                    "edge stderr");

@@ -369,6 +369,23 @@ TEST(TEST_CATEGORY, sampler_refuses_a_state_that_does_not_fit) {
   bad = good;
   bad.spins[model.n_nodes() + 7] = 0;
   refused(bad, o, "machine 1, node 7 holds 0, not a spin");
+  // The best states: their copies are variables like the spins, and each was found in a
+  // round before the saved one, at a chain of the ladder.
+  hamon::SamplerState best = good;
+  best.best.spins[2 * model.n_nodes() + 5] = 3;
+  refused(best, o, "machine 2, node 5 holds 3, not a spin");
+  best = good;
+  best.best.spins.pop_back();
+  refused(best, o, "best states' variables have the wrong size");
+  best = good;
+  best.best.round[1] = good.rounds_done;
+  refused(best, o, "machine 1's best state has round 20");
+  best = good;
+  best.best.chain[3] = o.n_chains;
+  refused(best, o, "machine 3's best state");
+  best = good;
+  best.best.energy_fixed.pop_back();
+  refused(best, o, "best states have another number of machines");
   // A row count whose product with the row width overflows: 2^62 rows of 4 chains'
   // energies wrap to the 0 entries kept, which only a check without that product refuses.
   auto four = o;

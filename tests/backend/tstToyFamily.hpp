@@ -135,11 +135,13 @@ struct Toy {
     l.family = toy_family();
     l.state = hamon::detail::make_family_state(space, l.family, model, options.betas, options.seed,
                                                hamon::MachineBlock{0, 4});
+    l.start_best(space);
     return l;
   }
 
   void round(hamon::detail::RoundLoop<Space, Real>& l) const {
     l.sweep(space, model, options, true);
+    l.track_best(space);
     l.swap(space, model, options);
     ++l.rounds_done;
   }

@@ -12,8 +12,10 @@ import sys
 import numpy as np
 import yaml
 
-TOP_KEYS = {"hamon", "config", "device", "model", "nrpt", "observables", "health", "search",
+TOP_KEYS = {"hamon", "config", "device", "model", "nrpt", "search", "observables", "health",
             "timing"}
+SEARCH_KEYS = {"best_energy", "found_round", "found_beta", "round_trips_since_improvement"}
+ADVICE_KEYS = {"beta_max_estimate", "diagnosis"}  # checked by check_search_advice
 OPTIONAL_TOP_KEYS = {"tuning", "log_z"}  # tuning: a tuned run; log_z: when log Z(beta_0) is known
 TUNING_KEYS = {"tuned", "plan", "seconds", "cache_hit", "cache_entry", "tuned_seconds", "Lambda",
                "barrier_identified", "conveyor_alive"}
@@ -55,7 +57,8 @@ def check_run(directory, failures):
         return None
     names = set(os.listdir(directory))
     need(not any(".partial-" in n for n in names), f"temporary files left: {sorted(names)}")
-    for name in ("betas.npy", "energies.npy", "index_process.npy", "samples.npy"):
+    for name in ("betas.npy", "energies.npy", "index_process.npy", "samples.npy",
+                 "best_state.npy"):
         need(name in names, f"missing {name}")
     with open(path) as f:
         s = yaml.safe_load(f)
@@ -106,13 +109,18 @@ def check_run(directory, failures):
     acceptance = n["acceptance"]
     tuned = [key for key in TUNED_KEYS if cn.get(key) == "auto"]
     plan = check_tuning(s, tuned, need)
-    check_search(s["search"], cn, n, need)
+    check_search_advice(s["search"], cn, n, need)
     if tuned and plan is None:
         return s
     need(chains == len(betas), "nrpt.n_chains != len(betas)")
     need(chains == (plan["n_chains"] if "chains" in tuned else cn["chains"]),
          "nrpt.n_chains disagrees with the config's chains (or the tuned plan's)")
-    need(rounds == cn["rounds"], "nrpt.rounds != config rounds")
+    if "until" in cn:  # measured in chunks of `rounds`, up to max_rounds
+        need(rounds <= cn["until"]["max_rounds"] and
+             (rounds % cn["rounds"] == 0 or rounds == cn["until"]["max_rounds"]),
+             f"nrpt.rounds {rounds}: not whole chunks of {cn['rounds']} up to max_rounds")
+    else:
+        need(rounds == cn["rounds"], "nrpt.rounds != config rounds")
     need(n["explore_sweeps"] == (plan["explore_sweeps"] if "explore_sweeps" in tuned
                                  else cn["explore_sweeps"]), "nrpt.explore_sweeps")
     need(all(b2 > b1 for b1, b2 in zip(betas, betas[1:])), "betas not strictly ascending")
@@ -195,6 +203,7 @@ def check_run(directory, failures):
         need(o["node_means"] is None and o["node_means_stderr"] is None,
              "node_means should be null without moments")
 
+    check_search_best(s["search"], "until" in cn, e, q, n_nodes, n["round_trips"], directory, need)
     check_health(s["health"], c["output"]["energies"] and rounds >= 4, need)
     # log Z: known exactly when the ladder starts at beta = 0 (the CLI takes no reference
     # log Z), and estimated from the energies.
@@ -220,7 +229,7 @@ VERDICTS = {"mixing_limited", "draw_limited", "beta_limited", "inconclusive"}
 RECOMMENDED_KEYS = {"extra_rounds", "n_chains", "explore_sweeps", "beta_max"}
 
 
-def check_search(search, cn, n, need):
+def check_search_advice(search, cn, n, need):
     """search: the beta_max estimate (exactly when the config has gap_tol) and the diagnosis."""
     estimated = "gap_tol" in cn
     need(isinstance(search, dict) and set(search) >= {"diagnosis"}, "search.diagnosis missing")
@@ -246,6 +255,24 @@ def check_search(search, cn, n, need):
          all(isinstance(r, str) and r for r in d["reasons"]), "search.diagnosis.reasons")
     need(isinstance(d["recommended"], dict) and set(d["recommended"]) == RECOMMENDED_KEYS,
          f"search.diagnosis.recommended {d['recommended']}")
+
+
+def check_search_best(search, until, energies, q, n_nodes, round_trips, directory, need):
+    """search: the run's best (best_state.npy), at or below every energy of the trace."""
+    if not need(isinstance(search, dict) and
+                set(search) - ADVICE_KEYS == SEARCH_KEYS | ({"ended_by"} if until else set()),
+                f"search keys {sorted(search) if isinstance(search, dict) else search}"):
+        return
+    if until:
+        need(search["ended_by"] in ("stable", "max_rounds"), f"search.ended_by {search}")
+    need(search["found_round"] >= 0 and 0 <= search["round_trips_since_improvement"] <= round_trips,
+         f"search {search}")
+    if energies.size:
+        need(search["best_energy"] <= energies.min() + 1e-9,
+             f"search.best_energy {search['best_energy']} above energies.npy's {energies.min()}")
+    best = np.load(os.path.join(directory, "best_state.npy"))
+    need(best.dtype == (np.uint8 if q else np.int8) and best.shape == (1, n_nodes),
+         f"best_state.npy {best.dtype} {best.shape}")
 
 
 def check_tuning(s, tuned, need):

@@ -33,6 +33,14 @@ inline void expect_same_results(const hamon::NrptResult& a, const hamon::NrptRes
             b.moments.abs_magnetization_per_node.standard_error);
   expect_same_bits(a.machine_of_chain, b.machine_of_chain, "inverse permutation");
   EXPECT_EQ(a.spin_updates, b.spin_updates);
+  // The best states: where each machine's lowest energy was, and the run's best configuration.
+  expect_same_bits(a.best_energies, b.best_energies, "best energies");
+  expect_same_bits(a.best_state, b.best_state, "best state");
+  EXPECT_EQ(a.best_energy, b.best_energy);
+  EXPECT_EQ(a.best_round, b.best_round);
+  EXPECT_EQ(a.best_chain, b.best_chain);
+  EXPECT_EQ(a.best_beta, b.best_beta);
+  EXPECT_EQ(a.round_trips_since_best, b.round_trips_since_best);
 }
 
 }  // namespace hamon_test

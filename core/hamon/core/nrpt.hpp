@@ -133,6 +133,17 @@ struct NrptResult {
   std::vector<double> final_energies;          // per chain (temperature index), replica 0
   std::int64_t spin_updates = 0;               // heat-bath updates done, burn-in included
 
+  // The best state of the run (every machine, every round, burn-in included): the lowest
+  // energy after a round's sweeps; of equal energies the earliest found, then the lowest
+  // machine's. best_round is -1 before the first round.
+  double best_energy = 0.0;
+  std::vector<std::int8_t> best_state;      // n_nodes variables (Potts: states, read as uint8)
+  std::int64_t best_round = -1;             // the round it was found in, from 0, burn-in included
+  std::int32_t best_chain = -1;             // the temperature index it was found at
+  double best_beta = 0.0;                   // that chain's beta then
+  std::int64_t round_trips_since_best = 0;  // round trips counted (measured) since it was found
+  std::vector<double> best_energies;        // per machine
+
   // Observer outputs (empty unless asked for).
   std::vector<std::int64_t> sample_nodes;
   std::int64_t n_samples = 0;

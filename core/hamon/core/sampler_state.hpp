@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "hamon/core/best_records.hpp"
 #include "hamon/core/field_list.hpp"
 #include "hamon/core/machine_records.hpp"
 
@@ -74,6 +75,21 @@ struct TraceStateOf {
   }
 };
 
+/// The best state of every machine (best_records.hpp) and its configuration, machine-major
+/// like SamplerStateOf::spins (a machine that has not run a round yet holds its start).
+template <class Value>
+struct BestStatesOf : BestRecords<HostList> {
+  using Records = BestRecords<HostList>;
+  std::vector<Value> spins;
+
+  template <class Self>
+  static auto fields(Self& b) {
+    using RecordsOfSelf = std::conditional_t<std::is_const_v<Self>, const Records, Records>;
+    return std::make_tuple(field("records", static_cast<RecordsOfSelf&>(b)),
+                           field("spins", b.spins));
+  }
+};
+
 /// The machine records (machine_records.hpp) are SamplerState's base: s.attempted etc.
 /// `Value`: the variables' storage type (variable_kind.hpp).
 template <class Value>
@@ -86,9 +102,10 @@ struct SamplerStateOf : MachineRecords<HostList> {
   std::vector<Value> spins;    // the variables, machine-major
   MomentBatchesState moments;  // empty rows when moments are off
   TraceStateOf<Value> traces;
+  BestStatesOf<Value> best;
 
   /// The checkpoint sections, in file order: STAT (the round, the shape, the ladder and the
-  /// machine records), SPIN, MOMT and TRAC.
+  /// machine records), SPIN, MOMT, TRAC and BEST.
   template <class Self>
   static auto fields(Self& s) {
     using RecordsOfSelf = std::conditional_t<std::is_const_v<Self>, const Records, Records>;
@@ -98,14 +115,17 @@ struct SamplerStateOf : MachineRecords<HostList> {
                            field("machine_records", static_cast<RecordsOfSelf&>(s)),
                            field("spins", s.spins).starts_section("SPIN"),
                            field("moments", s.moments).starts_section("MOMT"),
-                           field("traces", s.traces).starts_section("TRAC"));
+                           field("traces", s.traces).starts_section("TRAC"),
+                           field("best", s.best).starts_section("BEST"));
   }
 };
 
 /// The state of the built-in families (spins and Potts states, one byte each).
 using TraceState = TraceStateOf<std::int8_t>;
 using SamplerState = SamplerStateOf<std::int8_t>;
+using BestStates = BestStatesOf<std::int8_t>;
 static_assert(field_list_is_complete<TraceState>());
+static_assert(field_list_is_complete<BestStates>());
 static_assert(field_list_is_complete<SamplerState>());
 
 }  // namespace hamon

@@ -98,6 +98,7 @@ struct SamplerCore {
       loop.cluster_lists =
           make_houdayer_scratch(space, n_chains(), options.n_replicas, model.n_nodes);
     }
+    loop.start_best(space);
     traces.chunks =
         make_trace_chunks(space, model, options.observers, n_chains(), options.n_rounds);
     traces.sink = sink;
@@ -142,11 +143,13 @@ struct SamplerCore {
   bool one_round() {
     const bool has_pairs = n_chains() > 1;
     const bool observing = measuring() && (traces.chunks.on() || moments.on());
-    const bool energies = has_pairs || observing;
-    loop.sweep(space, model, options, energies);
+    // Every round's energies, even with one chain and nothing observed: the best states
+    // follow every round (an energy pass costs a fraction of a sweep).
+    loop.sweep(space, model, options, true);
     bool asked_to_stop = false;
-    if (link.distributed()) loop.share_energies(space, link, energies, stop_vote, asked_to_stop);
+    if (link.distributed()) loop.share_energies(space, link, true, stop_vote, asked_to_stop);
     stop_vote = false;
+    loop.track_best(space);
     if (has_pairs) loop.swap(space, model, options);
     if (observing) {
       const bool chunk_full = record_traces(space, model, loop.state, traces.chunks, measured());
@@ -226,6 +229,9 @@ struct SamplerCore {
           model.energy_fraction_bits));
     }
     r.spin_updates = model.n_free * n_machines() * options.n_expl * loop.rounds_done;
+    BestStates best;
+    loop.best.save(space, best, link);
+    add_best_to_result(r, best, model.n_nodes, model.energy_fraction_bits);
     if (traces.chunks.samples_every > 0) {
       for (auto v : to_host_vector<std::int32_t>(space, traces.chunks.sample_nodes))
         r.sample_nodes.push_back(v);
@@ -264,6 +270,7 @@ struct SamplerCore {
     check_variables(s.spins, model.n_states, model.n_nodes);
     ChainState<ExecutionSpace>& state = loop.state;
     loop.restore_spins(space, s);
+    loop.start_best(space);  // a new run from this configuration: nothing seen yet
     restore_view(space, state.chain_of_machine, s.chain_of_machine, "chain_of_machine");
     restore_view(space, state.machine_of_chain, s.machine_of_chain, "machine_of_chain");
     // Trip phases of the new permutation, as for a fresh start (only the machine at chain 0
@@ -291,6 +298,7 @@ struct SamplerCore {
     check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains(), options.n_replicas);
     check_trip_phases(s.trip_phase);
     check_variables(s.spins, model.n_states, model.n_nodes);
+    check_variables(s.best.spins, model.n_states, model.n_nodes);
     validate_ladder(s.betas);
     ladder.set(space, model, loop, s.betas);
     loop.restore(space, s);

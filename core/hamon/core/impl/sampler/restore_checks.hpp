@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "hamon/core/best_records.hpp"
 #include "hamon/core/impl/deo_pass.hpp"
 #include "hamon/core/impl/host_copies.hpp"
 
@@ -72,6 +73,32 @@ inline void check_variables(const std::vector<std::int8_t>& values, std::int32_t
                    " holds " + std::to_string(v) +
                    (n_states > 0 ? ", not a state below q = " + std::to_string(n_states)
                                  : std::string(", not a spin +1 or -1")));
+    }
+  }
+}
+
+/// The best states' records (best_records.hpp) of n chains' machines after `rounds_done`
+/// rounds: a machine has a best (a round before now, a chain of the ladder) or has none (the
+/// sentinel energy, round and chain -1) and its counts are not negative. The tracker indexes
+/// the ladder by nothing saved, but a result reads the chain and the round as they are.
+template <class Best>
+void check_best_records(const Best& b, std::int64_t rounds_done, std::int32_t n_machines,
+                        std::int32_t n_chains) {
+  const auto size = static_cast<std::size_t>(n_machines);
+  if (b.energy_fixed.size() != size || b.round.size() != size || b.chain.size() != size ||
+      b.beta.size() != size || b.round_trips_at.size() != size) {
+    state_misfit("the best states have another number of machines than " +
+                 std::to_string(n_machines));
+  }
+  for (std::size_t m = 0; m < size; ++m) {
+    const bool none = b.round[m] == -1;
+    const bool fits = none ? b.chain[m] == -1 && b.energy_fixed[m] == kNoBestEnergy
+                           : b.round[m] >= 0 && b.round[m] < rounds_done && b.chain[m] >= 0 &&
+                                 b.chain[m] < n_chains && b.energy_fixed[m] != kNoBestEnergy;
+    if (!fits || b.round_trips_at[m] < 0) {
+      state_misfit("machine " + std::to_string(m) + "'s best state has round " +
+                   std::to_string(b.round[m]) + ", chain " + std::to_string(b.chain[m]) +
+                   " after " + std::to_string(rounds_done) + " rounds");
     }
   }
 }

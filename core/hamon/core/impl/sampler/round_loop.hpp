@@ -2,8 +2,10 @@
 #pragma once
 // The sampler's round loop: the machines' state in the execution space (ChainState), the
 // round number, and what one round does to them: n_expl sweeps of the model's family
-// (impl/model_family.hpp), the family's energies, one DEO swap pass and the index process.
-// Its state is the round, the variables and the machine records of SamplerStateOf<Value>;
+// (impl/model_family.hpp), the family's energies, the best states (best_states.hpp), one DEO
+// swap pass and the index process.
+// Its state is the round, the variables, the machine records and the best states of
+// SamplerStateOf<Value>;
 // the variables of a run over ranks are gathered to rank 0 to save and each rank restores
 // its own block. Nothing here depends on the family or on the variables' type.
 
@@ -18,6 +20,8 @@
 #include "hamon/core/impl/host_copies.hpp"
 #include "hamon/core/impl/houdayer.hpp"
 #include "hamon/core/impl/model_family.hpp"
+#include "hamon/core/impl/sampler/best_states.hpp"
+#include "hamon/core/impl/sampler/machine_rows.hpp"
 #include "hamon/core/impl/sampler/rank_link.hpp"
 #include "hamon/core/impl/sampler/restore_checks.hpp"
 #include "hamon/core/nrpt.hpp"
@@ -33,9 +37,15 @@ struct RoundLoop {
 
   ModelFamily<ExecutionSpace, Value> family;
   ChainState<ExecutionSpace, Value> state;
-  std::int64_t rounds_done = 0;  // burn-in included
+  BestStatesIn<ExecutionSpace, Value> best;  // started by start_best once `state` is
+  std::int64_t rounds_done = 0;              // burn-in included
   /// With cluster moves: the lists of impl/houdayer.hpp (derived, not saved); empty: none.
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, memory_space> cluster_lists;
+
+  void start_best(const ExecutionSpace& space) { best.start(space, state); }
+
+  /// The round's energies into the best states (every rank's energies in `state`).
+  void track_best(const ExecutionSpace& space) const { best.track(space, state, rounds_done); }
 
   std::int32_t n_chains() const { return static_cast<std::int32_t>(state.betas.extent(0)); }
 
@@ -78,27 +88,22 @@ struct RoundLoop {
     Kokkos::deep_copy(space, state.accepted, 0);
     Kokkos::deep_copy(space, state.round_trips, 0);
     Kokkos::deep_copy(space, state.restarts, 0);
+    best.counters_reset(space);
   }
 
-  /// The round, the shape, the spins (every machine's, on rank 0) and the machine records.
+  /// The round, the shape, the spins (every machine's, on rank 0), the machine records and the
+  /// best states.
   void save(const ExecutionSpace& space, saved_state& s, const RankLink& link) const {
     s.rounds_done = rounds_done;
     s.n_machines = state.n_machines();
     s.n_nodes = state.n_nodes();
-    const auto spins = host_copy(space, state.spins);
-    const std::int32_t n_local = state.n_local_machines();
-    std::vector<Value> mine(static_cast<std::size_t>(n_local * s.n_nodes));
-    for (std::int32_t m = 0; m < n_local; ++m) {
-      for (std::int64_t i = 0; i < s.n_nodes; ++i) {
-        mine[static_cast<std::size_t>(m * s.n_nodes + i)] = spins(m, i);
-      }
-    }
-    s.spins = link.gathered_machines(std::move(mine), s.n_nodes);
+    s.spins = gathered_rows<Value>(space, state.spins, link);
     for_each_field_pair(fields_of(state), fields_of<typename saved_state::Records>(s),
                         [&](const auto& view, const auto& saved) {
                           using T = typename std::decay_t<decltype(saved.value)>::value_type;
                           saved.value = to_host_vector<T>(space, view.value);
                         });
+    best.save(space, s.best, link);
   }
 
   /// The spins of this state's machines (all of them in one process) from a whole state.
@@ -106,14 +111,7 @@ struct RoundLoop {
     if (s.spins.size() != static_cast<std::size_t>(s.n_machines * s.n_nodes)) {
       state_misfit("the spins have the wrong size");
     }
-    auto spins = writable_mirror(space, state.spins);
-    const std::int32_t first = state.first_machine;
-    for (std::int32_t m = 0; m < state.n_local_machines(); ++m) {
-      for (std::int64_t i = 0; i < s.n_nodes; ++i) {
-        spins(m, i) = s.spins[static_cast<std::size_t>((first + m) * s.n_nodes + i)];
-      }
-    }
-    copy_to_view(space, state.spins, spins);
+    restore_rows(space, state.spins, s.spins, state.first_machine, "the spins");
   }
 
   /// The inverse of save (the caller has checked the shape and restored the ladder).
@@ -124,6 +122,7 @@ struct RoundLoop {
                         [&](const auto& view, const auto& saved) {
                           restore_view(space, view.value, saved.value, saved.name);
                         });
+    best.restore(space, s.best, state.first_machine, rounds_done, state.n_machines(), n_chains());
   }
 };
 
