@@ -32,7 +32,8 @@
 // --cluster-moves takes a comma-separated list, each a row per instance: `none` (one
 // replica) or `houdayer` (two replicas with Houdayer's move between them at every rung).
 // With two replicas a hit counts on replica 0's chains only (the trace records replica 0),
-// while the seconds include both replicas' sweeps and the moves. Recorded results:
+// while the seconds include both replicas' sweeps and the moves. Without --cluster-moves a
+// --config model keeps its config's replicas and moves. Recorded results:
 // perf/results/time_to_target/.
 #include "time_to_target.hpp"
 
@@ -85,7 +86,9 @@ struct Config {
   double beta_min = 0.1, beta_max = 5.0;
   int sweeps = 2;
   std::string device = "auto";
-  std::vector<std::string> cluster_moves = {"none"};
+  // Empty: not given, so a config file keeps its own replicas and moves (generated
+  // instances run `none`).
+  std::vector<std::string> cluster_moves;
   std::string out;
   std::string write_instances;  // a directory for the generated instances as graph files
 };
@@ -387,13 +390,21 @@ int main(int argc, char** argv) {
     };
     for (const auto& line : lines) std::cout << line << "\n";
     for (const Instance& instance : instances) {
-      for (const auto& moves : config.cluster_moves) {
+      const std::vector<std::string> settings =
+          config.cluster_moves.empty() ? std::vector<std::string>{""} : config.cluster_moves;
+      for (const auto& setting : settings) {
         hamon::NrptOptions options = instance.options;
         options.n_rounds = config.max_rounds;
         options.observers = hamon::ObserverOptions{};
         options.observers.energies = true;
         options.progress_every = 0;
-        apply_cluster_moves(options, moves);
+        if (!setting.empty()) {
+          apply_cluster_moves(options, setting);
+        } else if (config.config_file.empty()) {
+          apply_cluster_moves(options, "none");
+        }
+        const std::string moves =
+            options.cluster_moves == hamon::ClusterMoves::houdayer ? "houdayer" : "none";
         const hamon::DeviceDecision decision =
             hamon::resolve_for(instance.model, options, hamon::parse_device_spec(config.device));
         std::vector<SeedRun> runs;
