@@ -161,8 +161,8 @@ RunOutcome Driver::finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock:
             [&](std::ostream& out) { write_best_state(out, r, run_.model->is_potts()); });
   outcome.observables = observables_of(r, *run_.model, run_.config.output.moments);
   outcome.diagnostics = diagnose(*run_.model, r);
-  outcome.search = diagnose_search(
-      search_evidence(r, outcome.explore_sweeps, outcome.diagnostics, run_.beta_max));
+  outcome.search = diagnose_search(search_evidence(r, options().burn_in, outcome.explore_sweeps,
+                                                   outcome.diagnostics, run_.beta_max));
   outcome.total_s = seconds_since(started);
   const std::string summary = summary_yaml(SummaryInputs{
       run_.config, *run_.model, outcome.decision, outcome.execution_space, r,

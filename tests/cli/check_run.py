@@ -77,7 +77,11 @@ def check_run(directory, failures):
 
     # config: the resolved experiment
     c = s["config"]
-    need(set(c) == {"seed", "device", "model", "nrpt", "output"}, f"config keys {sorted(c)}")
+    need(set(c) - {"replicas"} == {"seed", "device", "model", "nrpt", "output"},
+         f"config keys {sorted(c)}")
+    replicas = c.get("replicas", 1)
+    need(isinstance(replicas, int) and replicas >= 2 if "replicas" in c else True,
+         f"config.replicas {replicas} (written only when not 1)")
     cn = c["nrpt"]
 
     # device
@@ -102,7 +106,13 @@ def check_run(directory, failures):
 
     # nrpt
     n = s["nrpt"]
-    need(set(n) == NRPT_KEYS, f"nrpt keys {sorted(n)}")
+    replica_keys = {"replicas", "round_trips_per_replica"} if replicas > 1 else set()
+    need(set(n) == NRPT_KEYS | replica_keys, f"nrpt keys {sorted(n)}")
+    if replicas > 1:
+        need(n["replicas"] == replicas and len(n["round_trips_per_replica"]) == replicas and
+             sum(n["round_trips_per_replica"]) == n["round_trips"],
+             f"nrpt.replicas {n['replicas']}, round_trips_per_replica "
+             f"{n['round_trips_per_replica']} (sum: round_trips {n['round_trips']})")
     chains = n["n_chains"]
     rounds = n["rounds"]
     betas = n["betas"]
@@ -143,7 +153,9 @@ def check_run(directory, failures):
     need(close(n["tau_predicted_fine_ladder"], 1 / (2 + 2 * n["Lambda"])),
          "tau_predicted_fine_ladder != 1/(2+2 Lambda)")
     need(isinstance(n["round_trips"], int) and n["round_trips"] >= 0, "round_trips")
-    need(close(n["tau_observed"], n["round_trips"] / rounds), "tau_observed != trips/rounds")
+    # round_trips counts every replica's; tau_observed is per replica.
+    need(close(n["tau_observed"], n["round_trips"] / replicas / rounds),
+         "tau_observed != trips/replicas/rounds")
     if chains > 1:
         need(close(n["efficiency"], n["tau_observed"] / n["tau_predicted"], 1e-9, 1e-12),
              "efficiency != tau_observed / tau_predicted")

@@ -37,6 +37,10 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
   using saved_state = BestStatesOf<Value>;
   typename ChainState<ExecutionSpace, Value>::spin_view spins;  // rows of the local machines
   Kokkos::View<std::int8_t*, typename ExecutionSpace::memory_space> improved;  // in this round
+  // How many local machines improved in this round. A counter rather than a parallel_reduce:
+  // a reduction makes the host backends allocate scratch of their own, which the sampler's
+  // memory check (space_memory.hpp) cannot count.
+  Kokkos::View<std::int64_t, typename ExecutionSpace::memory_space> improved_count;
 
   /// Nothing seen yet; the copies hold the machines' start (valid variables of the family, so a
   /// state saved before the first round restores like any other).
@@ -56,6 +60,7 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
     Kokkos::deep_copy(space, this->round, -1);
     Kokkos::deep_copy(space, this->chain, -1);
     improved = decltype(improved)(on_space("hamon::best_improved"), n);
+    improved_count = decltype(improved_count)(on_space("hamon::best_improved_count"));
     spins = decltype(spins)(
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::best_spins")),
         state.spins.extent(0), state.spins.extent(1));
@@ -81,10 +86,11 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
     // The compare, per machine; how many of this rank's machines improved comes back to the
     // host, so that the copy (a pass over their variables) runs only in a round that needs it:
     // once the run settles, improvements are rare.
-    std::int64_t local_improved = 0;
-    Kokkos::parallel_reduce(
+    const auto count = improved_count;
+    Kokkos::deep_copy(space, count, 0);
+    Kokkos::parallel_for(
         "hamon::best_states", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n_machines),
-        KOKKOS_LAMBDA(const std::int32_t m, std::int64_t& count) {
+        KOKKOS_LAMBDA(const std::int32_t m) {
           const bool better = energy(m) < best_energy(m);
           flags(m) = better ? 1 : 0;
           if (!better) return;
@@ -96,9 +102,11 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
           std::int64_t total = 0;
           for (std::int32_t k = 0; k < n_machines; ++k) total += trips(k);
           best_trips(m) = total;
-          if (m >= first && m < first + n_local) ++count;
-        },
-        local_improved);
+          if (m >= first && m < first + n_local) Kokkos::atomic_increment(&count());
+        });
+    std::int64_t local_improved = 0;
+    Kokkos::deep_copy(space, local_improved, count);
+    space.fence();
     if (local_improved == 0) return;
     const auto variables = state.spins;
     const auto best_spins = spins;

@@ -82,8 +82,10 @@ std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model
                                           3 * view_bytes(machines, 8) + view_bytes(machines, 1) +
                                           2 * view_bytes(pairs, 8)});
   // The best states (best_states.hpp): per machine energy, round, chain, beta and round
-  // trips, a flag for the round, and a copy of the local machines' variables.
-  parts.push_back({"best states", 4 * view_bytes(n, 8) + view_bytes(n, 4) + view_bytes(n, 1) +
+  // trips, a flag for the round, the round's count of improved local machines, and a copy of
+  // the local machines' variables.
+  parts.push_back({"best states", 4 * view_bytes(machines, 8) + view_bytes(machines, 4) +
+                                      view_bytes(machines, 1) + view_bytes(1, 8) +
                                       view_bytes(static_cast<double>(block.count) * nodes, value)});
   // The family's decision tables (spin_family.hpp, potts_family.hpp).
   const double bound = model.integer_field_bound;
