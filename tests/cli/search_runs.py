@@ -142,6 +142,9 @@ def main():
         # so the run is still judged (the 4 x 4 ferromagnet's ground state is found early).
         ("no_trace", dict(side=4, chains=4, beta=0.5, rounds=300, energies="false"),
          "beta_limited"),
+        # One chain and no energies trace: no effective sample size to call a plateau by.
+        ("one_chain_no_trace", dict(side=4, chains=1, beta=0.5, rounds=300, energies="false"),
+         "inconclusive"),
     )
     for name, shape, verdict in cases:
         summary, report = run(name, FERRO.format(**shape))
