@@ -102,7 +102,7 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
           std::int64_t total = 0;
           for (std::int32_t k = 0; k < n_machines; ++k) total += trips(k);
           best_trips(m) = total;
-          if (m >= first && m < first + n_local) Kokkos::atomic_increment(&count());
+          if (m >= first && m < first + n_local) Kokkos::atomic_add(&count(), std::int64_t(1));
         });
     std::int64_t local_improved = 0;
     Kokkos::deep_copy(space, local_improved, count);
