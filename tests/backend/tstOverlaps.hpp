@@ -105,6 +105,14 @@ TEST(TEST_CATEGORY, overlaps_exact_edwards_anderson_4x4) {
   check_overlaps(model, overlap_run(1.5, 40000, 31, 2), {4, 4}, "EA 4x4");
 }
 
+TEST(TEST_CATEGORY, overlaps_exact_twenty_spins) {
+  // 2^20 states: the two-replica distribution by the Walsh-Hadamard autocorrelation.
+  const auto model = hamon::make_lattice({4, 5}, true, hamon::ValueDistribution::gaussian(12),
+                                         hamon::ValueDistribution::gaussian(13, 0.1));
+  ASSERT_EQ(model.n_free(), 20);
+  check_overlaps(model, overlap_run(1.0, 40000, 35, 2), {}, "Gaussian 4x5");
+}
+
 TEST(TEST_CATEGORY, overlaps_exact_three_replicas_with_clamps_and_fields) {
   // Three replicas (three pairs per chain), two clamped nodes (q over the 8 free ones).
   std::vector<hamon::Edge> edges;
