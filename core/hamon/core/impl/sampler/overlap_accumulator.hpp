@@ -40,6 +40,43 @@ namespace hamon::detail {
 /// and its square is taken in double.
 inline constexpr int kPhaseBits = 30;
 
+/// One pair's sums over the nodes, in one pass: the agreeing free nodes and per lattice
+/// direction the Fourier overlap's real and imaginary parts (fixed point). Integers, so the
+/// team's reduction is exact in any order.
+struct PairNodeSums {
+  std::int64_t agreeing = 0;
+  std::int64_t re[3] = {0, 0, 0};
+  std::int64_t im[3] = {0, 0, 0};
+
+  KOKKOS_INLINE_FUNCTION PairNodeSums& operator+=(const PairNodeSums& o) {
+    agreeing += o.agreeing;
+    for (int d = 0; d < 3; ++d) {
+      re[d] += o.re[d];
+      im[d] += o.im[d];
+    }
+    return *this;
+  }
+  // Kokkos 3.4 joins team reductions through volatile references.
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile PairNodeSums& o) volatile {
+    agreeing += o.agreeing;
+    for (int d = 0; d < 3; ++d) {
+      re[d] += o.re[d];
+      im[d] += o.im[d];
+    }
+  }
+};
+
+}  // namespace hamon::detail
+
+namespace Kokkos {
+template <>
+struct reduction_identity<hamon::detail::PairNodeSums> {
+  KOKKOS_FORCEINLINE_FUNCTION static hamon::detail::PairNodeSums sum() { return {}; }
+};
+}  // namespace Kokkos
+
+namespace hamon::detail {
+
 template <class ExecutionSpace>
 struct OverlapBuffers {
   using memory_space = typename ExecutionSpace::memory_space;
@@ -191,13 +228,20 @@ void accumulate_overlap_round(const ExecutionSpace& space,
             auto is_free = [&](std::int64_t i) {
               return potts ? clamp_state(i) < 0 : clamped(i) == 0;
             };
-            std::int64_t agreeing = 0;
+            PairNodeSums nodes;
             Kokkos::parallel_reduce(
                 Kokkos::TeamThreadRange(team, n_nodes),
-                [&](const std::int64_t i, std::int64_t& sum) {
-                  if (is_free(i) && value(i) > 0) sum += 1;
+                [&](const std::int64_t i, PairNodeSums& sum) {
+                  if (!is_free(i)) return;
+                  const std::int64_t v = value(i);
+                  if (v > 0) sum.agreeing += 1;
+                  for (std::int32_t d = 0; d < dims; ++d) {
+                    sum.re[d] += v * phase_cos(d, i);
+                    sum.im[d] += v * phase_sin(d, i);
+                  }
                 },
-                agreeing);
+                Kokkos::Sum<PairNodeSums>(nodes));
+            const std::int64_t agreeing = nodes.agreeing;
             std::int64_t bonds = 0;
             Kokkos::parallel_reduce(
                 Kokkos::TeamThreadRange(team, n_edges),
@@ -207,22 +251,8 @@ void accumulate_overlap_round(const ExecutionSpace& space,
                 bonds);
             double f2 = 0.0;
             for (std::int32_t d = 0; d < dims; ++d) {
-              std::int64_t re = 0;
-              std::int64_t im = 0;
-              Kokkos::parallel_reduce(
-                  Kokkos::TeamThreadRange(team, n_nodes),
-                  [&](const std::int64_t i, std::int64_t& sum) {
-                    if (is_free(i)) sum += value(i) * phase_cos(d, i);
-                  },
-                  re);
-              Kokkos::parallel_reduce(
-                  Kokkos::TeamThreadRange(team, n_nodes),
-                  [&](const std::int64_t i, std::int64_t& sum) {
-                    if (is_free(i)) sum += value(i) * phase_sin(d, i);
-                  },
-                  im);
-              const auto r = static_cast<double>(re);
-              const auto m = static_cast<double>(im);
+              const auto r = static_cast<double>(nodes.re[d]);
+              const auto m = static_cast<double>(nodes.im[d]);
               f2 += (r * r + m * m) * phase_unit;
             }
             Kokkos::single(Kokkos::PerTeam(team), [&]() {
