@@ -153,13 +153,11 @@ TEST(TEST_CATEGORY, overlaps_same_bits_as_reference_space_and_through_a_checkpoi
   hamon_test::expect_same_results(resumed, reference);
 }
 
-TEST(TEST_CATEGORY, overlaps_need_two_replicas_and_a_state_with_them) {
+TEST(TEST_CATEGORY, overlaps_need_two_replicas_and_a_consistent_state) {
   const auto model = hamon::make_lattice({4, 4}, true, hamon::ValueDistribution::pm_one(9));
   hamon::NrptOptions o = short_overlap_run();
   o.n_replicas = 1;
   EXPECT_TRUE(hamon::nrpt(TEST_EXECSPACE(), model, o).overlaps.empty());
-  // A state with overlaps does not fit a run without them (the same shape otherwise is
-  // impossible, so the sampler refuses it for its machine count first).
   hamon::Sampler<TEST_EXECSPACE> with(TEST_EXECSPACE(), model, short_overlap_run());
   with.run(50);
   hamon::SamplerState s = with.state();
@@ -167,6 +165,12 @@ TEST(TEST_CATEGORY, overlaps_need_two_replicas_and_a_state_with_them) {
   s.overlaps.n_batches = 99;
   EXPECT_THROW(hamon::Sampler<TEST_EXECSPACE>(TEST_EXECSPACE(), model, short_overlap_run(), s),
                std::invalid_argument);
+  // A state without overlaps (saved over ranks) continues with overlaps from its round on.
+  s.overlaps = hamon::OverlapBatchesState();
+  hamon::Sampler<TEST_EXECSPACE> resumed(TEST_EXECSPACE(), model, short_overlap_run(), s);
+  resumed.run(100);
+  const auto r = resumed.result();
+  EXPECT_EQ(r.overlaps.n_rounds, 100);
 }
 
 }  // namespace

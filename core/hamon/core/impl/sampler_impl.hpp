@@ -317,11 +317,9 @@ struct SamplerCore {
     } else if (!s.moments.counts.empty()) {
       state_misfit("it has moments, the options record none");
     }
-    if (overlaps.on()) {
-      restore_overlaps(space, overlaps, s.overlaps);
-    } else if (!s.overlaps.counts.empty()) {
-      state_misfit("it has replica overlaps, this run records none");
-    }
+    // A state saved over ranks has no overlaps (they start here); over ranks a saved
+    // state's overlaps are dropped (docs/overlaps.md).
+    if (overlaps.on() && !s.overlaps.counts.empty()) restore_overlaps(space, overlaps, s.overlaps);
     traces.restore(s.traces, link, n_chains());
     space.fence();
     inputs.back().fingerprint = state_fingerprint(s);
