@@ -10,6 +10,7 @@ set(HAMON_CORE_SOURCES
   src/graph_file.cpp
   src/colouring.cpp
   src/schedule.cpp
+  src/overlap_statistics.cpp
   src/statistics.cpp
   src/nrpt_options.cpp
   src/run_phases.cpp

@@ -54,6 +54,10 @@ std::string npy_descr<std::int32_t>() {
   return little_endian() ? "<i4" : ">i4";
 }
 template <>
+std::string npy_descr<std::int64_t>() {
+  return little_endian() ? "<i8" : ">i8";
+}
+template <>
 std::string npy_descr<std::int8_t>() {
   return "|i1";
 }
@@ -90,6 +94,11 @@ void write_npy(std::ostream& out, const std::vector<double>& data,
 void write_npy(std::ostream& out, const std::vector<std::int32_t>& data,
                const std::vector<std::size_t>& shape) {
   write_array(out, npy_descr<std::int32_t>(), data, shape);
+}
+
+void write_npy(std::ostream& out, const std::vector<std::int64_t>& data,
+               const std::vector<std::size_t>& shape) {
+  write_array(out, npy_descr<std::int64_t>(), data, shape);
 }
 
 void write_npy(std::ostream& out, const std::vector<std::int8_t>& data,

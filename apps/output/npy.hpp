@@ -19,7 +19,7 @@ namespace hamon::cli {
 std::string npy_header(const std::string& descr, const std::vector<std::size_t>& shape,
                        std::size_t length = 0);
 
-/// "<f8" / ">f8", "<i4" / ">i4", "|i1", "|u1": this machine's descr of T.
+/// "<f8" / ">f8", "<i4" / ">i4", "<i8" / ">i8", "|i1", "|u1": this machine's descr of T.
 template <class T>
 std::string npy_descr();
 
@@ -28,6 +28,8 @@ void write_npy(std::ostream& out, const std::vector<double>& data,
 void write_npy(std::ostream& out, const std::vector<std::int8_t>& data,
                const std::vector<std::size_t>& shape);
 void write_npy(std::ostream& out, const std::vector<std::int32_t>& data,
+               const std::vector<std::size_t>& shape);
+void write_npy(std::ostream& out, const std::vector<std::int64_t>& data,
                const std::vector<std::size_t>& shape);
 
 }  // namespace hamon::cli

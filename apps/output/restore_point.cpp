@@ -24,8 +24,9 @@ namespace fs = std::filesystem;
 /// The files an extension replaces, removes or creates beside the traces.
 std::vector<std::string> replaced_names() {
   const std::string checkpoint = kCheckpointFile;
-  return {kConfigFile, kSummaryFile,        kBetasFile,          kBestStateFile,
-          checkpoint,  checkpoint + ".new", checkpoint + ".prev"};
+  return {kConfigFile,         kSummaryFile,           kBetasFile,
+          kBestStateFile,      kOverlapHistogramsFile, checkpoint,
+          checkpoint + ".new", checkpoint + ".prev"};
 }
 
 std::string read_range(const fs::path& path, std::uintmax_t from, std::uintmax_t to) {

@@ -23,6 +23,7 @@ inline constexpr const char* kSamplesFile = "samples.npy";
 inline constexpr const char* kEnergiesFile = "energies.npy";
 inline constexpr const char* kIndexProcessFile = "index_process.npy";
 inline constexpr const char* kBestStateFile = "best_state.npy";
+inline constexpr const char* kOverlapHistogramsFile = "overlap_histograms.npy";
 inline constexpr const char* kWeightsFile = "weights.npy";
 inline constexpr const char* kVisibleBiasFile = "visible_bias.npy";
 inline constexpr const char* kHiddenBiasFile = "hidden_bias.npy";

@@ -9,6 +9,7 @@
 #include "output/npy.hpp"
 #include "run/best_state_output.hpp"
 #include "run/mpi_job.hpp"
+#include "run/overlap_output.hpp"
 #include "run/search_evidence.hpp"
 #include "run/search_summary.hpp"
 #include "run/stop_signals.hpp"
@@ -159,6 +160,10 @@ RunOutcome Driver::finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock:
   dir.write(kBetasFile, [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
   dir.write(kBestStateFile,
             [&](std::ostream& out) { write_best_state(out, r, run_.model->is_potts()); });
+  if (!r.overlaps.empty()) {
+    dir.write(kOverlapHistogramsFile,
+              [&](std::ostream& out) { write_overlap_histograms(out, r.overlaps); });
+  }
   outcome.observables = observables_of(r, *run_.model, run_.config.output.moments);
   outcome.diagnostics = diagnose(*run_.model, r);
   outcome.search = diagnose_search(search_evidence(r, options().burn_in, outcome.explore_sweeps,

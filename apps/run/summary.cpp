@@ -11,6 +11,7 @@
 #include "hamon/version.hpp"
 #include "run/best_state_output.hpp"
 #include "run/decision_yaml.hpp"
+#include "run/overlap_output.hpp"
 #include "run/search_summary.hpp"
 
 namespace hamon::cli {
@@ -265,6 +266,7 @@ std::string summary_yaml(const SummaryInputs& in) {
   emit_search_diagnosis(out, in.search);
   out << YAML::EndMap;
   emit_observables(out, in.observables);
+  emit_overlap(out, in.result.overlaps);
   emit_health(out, in.diagnostics);
   if (in.diagnostics.log_z) emit_log_z(out, *in.diagnostics.log_z, in.result);
 

@@ -16,7 +16,8 @@ TOP_KEYS = {"hamon", "config", "device", "model", "nrpt", "search", "observables
             "timing"}
 SEARCH_KEYS = {"best_energy", "found_round", "found_beta", "round_trips_since_improvement"}
 ADVICE_KEYS = {"beta_max_estimate", "diagnosis"}  # checked by check_search_advice
-OPTIONAL_TOP_KEYS = {"tuning", "log_z"}  # tuning: a tuned run; log_z: when log Z(beta_0) is known
+# tuning: a tuned run; log_z: when log Z(beta_0) is known; overlap: two replicas or more
+OPTIONAL_TOP_KEYS = {"tuning", "log_z", "overlap"}
 TUNING_KEYS = {"tuned", "plan", "seconds", "cache_hit", "cache_entry", "tuned_seconds", "Lambda",
                "barrier_identified", "conveyor_alive"}
 TUNED_KEYS = ["chains", "betas", "explore_sweeps"]  # config keys that may say "auto"
@@ -33,6 +34,11 @@ OBSERVABLE_KEYS = {"energy_per_node", "abs_magnetization_per_node", "n_samples",
 # A Potts model's (summary model.n_states = q): marginals P(x_i = s), one list of q per node.
 POTTS_OBSERVABLE_KEYS = {"energy_per_node", "potts_order_parameter", "n_samples",
                          "node_marginals", "node_marginals_stderr"}
+# The replica overlaps per temperature (docs/overlaps.md); the chi(k_min) lists and xi on
+# lattices only.
+OVERLAP_LISTS = ["betas", "q2", "q2_stderr", "q4", "q4_stderr", "abs_q", "abs_q_stderr", "binder",
+                 "binder_stderr", "chi_sg", "link_overlap", "link_overlap_stderr"]
+OVERLAP_LATTICE_LISTS = ["chi_kmin", "chi_kmin_stderr", "xi"]
 PLACEMENTS = {"leave_alone", "serial", "openmp", "cuda"}
 
 
@@ -226,6 +232,12 @@ def check_run(directory, failures):
     if "log_z" in s:
         check_log_z(s["log_z"], betas, m["n_free"], q or 2, need)
 
+    # Two replicas or more in one process (over ranks the section is absent).
+    if "overlap" in s:
+        need(replicas > 1, "an overlap section with one replica")
+        check_overlap(s.get("overlap"), directory, names, betas, m["n_free"], q or 2, rounds,
+                      replicas, need)
+
     # timing
     t = s["timing"]
     need(set(t) == {"total_s", "sampling_s", "checkpoint_s", "spin_updates_per_ns"},
@@ -233,6 +245,45 @@ def check_run(directory, failures):
     need(t["total_s"] >= t["sampling_s"] >= t["checkpoint_s"] >= 0 and
          t["spin_updates_per_ns"] >= 0, "timing values")
     return s
+
+
+def check_overlap(ov, directory, names, betas, n_free, q, rounds, replicas, need):
+    """The overlap section and overlap_histograms.npy agree with each other and the run."""
+    if not need(isinstance(ov, dict), "overlap is not a map"):
+        return
+    lattice = "xi" in ov
+    keys = set(OVERLAP_LISTS) | (set(OVERLAP_LATTICE_LISTS) if lattice else set())
+    need(set(ov) == keys | {"n_rounds", "replica_pairs"}, f"overlap keys {sorted(ov)}")
+    need(ov.get("betas") == betas, "overlap.betas != nrpt.betas")
+    pairs = replicas * (replicas - 1) // 2
+    need(ov.get("replica_pairs") == pairs and ov.get("n_rounds") == rounds,
+         f"overlap.replica_pairs {ov.get('replica_pairs')}, n_rounds {ov.get('n_rounds')}")
+    for k in keys:
+        v = ov.get(k)
+        need(isinstance(v, list) and len(v) == len(betas), f"overlap.{k} is not a list per chain")
+    if not need("overlap_histograms.npy" in names, "missing overlap_histograms.npy"):
+        return
+    h = np.load(os.path.join(directory, "overlap_histograms.npy"))
+    if not need(h.dtype == np.int64 and h.shape == (len(betas), n_free + 1),
+                f"overlap_histograms.npy {h.dtype} {h.shape}"):
+        return
+    need(np.all(h.sum(axis=1) == rounds * pairs), "overlap histogram totals != rounds x pairs")
+    qs = (q * np.arange(n_free + 1) - n_free) / (n_free * (q - 1))
+    for i in range(len(betas)):
+        p = h[i] / max(1, h[i].sum())
+        if rounds == 0:
+            continue
+        q2, q4 = float(p @ qs**2), float(p @ qs**4)
+        need(close(ov["q2"][i], q2, 1e-9, 1e-12), f"overlap.q2[{i}] != the histogram's {q2}")
+        need(close(ov["q4"][i], q4, 1e-9, 1e-12), f"overlap.q4[{i}] != the histogram's {q4}")
+        need(close(ov["abs_q"][i], float(p @ np.abs(qs)), 1e-9, 1e-12),
+             f"overlap.abs_q[{i}] != the histogram's")
+        need(close(ov["chi_sg"][i], n_free * q2, 1e-9, 1e-12), f"overlap.chi_sg[{i}]")
+        if q2 > 0:
+            need(close(ov["binder"][i], 0.5 * (3 - q4 / q2**2), 1e-9, 1e-9),
+                 f"overlap.binder[{i}]")
+        need(all(ov[k][i] >= 0 for k in ("q2_stderr", "q4_stderr", "abs_q_stderr")),
+             f"overlap errors at {i}")
 
 
 ESTIMATE_KEYS = {"beta_max", "predicted_excess_energy", "Lambda", "n_chains", "energy_scale",

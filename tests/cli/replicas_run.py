@@ -7,8 +7,11 @@
   - `replicas: 3`: replica 0 is that run (energies.npy, samples.npy, index_process.npy are
     replica 0's, byte for byte), the summary says `replicas: 3` with three round-trip
     counts that add up to `round_trips`, each > 0, and `replicas: 3` in config.yaml;
+  - `replicas: 3` also writes the replica overlaps: summary `overlap:` over the 3 pairs and
+    overlap_histograms.npy, consistent with each other (check_run.py); one replica has none;
   - `cluster_moves: houdayer` without `replicas` runs two replicas, writes both keys into
-    config.yaml, and `hamon extend` of it gives the bytes of a run configured longer.
+    config.yaml, and `hamon extend` of it gives the bytes of a run configured longer (the
+    overlaps too: their histograms and summary section).
 """
 
 import os
@@ -16,6 +19,7 @@ import os
 import numpy as np
 import yaml
 
+import check_run
 import clitest
 
 BASE = """seed: 5
@@ -84,6 +88,14 @@ def main():
                    f"round trips per replica {per}, total {nrpt['round_trips']}")
     with open(os.path.join(three[0], "config.yaml")) as f:
         failures.check(yaml.safe_load(f).get("replicas") == 3, "config.yaml lacks replicas: 3")
+    failures.check("overlap" not in plain[1], "a one-replica run has an overlap section")
+    overlap = three[1].get("overlap", {})
+    failures.check(overlap.get("replica_pairs") == 3 and overlap.get("betas") == nrpt["betas"],
+                   f"replicas: 3: overlap section {overlap}")
+    problems = []
+    check_run.check_run(three[0], problems)
+    for p in problems:
+        failures.check(False, p)
 
     houdayer = "  cluster_moves: houdayer\n"
     short = run(args, failures, "houdayer", nrpt=houdayer, rounds=300)
@@ -100,9 +112,14 @@ def main():
         failures.check(not np.array_equal(moved, unmoved), "the cluster moves changed nothing")
         extended = clitest.run(args.hamon, ["extend", short[0], "--rounds", "100", "--quiet"])
         if failures.check(extended.returncode == 0, f"extend: {extended.stderr}"):
-            for name in RESULTS + ("checkpoint.bin",):
+            for name in RESULTS + ("checkpoint.bin", "overlap_histograms.npy"):
                 failures.check(file_bytes(short[0], name) == file_bytes(longer[0], name),
                                f"houdayer: extended {name} differs from the longer run's")
+            with open(os.path.join(short[0], "summary.yaml")) as f:
+                extended_overlap = yaml.safe_load(f).get("overlap")
+            failures.check(extended_overlap is not None and
+                           extended_overlap == longer[1].get("overlap"),
+                           "houdayer: the extended run's overlaps differ from the longer run's")
     failures.finish("replicas")
 
 

@@ -41,6 +41,28 @@ inline void expect_same_results(const hamon::NrptResult& a, const hamon::NrptRes
   EXPECT_EQ(a.best_chain, b.best_chain);
   EXPECT_EQ(a.best_beta, b.best_beta);
   EXPECT_EQ(a.round_trips_since_best, b.round_trips_since_best);
+  // The replica overlaps: every statistic and the histograms.
+  const hamon::OverlapStatistics& p = a.overlaps;
+  const hamon::OverlapStatistics& q = b.overlaps;
+  EXPECT_EQ(p.n_rounds, q.n_rounds);
+  EXPECT_EQ(p.n_pairs, q.n_pairs);
+  expect_same_bits(p.betas, q.betas, "overlap betas");
+  expect_same_bits(p.q2, q.q2, "<q^2>");
+  expect_same_bits(p.q2_stderr, q.q2_stderr, "<q^2> stderr");
+  expect_same_bits(p.q4, q.q4, "<q^4>");
+  expect_same_bits(p.q4_stderr, q.q4_stderr, "<q^4> stderr");
+  expect_same_bits(p.abs_q, q.abs_q, "<|q|>");
+  expect_same_bits(p.abs_q_stderr, q.abs_q_stderr, "<|q|> stderr");
+  expect_same_bits(p.binder, q.binder, "Binder ratio");
+  expect_same_bits(p.binder_stderr, q.binder_stderr, "Binder ratio stderr");
+  expect_same_bits(p.chi_sg, q.chi_sg, "chi_SG");
+  expect_same_bits(p.link_overlap, q.link_overlap, "link overlap");
+  expect_same_bits(p.link_overlap_stderr, q.link_overlap_stderr, "link overlap stderr");
+  expect_same_bits(p.chi_k, q.chi_k, "chi(k_min)");
+  expect_same_bits(p.chi_k_stderr, q.chi_k_stderr, "chi(k_min) stderr");
+  expect_same_bits(p.xi, q.xi, "xi_L");
+  EXPECT_EQ(p.histogram_bins, q.histogram_bins);
+  expect_same_bits(p.histograms, q.histograms, "overlap histograms");
 }
 
 }  // namespace hamon_test

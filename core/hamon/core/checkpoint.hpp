@@ -12,7 +12,8 @@
 //   counters), SPIN (spins, machine-major), MOMT (moment batches; the sums in the
 //   narrowest of 1, 2, 4 or 8 bytes that holds them all), TRAC (trace rows and
 //   kept traces), BEST (the best states: per machine the lowest energy, its round, chain,
-//   beta and round trips, and its variables machine-major; since format version 2), and
+//   beta and round trips, and its variables machine-major; since format version 2), OVLP
+//   (the replica-overlap batches and histograms; since format version 3), and
 //   ATCH (named text attachments, e.g. the CLI's resolved experiment).
 // A reader checks the magic, the version, every length and every checksum before it
 // believes a byte; any failure is a CheckpointError naming the file and what is wrong.
@@ -37,7 +38,7 @@
 
 namespace hamon {
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 2;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 3;
 
 class CheckpointError : public std::runtime_error {
  public:

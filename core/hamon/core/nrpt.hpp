@@ -20,6 +20,7 @@
 
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/instantiated_spaces.hpp"
+#include "hamon/core/overlap_statistics.hpp"
 #include "hamon/core/sampler_state.hpp"
 #include "hamon/core/spin_model.hpp"
 #include "hamon/core/statistics.hpp"
@@ -152,6 +153,9 @@ struct NrptResult {
   std::vector<double> energies;      // n_rounds x n_chains, row-major, by temperature
   std::vector<std::int32_t> index_process;  // n_rounds x n_chains, row-major, by machine
   Moments moments;
+  /// With two replicas or more in one process: the replica overlaps per temperature
+  /// (overlap_statistics.hpp); empty otherwise.
+  OverlapStatistics overlaps;
   /// Set by Plan::sample and Plan::extend: where the run stopped.
   std::shared_ptr<const Continuation> continuation;
 };

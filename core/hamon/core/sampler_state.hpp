@@ -55,6 +55,40 @@ struct MomentBatchesState {
 };
 static_assert(field_list_is_complete<MomentBatchesState>());
 
+/// The replica-overlap accumulators (impl/sampler/overlap_accumulator.hpp), batched like the
+/// moments: per batch row and chain, over the round's replica pairs, sums of Q^2, Q^4, |Q|,
+/// the link overlap Q_l and |F(k_min)|^2 summed over directions (Q = sum_i (q d_i - 1) over
+/// the free nodes, d_i = 1 where the pair agrees, q = 2 for spins; unnormalised, integers
+/// but for the powers and F), and per chain the histogram of agreeing nodes (not batched).
+struct OverlapBatchesState {
+  std::int64_t length = 1;
+  std::int64_t n_batches = 0;
+  std::int64_t in_batch = 0;
+  std::vector<double> q2_sums;           // rows x n_chains
+  std::vector<double> q4_sums;           // rows x n_chains
+  std::vector<std::int64_t> abs_q_sums;  // rows x n_chains
+  std::vector<std::int64_t> link_sums;   // rows x n_chains
+  std::vector<double> fourier_sums;      // rows x n_chains
+  std::vector<std::int64_t> counts;      // rows: measured rounds (each adds every pair)
+  std::vector<std::int64_t> histograms;  // n_chains x (n_free + 1)
+
+  template <class Self>
+  static auto fields(Self& m) {
+    return std::tuple_cat(
+        std::make_tuple(field("length", m.length), field("n_batches", m.n_batches),
+                        field("in_batch", m.in_batch)),
+        sums(m), std::make_tuple(field("histograms", m.histograms).with_codec(FieldCodec::packed)));
+  }
+  /// The batch sums, in the order of the sampler's overlap buffers.
+  template <class Self>
+  static auto sums(Self& m) {
+    return std::make_tuple(field("q2_sums", m.q2_sums), field("q4_sums", m.q4_sums),
+                           field("abs_q_sums", m.abs_q_sums), field("link_sums", m.link_sums),
+                           field("fourier_sums", m.fourier_sums), field("counts", m.counts));
+  }
+};
+static_assert(field_list_is_complete<OverlapBatchesState>());
+
 /// The traces a sampler without a sink keeps on the host (a sink's rows are the sink's);
 /// the samples are values of `Value` (a variable kind's storage_type).
 template <class Value>
@@ -103,9 +137,10 @@ struct SamplerStateOf : MachineRecords<HostList> {
   MomentBatchesState moments;  // empty rows when moments are off
   TraceStateOf<Value> traces;
   BestStatesOf<Value> best;
+  OverlapBatchesState overlaps;  // empty rows without replica overlaps
 
   /// The checkpoint sections, in file order: STAT (the round, the shape, the ladder and the
-  /// machine records), SPIN, MOMT, TRAC and BEST.
+  /// machine records), SPIN, MOMT, TRAC, BEST and OVLP.
   template <class Self>
   static auto fields(Self& s) {
     using RecordsOfSelf = std::conditional_t<std::is_const_v<Self>, const Records, Records>;
@@ -116,7 +151,8 @@ struct SamplerStateOf : MachineRecords<HostList> {
                            field("spins", s.spins).starts_section("SPIN"),
                            field("moments", s.moments).starts_section("MOMT"),
                            field("traces", s.traces).starts_section("TRAC"),
-                           field("best", s.best).starts_section("BEST"));
+                           field("best", s.best).starts_section("BEST"),
+                           field("overlaps", s.overlaps).starts_section("OVLP"));
   }
 };
 

@@ -11,6 +11,7 @@
 //   LadderAdapter     the ladder and the run's phases
 //   TraceBuffer       samples, energy and index-process traces, to a sink or kept
 //   MomentBuffers     the cold chain's moments in batches (moment_accumulator.hpp)
+//   OverlapBuffers    the replica pairs' overlaps per chain in batches (overlap_accumulator.hpp)
 //   RankLink          the other ranks of a run over MachineExchange (no state)
 
 #include <Kokkos_Core.hpp>
@@ -28,6 +29,7 @@
 #include "hamon/core/impl/model_families.hpp"
 #include "hamon/core/impl/sampler/ladder_adapter.hpp"
 #include "hamon/core/impl/sampler/moment_accumulator.hpp"
+#include "hamon/core/impl/sampler/overlap_accumulator.hpp"
 #include "hamon/core/impl/sampler/rank_link.hpp"
 #include "hamon/core/impl/sampler/round_loop.hpp"
 #include "hamon/core/impl/sampler/space_memory.hpp"
@@ -58,6 +60,7 @@ struct SamplerCore {
   RoundLoop<ExecutionSpace> loop;
   TraceBuffer<ExecutionSpace> traces;
   MomentBuffers<ExecutionSpace> moments;
+  OverlapBuffers<ExecutionSpace> overlaps;
   bool stop_vote = false;  // this rank's should_stop after the last round, not yet shared
   // What the ranks compare before their first collective (agree_on_inputs): the model, the
   // options with the planned length (it sizes the trace chunks, so it times the flushes)
@@ -103,6 +106,8 @@ struct SamplerCore {
         make_trace_chunks(space, model, options.observers, n_chains(), options.n_rounds);
     traces.sink = sink;
     moments = make_moment_buffers(space, model, options.observers, loop.family.node_columns(model));
+    overlaps = make_overlap_buffers(space, model, options.observers, n_chains(), options.n_replicas,
+                                    overlaps_apply(options.n_replicas, link.blocks().size()));
     inputs = {
         {"model", model.fingerprint},
         {"options", Fingerprint().add(options_fingerprint(options)).add(options.n_rounds).value()},
@@ -142,7 +147,7 @@ struct SamplerCore {
   /// before, shared in this round's message; in one process, always false).
   bool one_round() {
     const bool has_pairs = n_chains() > 1;
-    const bool observing = measuring() && (traces.chunks.on() || moments.on());
+    const bool observing = measuring() && (traces.chunks.on() || moments.on() || overlaps.on());
     // Every round's energies, even with one chain and nothing observed: the best states
     // follow every round (an energy pass costs a fraction of a sweep).
     loop.sweep(space, model, options, true);
@@ -154,6 +159,9 @@ struct SamplerCore {
     if (observing) {
       const bool chunk_full = record_traces(space, model, loop.state, traces.chunks, measured());
       if (moments.on()) accumulate_moment_round(space, model, loop.family, loop.state, moments);
+      if (overlaps.on()) {
+        accumulate_overlap_round(space, model, loop.state, options.n_replicas, overlaps);
+      }
       if (chunk_full) {
         traces.flush(space, link);
         grow_past_plan(space, traces.chunks, traces.kept);
@@ -241,6 +249,7 @@ struct SamplerCore {
     r.energies = traces.kept.energies;
     r.index_process = traces.kept.index_process;
     if (moments.on()) r.moments = moments_of(space, moments, model, loop.family, link);
+    if (overlaps.on()) r.overlaps = overlaps_of(space, overlaps, model, ladder.betas);
     return r;
   }
 
@@ -254,6 +263,7 @@ struct SamplerCore {
     s.betas = ladder.betas;
     loop.save(space, s, link);
     if (moments.on()) s.moments = snapshot_moments(space, moments, link);
+    if (overlaps.on()) s.overlaps = snapshot_overlaps(space, overlaps);
     s.traces = traces.kept;
     return s;
   }
@@ -307,6 +317,9 @@ struct SamplerCore {
     } else if (!s.moments.counts.empty()) {
       state_misfit("it has moments, the options record none");
     }
+    // A state saved over ranks has no overlaps (they start here); over ranks a saved
+    // state's overlaps are dropped (docs/overlaps.md).
+    if (overlaps.on() && !s.overlaps.counts.empty()) restore_overlaps(space, overlaps, s.overlaps);
     traces.restore(s.traces, link, n_chains());
     space.fence();
     inputs.back().fingerprint = state_fingerprint(s);

@@ -74,6 +74,31 @@ void merge_moment_batches(const ExecutionSpace& space, const MomentBuffers<Execu
       });
 }
 
+/// Counts a round into the open batch of `at` (a batch layout: length, n_batches,
+/// in_batch), closing it after `length` rounds; true when that filled all `max_batches`:
+/// then the caller merges neighbours (merge_batch_rows) and the layout already says half as
+/// many batches of twice the length.
+template <class Layout>
+bool advance_batch(Layout& at, std::int32_t max_batches) {
+  if (++at.in_batch < at.length) return false;
+  at.in_batch = 0;
+  if (++at.n_batches < max_batches) return false;
+  at.n_batches = max_batches / 2;
+  at.length *= 2;
+  return true;
+}
+
+/// The saved rows (complete batches and the open one) of a batch layout `m` checked against
+/// `max_batches`; throws std::invalid_argument (restore_checks.hpp) naming `what`.
+template <class Layout>
+std::size_t checked_batch_rows(const Layout& m, std::int32_t max_batches, const char* what) {
+  if (m.length < 1 || m.n_batches < 0 || m.n_batches >= max_batches || m.in_batch < 0 ||
+      m.in_batch >= m.length) {
+    state_misfit(std::string("the ") + what + " batches are inconsistent");
+  }
+  return static_cast<std::size_t>(m.n_batches) + 1;
+}
+
 /// Adds this round's cold chain (the family's observer) to the open batch, closing and
 /// merging batches as they fill (the layout is the host's bookkeeping; kernels get the batch
 /// as an argument).
@@ -85,14 +110,7 @@ void accumulate_moment_round(const ExecutionSpace& space,
                              MomentBuffers<ExecutionSpace>& b) {
   MomentBatchesState& at = b.layout;
   family.observe(space, model, state, b, at.n_batches);
-  if (++at.in_batch == at.length) {
-    at.in_batch = 0;
-    if (++at.n_batches == b.max_batches) {
-      merge_moment_batches(space, b);
-      at.n_batches = b.max_batches / 2;
-      at.length *= 2;
-    }
-  }
+  if (advance_batch(at, b.max_batches)) merge_moment_batches(space, b);
 }
 
 /// Mean over every measured round; error from the complete batches only (a partial batch
@@ -184,11 +202,7 @@ MomentBatchesState snapshot_moments(const ExecutionSpace& space,
 template <class ExecutionSpace>
 void restore_moments(const ExecutionSpace& space, MomentBuffers<ExecutionSpace>& b,
                      const MomentBatchesState& m, const RankLink& link) {
-  if (m.length < 1 || m.n_batches < 0 || m.n_batches >= b.max_batches || m.in_batch < 0 ||
-      m.in_batch >= m.length) {
-    state_misfit("the moment batches are inconsistent");
-  }
-  const auto rows = static_cast<std::size_t>(m.n_batches) + 1;
+  const std::size_t rows = checked_batch_rows(m, b.max_batches, "moment");
   for_each_field_pair(MomentBuffers<ExecutionSpace>::sums(b), MomentBatchesState::sums(m),
                       [&](const auto& sums, const auto& saved) {
                         const auto values =

@@ -128,6 +128,15 @@ std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model
                                         3 * view_bytes(batches, 8) +
                                         (node_columns > 1 ? view_bytes(columns, 8) : 0.0)});
   }
+  // make_overlap_buffers (with replicas in one process): five sums per batch and chain, the
+  // counts, the histograms and the lattice's phase tables.
+  if (options.n_replicas >= 2 && static_cast<double>(block.count) == machines) {
+    const double batches = 2.0 * static_cast<double>(obs.moment_batches);
+    const double dims = model.lattice.enabled ? model.lattice.dims : 0.0;
+    parts.push_back({"overlap sums", 5 * view_bytes(batches * n, 8) + view_bytes(batches, 8) +
+                                         view_bytes(n * static_cast<double>(model.n_free + 1), 8) +
+                                         2 * view_bytes(dims * nodes, 8)});
+  }
   return parts;
 }
 
