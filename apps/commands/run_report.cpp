@@ -145,4 +145,10 @@ void print_validation_report(std::ostream& out, const PreparedRun& run) {
   out << "  output   " << run.config.output.dir << "\n";
 }
 
+void print_ensemble_report(std::ostream& out, const EnsembleOutcome& outcome) {
+  out << "hamon: ensemble of " << outcome.instances << " instances in " << outcome.directory;
+  if (outcome.already_done > 0) out << " (" << outcome.already_done << " finished earlier)";
+  out << "\n  disorder averages: " << outcome.directory << "/summary.yaml (ensemble:)\n";
+}
+
 }  // namespace hamon::cli

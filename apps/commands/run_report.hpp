@@ -5,6 +5,7 @@
 
 #include <ostream>
 
+#include "run/execute_ensemble.hpp"
 #include "run/execute_run.hpp"
 #include "run/prepare_run.hpp"
 
@@ -15,6 +16,9 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
                       bool detailed);
 
 /// One line for `validate`: what would run, and where.
+/// An ensemble's few lines: where it is and how many instances ran.
+void print_ensemble_report(std::ostream& out, const EnsembleOutcome& outcome);
+
 void print_validation_report(std::ostream& out, const PreparedRun& run);
 
 }  // namespace hamon::cli

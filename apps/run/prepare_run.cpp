@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 #include "config/parse_experiment.hpp"
 #include "hamon/policies/device_spec.hpp"
@@ -104,6 +105,10 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
 PreparedRun prepare_run(const std::string& config_path, const Overrides& overrides,
                         OutputPolicy policy) {
   return prepare(parse_experiment_file(config_path), overrides, policy);
+}
+
+PreparedRun prepare_run_from_config(ExperimentConfig config, OutputPolicy policy) {
+  return prepare(std::move(config), Overrides{}, policy);
 }
 
 PreparedRun prepare_run_from_text(const std::string& text, const std::string& name,
