@@ -11,8 +11,12 @@
 // bytes of an uninterrupted ensemble. Any failure leaves DIR as it was (DIR.partial holds
 // the work so far).
 //
-// Under mpirun every rank takes part in every instance (the ranks share each instance's
-// ladder, as in one run); rank 0 alone writes.
+// Under mpirun the ranks split into G = min(ranks, K) groups (rank r in group r mod G,
+// MpiJob::split), group g running instances g, g + G, ... whole, as the current job
+// (MpiJob::Scope): a group of one rank takes the one-process path, a larger one spreads an
+// instance's ladder over its ranks. The groups meet again only when all are done; rank 0
+// writes the ensemble's files. Each instance's bytes are rank-count independent, so the
+// ensemble's are.
 
 #include <chrono>
 
