@@ -12,7 +12,7 @@
     resumable; `hamon resume DIR` gives the bytes of the uninterrupted ensemble (every
     instance's results and checkpoint, the tables, summary.yaml);
   - failures leave DIR alone: a second run into a complete ensemble is refused with DIR
-    unchanged; a resume that fails (a foreign file where an instance goes) exits 2 and
+    unchanged, with --overwrite too (an ensemble holds a subdirectory); a resume that fails (a foreign file where an instance goes) exits 2 and
     leaves DIR.partial as it was, and resumes once the file is gone;
   - the `overlap:` sections of the instances' summaries (the documented keys) become
     overlap_<key>.npy tables and `ensemble.overlap` averages, with the Binder ratio of the
@@ -214,6 +214,13 @@ def check_refusals(args, failures, config, out):
     result = clitest.run(args.hamon, ["run", config, "--out", out, "--quiet"])
     failures.check(result.returncode == 2, f"a run into a complete ensemble: {result.returncode}")
     failures.check(digest(out) == before, "a refused run changed the complete ensemble")
+    # --overwrite replaces only a directory of hamon's files: an ensemble's instances/ is a
+    # subdirectory, so the ensemble is refused, whole.
+    result = clitest.run(args.hamon, ["run", config, "--out", out, "--quiet", "--overwrite"])
+    failures.check(result.returncode == 2 and "instances" in result.stderr,
+                   f"--overwrite of an ensemble: {result.returncode}: {result.stderr}")
+    failures.check(digest(out) == before and not clitest.leftovers(out),
+                   "a refused --overwrite changed the complete ensemble")
     tuned = write_config(args, "tuned", "instances: 2\n")
     with open(tuned) as f:
         text = f.read().replace("  chains: 4\n", "  tune: auto\n")
