@@ -4,6 +4,8 @@
 k mod G, G = min(ranks, K); a group of one rank runs the one-process path):
   - K = 3 under 1, 2, 3 ranks and K = 2 under 3 ranks (one group of two ranks, one of
     one): every file's bytes are one process's (YAML files without their directory);
+  - Houdayer moves (one process per ladder) in an ensemble of K = 2 on 2 ranks: one
+    process's bytes; on 3 ranks (a group of two ranks) refused;
   - stopped by SIGUSR1 (what mpirun forwards) under 3 ranks (every group stops its instance, exit 3, no DIR),
     resumed under 2 ranks: the bytes of the uninterrupted ensemble of one process."""
 
@@ -41,6 +43,26 @@ def main():
                                 cwd=args.work)
         if failures.check(result.returncode == 0, f"K={k} on {ranks} ranks: {result.stderr}"):
             compare(failures, f"K={k} on {ranks} ranks", ensemble_run.digest(out), want)
+
+    # Houdayer moves need both replicas in one process: an ensemble of K >= ranks instances
+    # has one rank per group, so it runs them under mpirun, with one process's bytes.
+    houdayer = ensemble_run.write_config(args, "houdayer", "instances: 2\n", rounds=1000)
+    with open(houdayer) as f:
+        text = f.read().replace("  burn_in: 50\n", "  burn_in: 50\n  cluster_moves: houdayer\n")
+    with open(houdayer, "w") as f:
+        f.write(text)
+    one = os.path.join(args.work, "houdayer_one")
+    result = clitest.run(args.hamon, ["run", houdayer, "--out", one, "--quiet"], timeout=300)
+    failures.check(result.returncode == 0, f"houdayer, one process: {result.stderr}")
+    out = os.path.join(args.work, "houdayer_np2")
+    result = mpi_run.mpirun(args, 2, ["run", houdayer, "--out", out, "--quiet"], cwd=args.work)
+    if failures.check(result.returncode == 0, f"houdayer ensemble on 2 ranks: {result.stderr}"):
+        compare(failures, "houdayer K=2 on 2 ranks", ensemble_run.digest(out),
+                ensemble_run.digest(one))
+    result = mpi_run.mpirun(args, 3, ["run", houdayer, "--out", out + "3", "--quiet"],
+                            cwd=args.work)
+    failures.check(result.returncode == 2 and "cluster_moves" in result.stderr,
+                   f"houdayer K=2 on 3 ranks (a group of two) was not refused: {result.stderr}")
 
     # Long enough instances that the signal lands while every group samples.
     config = ensemble_run.write_config(args, "long", "instances: 3\n", rounds=40000)
