@@ -142,6 +142,11 @@ void print_validation_report(std::ostream& out, const PreparedRun& run) {
         << b->estimate.n_chains << " chains)\n";
   }
   out << "  device   " << device_line(run.config.device, run.decision) << "\n";
+  if (run.config.instances > 1) {
+    // The model line is the file's own draw: every instance has its graph and size.
+    out << "  ensemble " << run.config.instances
+        << " disorder instances, each a run directory in instances/k\n";
+  }
   out << "  output   " << run.config.output.dir << "\n";
 }
 
