@@ -12,7 +12,8 @@
     resumable; `hamon resume DIR` gives the bytes of the uninterrupted ensemble (every
     instance's results and checkpoint, the tables, summary.yaml);
   - failures leave DIR alone: a second run into a complete ensemble is refused with DIR
-    unchanged, with --overwrite too (an ensemble holds a subdirectory); a resume that fails (a foreign file where an instance goes) exits 2 and
+    unchanged, with --overwrite too (an ensemble holds a subdirectory), and so is
+    `hamon extend`; a resume that fails (a foreign file where an instance goes) exits 2 and
     leaves DIR.partial as it was, and resumes once the file is gone;
   - the `overlap:` sections of the instances' summaries (the documented keys) become
     overlap_<key>.npy tables and `ensemble.overlap` averages, with the Binder ratio of the
@@ -221,6 +222,11 @@ def check_refusals(args, failures, config, out):
                    f"--overwrite of an ensemble: {result.returncode}: {result.stderr}")
     failures.check(digest(out) == before and not clitest.leftovers(out),
                    "a refused --overwrite changed the complete ensemble")
+    result = clitest.run(args.hamon, ["extend", out, "--rounds", "10", "--quiet"])
+    failures.check(result.returncode == 2 and "ensemble" in result.stderr,
+                   f"extend of an ensemble: {result.returncode}: {result.stderr}")
+    failures.check(digest(out) == before and not clitest.leftovers(out),
+                   "a refused extend changed the complete ensemble")
     tuned = write_config(args, "tuned", "instances: 2\n")
     with open(tuned) as f:
         text = f.read().replace("  chains: 4\n", "  tune: auto\n")
