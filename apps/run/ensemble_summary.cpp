@@ -50,6 +50,7 @@ struct Instances {
   Table energy;
   std::vector<double> overlap_betas;
   std::map<std::string, Table> overlap;  // the keys every instance has
+  std::string overlap_skipped;           // why there are no overlap averages, if so
 };
 
 Instances read_instances(const fs::path& partial, std::int64_t count) {
@@ -70,9 +71,15 @@ Instances read_instances(const fs::path& partial, std::int64_t count) {
         continue;
       }
       const std::vector<double> betas = float_list(overlap["betas"], "overlap.betas");
-      if (k == 0) in.overlap_betas = betas;
+      if (in.overlap_betas.empty()) in.overlap_betas = betas;  // the first overlap section
       if (betas != in.overlap_betas) {
-        throw std::runtime_error("overlap.betas differ from instance 0's");
+        // An adapted ladder ends where each instance's barriers put it: no common columns.
+        in.overlap_skipped =
+            "instance " + std::to_string(k) +
+            "'s overlap.betas differ from an earlier instance's (nrpt.adapt_schedule "
+            "adapts each instance's ladder: fix the ladder to average overlaps)";
+        every_overlap = false;
+        continue;
       }
       for (const std::string& key : kOverlapKeys) {
         if (overlap[key].IsSequence()) {
@@ -85,7 +92,13 @@ Instances read_instances(const fs::path& partial, std::int64_t count) {
       throw std::runtime_error(file.string() + ": " + e.what());
     }
   }
-  if (!every_overlap || count == 0) return in;
+  if (!every_overlap || count == 0) {
+    if (in.overlap_skipped.empty() && !in.overlap_betas.empty()) {
+      in.overlap_skipped = "not every instance's summary has an overlap: section";
+    }
+    in.overlap_betas.clear();
+    return in;
+  }
   for (const std::string& key : kOverlapKeys) {
     Table table;
     table.columns = in.overlap_betas.size();
@@ -174,6 +187,10 @@ void write_ensemble_outputs(const fs::path& partial, const ExperimentConfig& con
   out << YAML::Key << "energy_per_node" << YAML::Value;
   emit_estimate(out, jackknife_mean(in.energy.column(0)));
   if (!in.overlap.empty()) emit_overlap(out, in);
+  if (!in.overlap_skipped.empty()) {
+    out << YAML::Key << "overlap_skipped" << YAML::Value << YAML::DoubleQuoted
+        << in.overlap_skipped;
+  }
   out << YAML::EndMap << YAML::EndMap;
   const std::string text = std::string(out.c_str()) + "\n";
   write_atomically(partial / kSummaryFile, [&](std::ostream& o) { o << text; });
