@@ -15,10 +15,10 @@ namespace hamon::cli {
 void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcome& outcome,
                       bool detailed);
 
-/// One line for `validate`: what would run, and where.
 /// An ensemble's few lines: where it is and how many instances ran.
 void print_ensemble_report(std::ostream& out, const EnsembleOutcome& outcome);
 
+/// One line for `validate`: what would run, and where.
 void print_validation_report(std::ostream& out, const PreparedRun& run);
 
 }  // namespace hamon::cli

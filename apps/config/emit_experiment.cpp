@@ -241,10 +241,6 @@ void emit_experiment(YAML::Emitter& out, const ExperimentConfig& config) {
   out << YAML::EndMap;
 }
 
-}  // namespace hamon::cli
-
-namespace hamon::cli {
-
 std::string resolved_config(const ExperimentConfig& config) {
   YAML::Emitter out;
   emit_experiment(out, config);
