@@ -45,6 +45,9 @@ set(HAMON_APPS_RUN_SOURCES
   run/summary.cpp
   run/trace_setup.cpp
   run/execute_run.cpp
+  run/instance_config.cpp
+  run/ensemble_summary.cpp
+  run/execute_ensemble.cpp
   run/run_driver.cpp
   run/training_data_files.cpp
   run/training_curves.cpp

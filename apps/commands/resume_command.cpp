@@ -13,6 +13,7 @@
 #include "config/parse_experiment.hpp"
 #include "output/progress_display.hpp"
 #include "output/run_directory.hpp"
+#include "run/execute_ensemble.hpp"
 #include "run/execute_run.hpp"
 #include "run/execute_training.hpp"
 #include "run/kokkos_session.hpp"
@@ -92,6 +93,11 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
     }
     prepared.emplace(
         prepare_continuation(f, how == ContinueHow::resume ? partial : dir, extra_rounds));
+    if (prepared->config.instances > 1 && how == ContinueHow::extend) {
+      throw UsageError(dir.string() +
+                       " is an ensemble (instances); extend runs one run longer: give each "
+                       "instance's rounds in a new ensemble");
+    }
     // Stopped before sampling: starting again from config.yaml is the run itself.
     from_the_beginning = how == ContinueHow::resume && is_unstarted_run(partial);
   });
@@ -99,6 +105,11 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
   const KokkosSession kokkos;
   const bool speaks = !f.quiet && job.is_root();
   const bool progress = speaks && stderr_is_terminal();
+  if (run.config.instances > 1) {
+    const EnsembleOutcome ensemble = run_ensemble(run, true, progress, started);
+    if (speaks) print_ensemble_report(std::cout, ensemble);
+    return 0;
+  }
   const RunOutcome outcome = from_the_beginning
                                  ? start_run(run, progress, started, StartIn::interrupted_directory)
                                  : continue_run(run, how, progress, started);

@@ -10,6 +10,7 @@
 #include "commands/run_report.hpp"
 #include "config/config_kind.hpp"
 #include "output/progress_display.hpp"
+#include "run/execute_ensemble.hpp"
 #include "run/execute_run.hpp"
 #include "run/execute_training.hpp"
 #include "run/kokkos_session.hpp"
@@ -74,6 +75,12 @@ Command add_run_command(CLI::App& app) {
             const PreparedRun& run = *prepared;
             const KokkosSession kokkos;
             const bool speaks = !f.quiet && job.is_root();
+            if (run.config.instances > 1) {
+              const EnsembleOutcome ensemble =
+                  run_ensemble(run, false, speaks && stderr_is_terminal(), started);
+              if (speaks) print_ensemble_report(std::cout, ensemble);
+              return 0;
+            }
             const RunOutcome outcome = start_run(run, speaks && stderr_is_terminal(), started);
             if (speaks) print_run_report(std::cout, run, outcome, false);
             return 0;

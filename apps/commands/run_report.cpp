@@ -142,7 +142,18 @@ void print_validation_report(std::ostream& out, const PreparedRun& run) {
         << b->estimate.n_chains << " chains)\n";
   }
   out << "  device   " << device_line(run.config.device, run.decision) << "\n";
+  if (run.config.instances > 1) {
+    // The model line is the file's own draw: every instance has its graph and size.
+    out << "  ensemble " << run.config.instances
+        << " disorder instances, each a run directory in instances/k\n";
+  }
   out << "  output   " << run.config.output.dir << "\n";
+}
+
+void print_ensemble_report(std::ostream& out, const EnsembleOutcome& outcome) {
+  out << "hamon: ensemble of " << outcome.instances << " instances in " << outcome.directory;
+  if (outcome.already_done > 0) out << " (" << outcome.already_done << " finished earlier)";
+  out << "\n  disorder averages: " << outcome.directory << "/summary.yaml (ensemble:)\n";
 }
 
 }  // namespace hamon::cli

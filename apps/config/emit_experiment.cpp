@@ -230,6 +230,7 @@ void emit_experiment(YAML::Emitter& out, const ExperimentConfig& config) {
   out << YAML::Key << "seed" << YAML::Value << config.seed;
   out << YAML::Key << "device" << YAML::Value << config.device;
   if (config.replicas != 1) out << YAML::Key << "replicas" << YAML::Value << config.replicas;
+  if (config.instances != 1) out << YAML::Key << "instances" << YAML::Value << config.instances;
   out << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
   std::visit([&](const auto& spec) { emit_model(out, spec); }, config.model);
   out << YAML::EndMap;
@@ -238,6 +239,12 @@ void emit_experiment(YAML::Emitter& out, const ExperimentConfig& config) {
   out << YAML::Key << "output" << YAML::Value;
   emit_output(out, config.output);
   out << YAML::EndMap;
+}
+
+std::string resolved_config(const ExperimentConfig& config) {
+  YAML::Emitter out;
+  emit_experiment(out, config);
+  return std::string(out.c_str()) + "\n";
 }
 
 }  // namespace hamon::cli

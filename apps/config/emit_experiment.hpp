@@ -6,11 +6,16 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <string>
+
 #include "config/experiment_config.hpp"
 
 namespace hamon::cli {
 
 /// Emits the config as one mapping value.
 void emit_experiment(YAML::Emitter& out, const ExperimentConfig& config);
+
+/// The config as a YAML document (config.yaml's bytes).
+std::string resolved_config(const ExperimentConfig& config);
 
 }  // namespace hamon::cli

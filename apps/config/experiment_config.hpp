@@ -165,6 +165,9 @@ struct ExperimentConfig {
   std::string device = "auto";
   /// `replicas`: independent ladders of the model in one run (NrptOptions::n_replicas).
   std::int32_t replicas = 1;
+  /// `instances`: disorder realisations of the model run as an ensemble (run/ensemble.hpp);
+  /// 1 is a single run.
+  std::int32_t instances = 1;
   ModelSpec model;
   NrptSpec nrpt;
   OutputSpec output;

@@ -48,9 +48,9 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
   require_config_kind(root, name, ConfigKind::experiment);
   try {
     const std::string tuning_hint = "automatic tuning is set in nrpt: write nrpt: {tune: auto}";
-    const auto top =
-        reader.entries(root, "", {"seed", "device", "replicas", "model", "nrpt", "output"},
-                       {{"tune", tuning_hint}, {"autotune", tuning_hint}});
+    const auto top = reader.entries(
+        root, "", {"seed", "device", "replicas", "instances", "model", "nrpt", "output"},
+        {{"tune", tuning_hint}, {"autotune", tuning_hint}});
     if (top.count("seed") != 0) config.seed = reader.seed(top.at("seed"), "seed");
     if (top.count("device") != 0) {
       config.device = reader.text(top.at("device"), "device");
@@ -59,6 +59,10 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
     if (top.count("replicas") != 0) {
       config.replicas =
           static_cast<std::int32_t>(reader.integer(top.at("replicas"), "replicas", 1, 1 << 16));
+    }
+    if (top.count("instances") != 0) {
+      config.instances = static_cast<std::int32_t>(
+          reader.integer(top.at("instances"), "instances", 1, kMaxInstances));
     }
     if (top.count("model") == 0) reader.fail("", "missing required key 'model'");
     if (top.count("nrpt") == 0) reader.fail("", "missing required key 'nrpt'");
@@ -150,6 +154,12 @@ void check_consistency(const ExperimentConfig& config) {
                                      "use fewer rounds or set output." + key + ": false");
     }
   };
+  if (config.instances > 1 && nrpt.tune.any()) {
+    // The ensemble's tables put every instance's temperatures in the same columns.
+    config.fail("instances",
+                "the instances of an ensemble share one ladder: drop nrpt's tuning (tune one "
+                "instance alone and write its betas into the ensemble's file)");
+  }
   if (nrpt.cluster_moves == ClusterMoves::houdayer && config.replicas % 2 != 0) {
     config.fail("replicas",
                 "cluster_moves: houdayer pairs replicas (0, 1), (2, 3), ...: give an "

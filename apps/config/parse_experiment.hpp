@@ -15,6 +15,7 @@ namespace hamon::cli {
 /// Limits on sizes ("absurd" values are rejected with the limit named).
 using hamon::kMaxNodes;  // the engine's int32 node index
 inline constexpr std::int32_t kMaxChains = 4096;
+inline constexpr std::int32_t kMaxInstances = 1 << 20;
 inline constexpr std::int32_t kMaxExploreSweeps = 100000;
 inline constexpr std::int64_t kMaxRecordedBytes = std::int64_t{16} << 30;  // per output array
 

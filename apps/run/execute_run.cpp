@@ -54,12 +54,6 @@ std::string tuned_line(const Plan& plan) {
          " sweeps/round (" + seconds + (plan.cache_hit ? ", from the tuning cache)" : ")");
 }
 
-std::string resolved_config(const ExperimentConfig& config) {
-  YAML::Emitter out;
-  emit_experiment(out, config);
-  return std::string(out.c_str()) + "\n";
-}
-
 /// What every rank of a job must have read alike: the experiment (as resolved, but for the
 /// device, which each rank may choose for itself) and the checkpoint it continues, if any.
 std::vector<RankInput> rank_inputs(const ExperimentConfig& config, const Checkpoint* checkpoint) {

@@ -19,9 +19,26 @@
 
 namespace hamon::cli {
 
+#if HAMON_ENABLE_MPI
+struct MpiJob::Communicator {
+  MPI_Comm comm = MPI_COMM_NULL;
+  ~Communicator() {
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+  }
+};
+#else
+struct MpiJob::Communicator {};
+#endif
+
 namespace {
 
 MpiJob* the_job = nullptr;
+
+#if HAMON_ENABLE_MPI
+MPI_Comm comm_of(const std::unique_ptr<MpiJob::Communicator>& group) {
+  return group ? group->comm : MPI_COMM_WORLD;
+}
+#endif
 
 #if HAMON_ENABLE_MPI
 bool launched_as_a_rank() {
@@ -78,6 +95,30 @@ MpiJob::~MpiJob() {
   if (the_job == this) the_job = nullptr;
 }
 
+std::unique_ptr<MpiJob> MpiJob::split(int groups) const {
+  if (groups <= 1 || !distributed()) return nullptr;
+  std::unique_ptr<MpiJob> group(new MpiJob());
+#if HAMON_ENABLE_MPI
+  group->group_ = std::make_unique<Communicator>();
+  MPI_Comm_split(comm_of(group_), rank_ % groups, rank_, &group->group_->comm);
+  MPI_Comm_rank(group->group_->comm, &group->rank_);
+  MPI_Comm_size(group->group_->comm, &group->size_);
+  if (group->size_ > 1) group->exchange_ = std::make_unique<MpiExchange>(group->group_->comm);
+#endif
+  // A GPU per rank of a node, whatever group the rank is in.
+  group->node_local_rank_ = node_local_rank_;
+  group->status_of_ = status_of_;
+  return group;
+}
+
+MpiJob::Scope::Scope(MpiJob& job) : previous_(&MpiJob::current()) {
+  the_job = &job;
+}
+
+MpiJob::Scope::~Scope() {
+  the_job = previous_;
+}
+
 MpiJob& MpiJob::current() {
   if (the_job == nullptr) {
     static int argc = 0;
@@ -120,7 +161,7 @@ std::vector<std::string> MpiJob::gather_to_root(const std::string& text) const {
 #if HAMON_ENABLE_MPI
   const int size = static_cast<int>(text.size());
   std::vector<int> sizes(static_cast<std::size_t>(size_)), offsets(sizes.size());
-  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm_of(group_));
   int total = 0;
   for (std::size_t r = 0; r < sizes.size(); ++r) {
     offsets[r] = total;
@@ -128,7 +169,7 @@ std::vector<std::string> MpiJob::gather_to_root(const std::string& text) const {
   }
   std::string all(static_cast<std::size_t>(is_root() ? total : 0), '\0');
   MPI_Gatherv(text.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, 0,
-              MPI_COMM_WORLD);
+              comm_of(group_));
   if (is_root()) {
     for (std::size_t r = 0; r < sizes.size(); ++r) {
       out.push_back(
@@ -151,13 +192,13 @@ std::string MpiJob::broadcast_from_root(std::string bytes) const {
 #if HAMON_ENABLE_MPI
   if (distributed()) {
     auto size = static_cast<long long>(bytes.size());
-    MPI_Bcast(&size, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&size, 1, MPI_LONG_LONG, 0, comm_of(group_));
     bytes.resize(static_cast<std::size_t>(size));
     constexpr long long kPiece = 1LL << 30;
     for (long long at = 0; at < size; at += kPiece) {
       MPI_Bcast(&bytes[static_cast<std::size_t>(at)],
                 static_cast<int>(size - at < kPiece ? size - at : kPiece), MPI_CHAR, 0,
-                MPI_COMM_WORLD);
+                comm_of(group_));
     }
   }
 #endif
@@ -173,7 +214,8 @@ DeviceDecision MpiJob::local_decision(const DeviceSpec& device, std::int32_t n_c
 
 void MpiJob::abort_job(const std::string& message, int status) const {
 #if HAMON_ENABLE_MPI
-  if (distributed()) {
+  // A group's failure ends the whole job: the other groups would wait for it at the end.
+  if (distributed() || group_) {
     // The error line's own "hamon:" says which rank speaks (one prefix, not two).
     const std::string who =
         "hamon (rank " + std::to_string(rank_) + " of " + std::to_string(size_) + ")";

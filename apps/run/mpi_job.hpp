@@ -98,16 +98,40 @@ class MpiJob {
   DeviceDecision local_decision(const DeviceSpec& device, std::int32_t n_chains,
                                 std::int64_t n_free, const DeviceDecision& whole_run) const;
 
+  /// The ranks of this job in `groups` groups, rank r in group r mod groups, each group a
+  /// job of its own over its ranks (MPI_Comm_split; collective over this job). Nothing
+  /// the groups do later communicates between them. Null when `groups` <= 1 or in a
+  /// one-process job (this job is the one group).
+  std::unique_ptr<MpiJob> split(int groups) const;
+
+  /// Makes `job` the current one (MpiJob::current()) for the scope's lifetime.
+  class Scope {
+   public:
+    explicit Scope(MpiJob& job);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    MpiJob* previous_;
+  };
+
+  /// A group's communicator (defined where MPI is).
+  struct Communicator;
+
   /// Ends every rank with `status` after printing `message` (an error line, error_line's;
   /// its "hamon" then names the rank) on stderr. In a one-process job: prints and exits.
   [[noreturn]] void abort_job(const std::string& message, int status) const;
 
  private:
+  MpiJob() = default;  // a group (split)
+
   int rank_ = 0;
   int size_ = 1;
   int node_local_rank_ = 0;
   bool started_mpi_ = false;
   bool failure_agreed_ = false;
+  std::unique_ptr<Communicator> group_;  // null: MPI_COMM_WORLD
   std::unique_ptr<MachineExchange> exchange_;
   std::function<int(const std::exception_ptr&)> status_of_;
 };

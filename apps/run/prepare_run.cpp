@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 #include "config/parse_experiment.hpp"
 #include "hamon/policies/device_spec.hpp"
@@ -53,10 +54,14 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
   run.output_policy = policy;
   run.model = build_model(config);
   check_against_model(config, *run.model);
-  if (config.nrpt.cluster_moves == ClusterMoves::houdayer && MpiJob::current().distributed()) {
+  // An ensemble of at least as many instances as ranks runs each instance in one rank.
+  const MpiJob& job = MpiJob::current();
+  if (config.nrpt.cluster_moves == ClusterMoves::houdayer && job.distributed() &&
+      config.instances < job.size()) {
     config.fail("nrpt.cluster_moves",
                 "houdayer cluster moves run in one process: the two replicas of a rung may lie "
-                "on different ranks (run without mpirun, or drop cluster_moves)");
+                "on different ranks (run without mpirun, or drop cluster_moves, or run an "
+                "ensemble of at least as many instances as ranks)");
   }
   run.beta_max = resolve_beta_max(config, *run.model);
   run.options = make_nrpt_options(config);
@@ -104,6 +109,10 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
 PreparedRun prepare_run(const std::string& config_path, const Overrides& overrides,
                         OutputPolicy policy) {
   return prepare(parse_experiment_file(config_path), overrides, policy);
+}
+
+PreparedRun prepare_run_from_config(ExperimentConfig config, OutputPolicy policy) {
+  return prepare(std::move(config), Overrides{}, policy);
 }
 
 PreparedRun prepare_run_from_text(const std::string& text, const std::string& name,

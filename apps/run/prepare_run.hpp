@@ -47,6 +47,8 @@ struct PreparedRun {
 /// From a file, or (demo) from text with a display name.
 PreparedRun prepare_run(const std::string& config_path, const Overrides& overrides,
                         OutputPolicy policy);
+/// From an experiment already parsed and resolved (an ensemble's instance).
+PreparedRun prepare_run_from_config(ExperimentConfig config, OutputPolicy policy);
 PreparedRun prepare_run_from_text(const std::string& text, const std::string& name,
                                   const Overrides& overrides, OutputPolicy policy);
 

@@ -112,6 +112,9 @@ CASES = [
     case("tuned_geometric", LATTICE + TUNED + "  chains: auto\n  beta_min: 0.1\n"
          "  spacing: geometric\n", "nrpt.spacing", "starts linear"),
     case("replicas_zero", "replicas: 0\n" + LATTICE + NRPT, "replicas", "out of range"),
+    case("instances_zero", "instances: 0\n" + LATTICE + NRPT, "instances", "out of range"),
+    case("instances_with_tune", "instances: 4\n" + LATTICE + TUNED + "  tune: auto\n",
+         "instances", "share one ladder"),
     case("houdayer_odd_replicas", "replicas: 3\n" + LATTICE + NRPT + "  cluster_moves: houdayer\n",
          "replicas", "even number of replicas"),
     case("houdayer_potts", "model: {kind: lattice, shape: [4, 4], potts: 3}\n" + NRPT +

@@ -24,11 +24,13 @@ constexpr std::uint64_t splitmix64(std::uint64_t x) {
 
 /// The stages of the tuning flow that run the sampler; each gets its own seed stream.
 enum class SeedStream : std::uint64_t {
-  chain_pilot = 1,      // tune_chains: the pilot and every iteration's schedule tuning
-  schedule = 2,         // tune_schedule: one seed per phase and per pooled extension
-  exploration = 3,      // tune_exploration: one seed per candidate
-  schedule_polish = 4,  // autotune: the final schedule tuning
-  production = 5,       // Plan::sample / Plan::extend
+  chain_pilot = 1,        // tune_chains: the pilot and every iteration's schedule tuning
+  schedule = 2,           // tune_schedule: one seed per phase and per pooled extension
+  exploration = 3,        // tune_exploration: one seed per candidate
+  schedule_polish = 4,    // autotune: the final schedule tuning
+  production = 5,         // Plan::sample / Plan::extend
+  instance_disorder = 6,  // `instances: K`: instance k's coupling, field and RBM weight seeds
+  instance_sampler = 7,   // `instances: K`: instance k's sampler seed
 };
 
 /// The seed of run `index` of `stream`, derived from `seed`. Distinct (stream, index)

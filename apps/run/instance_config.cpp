@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "run/instance_config.hpp"
+
+#include <type_traits>
+#include <variant>
+
+#include "hamon/core/seeds.hpp"
+
+namespace hamon::cli {
+
+namespace {
+
+std::uint64_t disorder_seed(std::uint64_t seed, std::int64_t k) {
+  return derive_seed(seed, SeedStream::instance_disorder, static_cast<std::uint64_t>(k));
+}
+
+}  // namespace
+
+ExperimentConfig instance_config(const ExperimentConfig& ensemble, std::int64_t k,
+                                 const std::string& dir) {
+  ExperimentConfig config = ensemble;
+  config.instances = 1;
+  config.output.dir = dir;
+  config.seed =
+      derive_seed(ensemble.seed, SeedStream::instance_sampler, static_cast<std::uint64_t>(k));
+  std::visit(
+      [k](auto& spec) {
+        using Spec = std::decay_t<decltype(spec)>;
+        if constexpr (std::is_same_v<Spec, LatticeSpec>) {
+          spec.coupling.seed = disorder_seed(spec.coupling.seed, k);
+          spec.field.seed = disorder_seed(spec.field.seed, k);
+        } else if constexpr (std::is_same_v<Spec, RbmSpec>) {
+          if (spec.random) spec.random->seed = disorder_seed(spec.random->seed, k);
+        }
+      },
+      config.model);
+  return config;
+}
+
+}  // namespace hamon::cli
