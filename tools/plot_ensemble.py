@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Finite-size-scaling plots of hamon ensembles (`instances: K`), from their summary.yaml
-`ensemble.overlap` (disorder averages with jackknife errors):
+`ensemble.overlap` (disorder averages with jackknife errors), or of single runs with
+replicas from their `overlap:` (one instance's thermal averages):
 
     python3 tools/plot_ensemble.py runs/ea3d_L4 runs/ea3d_L6 runs/ea3d_L8 --out plots/
+
+(tools/plot_run.py does the same when given several directories or an ensemble.)
 
   binder.png     the Binder ratio g = (3 - [q4]/[q2]^2) / 2 against T = 1/beta, one curve
                  per ensemble (labelled by its linear size L, the lattice's first extent):
@@ -12,7 +15,7 @@
 
 beta = 0 (T = inf) is left out. Written into --out
 (default: the first directory). Needs python3 with numpy, PyYAML and matplotlib. Exit
-status: 0 done, 2 a directory is not an ensemble with overlaps.
+status: 0 done, 2 a directory has no overlaps.
 """
 
 import argparse
@@ -35,11 +38,25 @@ def load_ensemble(directory):
     with open(path) as f:
         summary = yaml.safe_load(f)
     overlap = (summary.get("ensemble") or {}).get("overlap")
+    if not overlap and isinstance(summary.get("overlap"), dict):
+        overlap = one_run_overlap(summary["overlap"])
     if not overlap:
-        raise ValueError(f"{directory}: no ensemble.overlap in summary.yaml (an ensemble "
-                         "of instances with replicas >= 2 writes it)")
+        raise ValueError(f"{directory}: no ensemble.overlap or overlap: in summary.yaml (an "
+                         "ensemble of instances, or one run, with replicas >= 2 writes it)")
     shape = summary["config"]["model"].get("shape") or [None]
     return shape[0], overlap
+
+
+def one_run_overlap(section):
+    """A single run's `overlap:` lists as {key: {mean, stderr}}, like an ensemble's (one
+    instance's thermal averages and their errors; xi has none)."""
+    overlap = {"betas": section["betas"]}
+    for key in ("binder", "xi"):
+        if key in section:
+            means = section[key]
+            errors = section.get(key + "_stderr") or [float("nan")] * len(means)
+            overlap[key] = {"mean": means, "stderr": errors}
+    return overlap
 
 
 def curve(ax, overlap, key, scale, label):

@@ -30,6 +30,14 @@ A sampling run (`hamon run`) gets:
                      order parameter (q max_s rho_s - 1) / (q - 1) of the state densities
                      rho_s instead, as order_parameter.png
 
+Several directories, or an ensemble (`instances: K`), get the finite-size-scaling plots of
+tools/plot_ensemble.py instead: the Binder ratio and xi_L / L against temperature, one curve
+per directory (into --out, default the first directory):
+
+    python3 tools/plot_run.py runs/ea3d_L4 runs/ea3d_L6 runs/ea3d_L8 --out plots/
+
+A single run with replicas (summary `overlap:`) gets those two plots of its own as well.
+
 Needs python3 with numpy, PyYAML and matplotlib (Debian: python3-numpy python3-yaml
 python3-matplotlib). Exit status: 0 done, 2 not a run directory.
 """
@@ -45,6 +53,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 import numpy as np  # noqa: E402
 import yaml  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_ensemble  # noqa: E402
 
 MAX_POINTS = 4000  # per trace; longer runs are strided (every k-th round)
 ROUND_TRIPS_SHOWN = 3  # the index process is drawn over a window of this many round trips
@@ -374,10 +385,26 @@ def plot_training_samples(arrays, directory, written):
     save(fig, directory, "samples.png", written)
 
 
+def is_ensemble(directory):
+    """Whether `directory` holds an ensemble's summary (`ensemble:`)."""
+    path = os.path.join(directory, "summary.yaml")
+    try:
+        with open(path) as f:
+            return "ensemble" in (yaml.safe_load(f) or {})
+    except (OSError, yaml.YAMLError):
+        return False  # load_run reports it
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("directory", help="a run directory written by `hamon run` or `hamon train`")
+    parser.add_argument("directories", nargs="+", metavar="directory",
+                        help="a run directory written by `hamon run` or `hamon train`; "
+                             "several: ensembles or runs with replicas, compared")
+    parser.add_argument("--out", help="where several directories' plots go (default: the first)")
     args = parser.parse_args(argv)
+    if len(args.directories) > 1 or is_ensemble(args.directories[0]):
+        return plot_ensemble.main(args.directories + (["--out", args.out] if args.out else []))
+    args.directory = args.directories[0]
     try:
         summary, arrays = load_run(args.directory)
     except (OSError, ValueError, yaml.YAMLError) as error:
@@ -397,6 +424,8 @@ def main(argv=None):
     plot_magnetization(summary, arrays, args.directory, written)
     for path in written:
         print(path)
+    if "overlap" in summary:
+        return plot_ensemble.main([args.directory])
     return 0
 
 

@@ -153,6 +153,10 @@ void print_validation_report(std::ostream& out, const PreparedRun& run) {
 void print_ensemble_report(std::ostream& out, const EnsembleOutcome& outcome) {
   out << "hamon: ensemble of " << outcome.instances << " instances in " << outcome.directory;
   if (outcome.already_done > 0) out << " (" << outcome.already_done << " finished earlier)";
+  if (outcome.idle_ranks > 0) {
+    out << "\n  " << outcome.idle_ranks << (outcome.idle_ranks == 1 ? " rank" : " ranks")
+        << " ran nothing: replicas keep a ladder in one process, one instance per rank";
+  }
   out << "\n  disorder averages: " << outcome.directory << "/summary.yaml (ensemble:)\n";
 }
 

@@ -18,7 +18,7 @@ constexpr const char* kWrittenFiles[] = {
     kVisibleBiasFile, kHiddenBiasFile, kCurvesFile,
     // tools/plot_run.py draws into the run directory.
     "ladder.png", "acceptance.png", "index_process.png", "energies.png", "magnetization.png",
-    "order_parameter.png", "learning_curves.png", "samples.png"};
+    "order_parameter.png", "learning_curves.png", "samples.png", "binder.png", "xi_over_l.png"};
 
 bool is_written_name(const std::string& name) {
   const CheckpointFiles checkpoint = checkpoint_files(kCheckpointFile);

@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <map>
 #include <stdexcept>
+#include <variant>
 #include <vector>
 
 #include "config/emit_experiment.hpp"
 #include "config/yaml_values.hpp"
 #include "hamon/core/jackknife.hpp"
+#include "hamon/core/overlap_statistics.hpp"
 #include "output/atomic_file.hpp"
 #include "output/npy.hpp"
 #include "output/run_files.hpp"
@@ -24,9 +26,9 @@ namespace {
 namespace fs = std::filesystem;
 
 /// The per-temperature lists of the `overlap:` section, in the order they are written.
-const std::vector<std::string> kOverlapKeys = {
-    "q2",     "q2_stderr",     "q4",     "q4_stderr", "abs_q",       "abs_q_stderr",
-    "binder", "binder_stderr", "chi_sg", "xi",        "link_overlap"};
+const std::vector<std::string> kOverlapKeys = {"q2",     "q2_stderr",    "q4",     "q4_stderr",
+                                               "abs_q",  "abs_q_stderr", "binder", "binder_stderr",
+                                               "chi_sg", "chi_kmin",     "xi",     "link_overlap"};
 
 /// Instance rows x temperature columns of one observable.
 struct Table {
@@ -82,8 +84,10 @@ Instances read_instances(const fs::path& partial, std::int64_t count) {
         continue;
       }
       for (const std::string& key : kOverlapKeys) {
-        if (overlap[key].IsSequence()) {
-          lists[static_cast<std::size_t>(k)][key] = float_list(overlap[key], "overlap." + key);
+        // A key the section lacks is an invalid node, whose type cannot be asked.
+        const YAML::Node list = overlap[key];
+        if (list && list.IsSequence()) {
+          lists[static_cast<std::size_t>(k)][key] = float_list(list, "overlap." + key);
         }
       }
     } catch (const YAML::Exception& e) {
@@ -146,12 +150,12 @@ void emit_per_temperature(YAML::Emitter& out, std::size_t columns, Estimate esti
   out << YAML::EndMap;
 }
 
-void emit_overlap(YAML::Emitter& out, const Instances& in) {
+void emit_overlap(YAML::Emitter& out, const Instances& in, const ExperimentConfig& config) {
   out << YAML::Key << "overlap" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "betas" << YAML::Value;
   emit_float_list(out, in.overlap_betas);
   const std::size_t columns = in.overlap_betas.size();
-  for (const char* key : {"q2", "q4", "abs_q", "chi_sg", "link_overlap", "xi"}) {
+  for (const char* key : {"q2", "q4", "abs_q", "chi_sg", "chi_kmin", "link_overlap"}) {
     const auto it = in.overlap.find(key);
     if (it == in.overlap.end()) continue;
     out << YAML::Key << key << YAML::Value;
@@ -165,6 +169,20 @@ void emit_overlap(YAML::Emitter& out, const Instances& in) {
     out << YAML::Key << "binder" << YAML::Value;
     emit_per_temperature(out, columns, [&](std::size_t c) {
       return jackknife_binder(q2->second.column(c), q4->second.column(c));
+    });
+  }
+  const auto chi_0 = in.overlap.find("chi_sg");
+  const auto chi_k = in.overlap.find("chi_kmin");
+  const auto* lattice = std::get_if<LatticeSpec>(&config.model);
+  if (chi_0 != in.overlap.end() && chi_k != in.overlap.end() && lattice != nullptr) {
+    // xi_L of the averaged susceptibilities, jackknifed, like g (chi_kmin exists on cubic
+    // lattices only, so every extent is shape[0]).
+    const std::int64_t extent = lattice->shape.at(0);
+    out << YAML::Key << "xi" << YAML::Value;
+    emit_per_temperature(out, columns, [&](std::size_t c) {
+      return jackknife(
+          {chi_0->second.column(c), chi_k->second.column(c)},
+          [&](const std::vector<double>& a) { return second_moment_xi(a[0], a[1], extent); });
     });
   }
   out << YAML::EndMap;
@@ -186,7 +204,7 @@ void write_ensemble_outputs(const fs::path& partial, const ExperimentConfig& con
   out << YAML::Key << "instances" << YAML::Value << config.instances;
   out << YAML::Key << "energy_per_node" << YAML::Value;
   emit_estimate(out, jackknife_mean(in.energy.column(0)));
-  if (!in.overlap.empty()) emit_overlap(out, in);
+  if (!in.overlap.empty()) emit_overlap(out, in, config);
   if (!in.overlap_skipped.empty()) {
     out << YAML::Key << "overlap_skipped" << YAML::Value << YAML::DoubleQuoted
         << in.overlap_skipped;

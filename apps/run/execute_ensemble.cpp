@@ -155,15 +155,20 @@ EnsembleOutcome run_ensemble(const PreparedRun& ensemble, bool resume, bool prog
   });
   // Rank groups: instance k runs on group k mod G, G = min(ranks, K); a group of one rank
   // runs the one-process path, a larger one spreads each of its instances over its ranks.
+  // Replica overlaps and Houdayer moves need all replicas of a ladder in one process, so
+  // there every group is one rank and the ranks beyond the K-th wait (idle_ranks).
   const int groups = static_cast<int>(std::min<std::int64_t>(world.size(), config.instances));
-  const std::unique_ptr<MpiJob> group_job = world.split(groups);
+  const bool whole_ladders = config.replicas >= 2;
+  const bool idle = whole_ladders && world.rank() >= groups;
+  const std::unique_ptr<MpiJob> group_job = world.split(idle ? groups : world.rank() % groups);
   MpiJob& group = group_job ? *group_job : world;
+  outcome.idle_ranks = whole_ladders ? world.size() - groups : 0;
   std::exception_ptr failure;
-  {
+  if (!idle) {
     const MpiJob::Scope scope(group);
     try {
-      run_group(ensemble, final_dir, groups > 1 ? world.rank() % groups : 0, groups,
-                progress && world.is_root(), started);
+      run_group(ensemble, final_dir, world.rank() % groups, groups, progress && world.is_root(),
+                started);
     } catch (...) {
       failure = std::current_exception();
       // A failure on one rank of a group while the others wait for it: end the job.

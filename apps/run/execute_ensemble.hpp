@@ -14,9 +14,10 @@
 // Under mpirun the ranks split into G = min(ranks, K) groups (rank r in group r mod G,
 // MpiJob::split), group g running instances g, g + G, ... whole, as the current job
 // (MpiJob::Scope): a group of one rank takes the one-process path, a larger one spreads an
-// instance's ladder over its ranks. The groups meet again only when all are done; rank 0
-// writes the ensemble's files. Each instance's bytes are rank-count independent, so the
-// ensemble's are.
+// instance's ladder over its ranks. With replicas (overlaps, Houdayer moves) a ladder's
+// replicas must share a process: every group is then one rank, and ranks beyond the K-th
+// wait. The groups meet again only when all are done; rank 0 writes the ensemble's files.
+// Each instance's bytes are rank-count independent, so the ensemble's are.
 
 #include <chrono>
 
@@ -28,6 +29,7 @@ struct EnsembleOutcome {
   std::string directory;
   std::int32_t instances = 0;
   std::int32_t already_done = 0;  // finished before this command (a resume)
+  std::int32_t idle_ranks = 0;    // ranks that ran nothing (replicas need whole ladders)
 };
 
 /// `ensemble`: prepared from the experiment (a new run) or from DIR.partial/config.yaml

@@ -95,15 +95,17 @@ MpiJob::~MpiJob() {
   if (the_job == this) the_job = nullptr;
 }
 
-std::unique_ptr<MpiJob> MpiJob::split(int groups) const {
-  if (groups <= 1 || !distributed()) return nullptr;
+std::unique_ptr<MpiJob> MpiJob::split(int colour) const {
+  if (!distributed()) return nullptr;
   std::unique_ptr<MpiJob> group(new MpiJob());
 #if HAMON_ENABLE_MPI
   group->group_ = std::make_unique<Communicator>();
-  MPI_Comm_split(comm_of(group_), rank_ % groups, rank_, &group->group_->comm);
+  MPI_Comm_split(comm_of(group_), colour, rank_, &group->group_->comm);
   MPI_Comm_rank(group->group_->comm, &group->rank_);
   MPI_Comm_size(group->group_->comm, &group->size_);
   if (group->size_ > 1) group->exchange_ = std::make_unique<MpiExchange>(group->group_->comm);
+#else
+  static_cast<void>(colour);  // without MPI every job is one process
 #endif
   // A GPU per rank of a node, whatever group the rank is in.
   group->node_local_rank_ = node_local_rank_;

@@ -98,11 +98,11 @@ class MpiJob {
   DeviceDecision local_decision(const DeviceSpec& device, std::int32_t n_chains,
                                 std::int64_t n_free, const DeviceDecision& whole_run) const;
 
-  /// The ranks of this job in `groups` groups, rank r in group r mod groups, each group a
-  /// job of its own over its ranks (MPI_Comm_split; collective over this job). Nothing
-  /// the groups do later communicates between them. Null when `groups` <= 1 or in a
-  /// one-process job (this job is the one group).
-  std::unique_ptr<MpiJob> split(int groups) const;
+  /// The ranks of this job in groups, each a job of its own over its ranks: the ranks that
+  /// pass the same `colour` (>= 0) form one group, ordered by their rank here
+  /// (MPI_Comm_split; collective over this job). Nothing the groups do later communicates
+  /// between them. Null in a one-process job (this job is the one group).
+  std::unique_ptr<MpiJob> split(int colour) const;
 
   /// Makes `job` the current one (MpiJob::current()) for the scope's lifetime.
   class Scope {

@@ -54,14 +54,14 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
   run.output_policy = policy;
   run.model = build_model(config);
   check_against_model(config, *run.model);
-  // An ensemble of at least as many instances as ranks runs each instance in one rank.
+  // An ensemble runs each instance with replicas in one rank (run/execute_ensemble.hpp).
   const MpiJob& job = MpiJob::current();
   if (config.nrpt.cluster_moves == ClusterMoves::houdayer && job.distributed() &&
-      config.instances < job.size()) {
+      config.instances == 1) {
     config.fail("nrpt.cluster_moves",
                 "houdayer cluster moves run in one process: the two replicas of a rung may lie "
                 "on different ranks (run without mpirun, or drop cluster_moves, or run an "
-                "ensemble of at least as many instances as ranks)");
+                "ensemble: instances: K runs each instance in one rank)");
   }
   run.beta_max = resolve_beta_max(config, *run.model);
   run.options = make_nrpt_options(config);

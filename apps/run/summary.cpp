@@ -267,6 +267,13 @@ std::string summary_yaml(const SummaryInputs& in) {
   out << YAML::EndMap;
   emit_observables(out, in.observables);
   emit_overlap(out, in.result.overlaps);
+  if (in.result.overlaps.empty() && in.config.replicas >= 2) {
+    // Over ranks a pair's replicas may sit on different ranks (docs/overlaps.md): say why
+    // the section a run with replicas has is missing.
+    out << YAML::Key << "overlap_skipped" << YAML::Value << YAML::DoubleQuoted
+        << "replica overlaps need one process (this run was spread over MPI ranks); "
+           "an ensemble (instances: K) keeps each instance in one rank";
+  }
   emit_health(out, in.diagnostics);
   if (in.diagnostics.log_z) emit_log_z(out, *in.diagnostics.log_z, in.result);
 

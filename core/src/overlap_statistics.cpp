@@ -39,6 +39,13 @@ double binder_of(double q2, double q4) {
 
 }  // namespace
 
+double second_moment_xi(double chi_0, double chi_kmin, std::int64_t extent) {
+  const double k_min = 8.0 * std::atan(1.0) / static_cast<double>(extent);
+  return chi_kmin > 0.0 && chi_0 > chi_kmin
+             ? std::sqrt(chi_0 / chi_kmin - 1.0) / (2.0 * std::sin(0.5 * k_min))
+             : std::numeric_limits<double>::quiet_NaN();
+}
+
 OverlapStatistics overlap_statistics(const OverlapBatchesState& b, const OverlapShape& shape,
                                      const std::vector<double>& betas) {
   OverlapStatistics out;
@@ -120,11 +127,7 @@ OverlapStatistics overlap_statistics(const OverlapBatchesState& b, const Overlap
                       site * site * static_cast<double>(shape.n_free) * per_direction);
       out.chi_k.push_back(chi_k.mean);
       out.chi_k_stderr.push_back(chi_k.standard_error);
-      const double chi_0 = out.chi_sg.back();
-      const double k_min = 8.0 * std::atan(1.0) / static_cast<double>(shape.lattice_extent);
-      out.xi.push_back(chi_k.mean > 0.0 && chi_0 > chi_k.mean
-                           ? std::sqrt(chi_0 / chi_k.mean - 1.0) / (2.0 * std::sin(0.5 * k_min))
-                           : nan);
+      out.xi.push_back(second_moment_xi(out.chi_sg.back(), chi_k.mean, shape.lattice_extent));
     }
   }
   return out;

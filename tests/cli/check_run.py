@@ -16,8 +16,9 @@ TOP_KEYS = {"hamon", "config", "device", "model", "nrpt", "search", "observables
             "timing"}
 SEARCH_KEYS = {"best_energy", "found_round", "found_beta", "round_trips_since_improvement"}
 ADVICE_KEYS = {"beta_max_estimate", "diagnosis"}  # checked by check_search_advice
-# tuning: a tuned run; log_z: when log Z(beta_0) is known; overlap: two replicas or more
-OPTIONAL_TOP_KEYS = {"tuning", "log_z", "overlap"}
+# tuning: a tuned run; log_z: when log Z(beta_0) is known; overlap: two replicas or more in
+# one process (overlap_skipped: over ranks)
+OPTIONAL_TOP_KEYS = {"tuning", "log_z", "overlap", "overlap_skipped"}
 TUNING_KEYS = {"tuned", "plan", "seconds", "cache_hit", "cache_entry", "tuned_seconds", "Lambda",
                "barrier_identified", "conveyor_alive"}
 TUNED_KEYS = ["chains", "betas", "explore_sweeps"]  # config keys that may say "auto"

@@ -51,7 +51,7 @@ RESULTS = ("energies.npy", "index_process.npy", "samples.npy", "betas.npy", "bes
            "checkpoint.bin")
 MASK = (1 << 64) - 1
 OVERLAP_KEYS = ("q2", "q2_stderr", "q4", "q4_stderr", "abs_q", "abs_q_stderr", "binder",
-                "binder_stderr", "chi_sg", "link_overlap", "xi")
+                "binder_stderr", "chi_sg", "chi_kmin", "link_overlap", "xi")
 
 
 def mix64(z):
@@ -248,6 +248,8 @@ def check_overlap_tables(args, failures, complete):
     betas = [0.0, 0.5, 1.0]
     q2 = rng.uniform(0.1, 0.9, size=(3, 3))
     q4 = q2 ** 2 * rng.uniform(1.0, 2.5, size=(3, 3))
+    chi_0 = rng.uniform(5.0, 9.0, size=(3, 3))
+    chi_k = chi_0 * rng.uniform(0.2, 0.8, size=(3, 3))
     for k in range(3):
         path = os.path.join(out + ".partial", "instances", str(k), "summary.yaml")
         summary = load(path)
@@ -256,6 +258,8 @@ def check_overlap_tables(args, failures, complete):
             section[key] = [float(x) for x in rng.uniform(0.0, 1.0, 3)]
         section["q2"] = [float(x) for x in q2[k]]
         section["q4"] = [float(x) for x in q4[k]]
+        section["chi_sg"] = [float(x) for x in chi_0[k]]
+        section["chi_kmin"] = [float(x) for x in chi_k[k]]
         summary["overlap"] = section
         with open(path, "w") as f:
             f.write("hamon: " + yaml.safe_dump(summary["hamon"], default_flow_style=True))
@@ -286,6 +290,18 @@ def check_overlap_tables(args, failures, complete):
                    f"ensemble binder error {ensemble['binder']['stderr']} is not {err}")
     failures.check(not np.allclose(g, (0.5 * (3 - q4 / q2 ** 2)).mean(axis=0)),
                    "the table cannot tell the ratio of averages from the average of ratios")
+    # xi_L of the averaged susceptibilities on the 6 x 6 lattice (k_min = 2 pi / 6), jackknifed.
+    def xi(c0, ck):
+        return np.sqrt(c0 / ck - 1) / (2 * np.sin(np.pi / 6))
+    x = xi(chi_0.mean(axis=0), chi_k.mean(axis=0))
+    loo = np.array([xi(np.delete(chi_0, i, 0).mean(axis=0), np.delete(chi_k, i, 0).mean(axis=0))
+                    for i in range(3)])
+    err = np.sqrt(2 / 3 * ((loo - loo.mean(axis=0)) ** 2).sum(axis=0))
+    failures.check(np.allclose(ensemble["xi"]["mean"], x, rtol=1e-12) and
+                   np.allclose(ensemble["xi"]["stderr"], err, rtol=1e-10),
+                   f"ensemble xi {ensemble['xi']} is not xi of the averages {x} +- {err}")
+    failures.check(np.allclose(ensemble["chi_kmin"]["mean"], chi_k.mean(axis=0), rtol=1e-14),
+                   "ensemble.overlap.chi_kmin")
     # Instances whose ladders differ (an adapted schedule) have no common columns: the
     # ensemble is still written, without overlap averages, and says why.
     path = os.path.join(out, "instances", "2", "summary.yaml")

@@ -9,7 +9,8 @@ HAMON_ENABLE_MPI), started as two programs of one job (`mpiexec -np 1 A : -np 1 
     interrupted run is left as it was (rank 0's directory still resumes);
   - the same experiment on both ranks runs (the check passes what should pass);
   - with `replicas: 2` (twice the machines, more blocks) the two ranks' run has the bytes of
-    one process's;
+    one process's, but for the overlaps, which over ranks are off and named in
+    `overlap_skipped`;
   - `nrpt.cluster_moves: houdayer` over two ranks is refused (exit 2, the key named),
     before anything is created."""
 
@@ -17,6 +18,8 @@ import os
 import shutil
 import signal
 import subprocess
+
+import yaml
 
 import checkpoint_resume as cr
 import clitest
@@ -86,6 +89,16 @@ def main():
             with open(os.path.join(d, "run", name), "rb") as a, \
                     open(os.path.join(d, "alone", name), "rb") as b:
                 failures.check(a.read() == b.read(), f"replicas: {name} differs over ranks")
+        # The overlaps need one process: absent over ranks, and the summary says why.
+        with open(os.path.join(d, "run", "summary.yaml")) as f:
+            spread = yaml.safe_load(f)
+        with open(os.path.join(d, "alone", "summary.yaml")) as f:
+            one = yaml.safe_load(f)
+        failures.check("overlap" in one and "overlap_skipped" not in one,
+                       "replicas: one process's summary has no overlap section")
+        failures.check("overlap" not in spread and "one process" in
+                       spread.get("overlap_skipped", ""),
+                       f"replicas over ranks: overlap_skipped is {spread.get('overlap_skipped')!r}")
 
     # Cluster moves over ranks: refused at the key.
     d, config = edited_experiment(args.work, "houdayer", lambda text: text.replace(

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""tools/plot_ensemble.py: on two ensembles' summaries (sizes L = 4 and 6, constructed with
-the documented `ensemble.overlap` keys) it writes binder.png and xi_over_l.png, each a real
-image listed on stdout; on an ensemble without overlaps (a real `hamon run` of
+"""tools/plot_ensemble.py, and tools/plot_run.py given several directories: on two ensembles'
+summaries (sizes L = 4 and 6, constructed with the documented `ensemble.overlap` keys) each
+writes binder.png and xi_over_l.png, each a real image listed on stdout; on an ensemble without overlaps (a real `hamon run` of
 instances: 2, one replica) it exits 2 naming ensemble.overlap."""
 
 import os
@@ -43,21 +43,23 @@ def main():
     script = os.path.join(clitest.SOURCE_DIR, "tools", "plot_ensemble.py")
     env = clitest.clean_env(MPLCONFIGDIR=os.path.join(args.work, "mpl"))
     dirs = [constructed(args.work, 6, -0.05), constructed(args.work, 4, 0.05)]
-    out = os.path.join(args.work, "plots")
-    plot = subprocess.run([sys.executable, script] + dirs + ["--out", out],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          timeout=120, env=env)
-    failures.check(plot.returncode == 0, f"plot_ensemble.py exited {plot.returncode}: "
-                   f"{plot.stderr}")
-    for name in ("binder.png", "xi_over_l.png"):
-        path = os.path.join(out, name)
-        if not failures.check(os.path.isfile(path), f"{name} not written"):
-            continue
-        image = mpimg.imread(path)
-        failures.check(image.ndim == 3 and image.shape[0] >= 300 and image.shape[1] >= 400,
-                       f"{name} has shape {image.shape}")
-        failures.check(float(np.std(image[..., :3])) > 0.01, f"{name} is one flat colour")
-        failures.check(path in plot.stdout, f"plot_ensemble.py did not list {name}")
+    # plot_run.py given several directories draws the same figures.
+    for tool in ("plot_ensemble.py", "plot_run.py"):
+        out = os.path.join(args.work, "plots-" + tool)
+        plot = subprocess.run([sys.executable, os.path.join(os.path.dirname(script), tool)] +
+                              dirs + ["--out", out], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, timeout=120, env=env)
+        failures.check(plot.returncode == 0, f"{tool} exited {plot.returncode}: {plot.stderr}")
+        for name in ("binder.png", "xi_over_l.png"):
+            path = os.path.join(out, name)
+            if not failures.check(os.path.isfile(path), f"{tool}: {name} not written"):
+                continue
+            image = mpimg.imread(path)
+            failures.check(image.ndim == 3 and image.shape[0] >= 300 and
+                           image.shape[1] >= 400, f"{tool}: {name} has shape {image.shape}")
+            failures.check(float(np.std(image[..., :3])) > 0.01,
+                           f"{tool}: {name} is one flat colour")
+            failures.check(path in plot.stdout, f"{tool} did not list {name}")
     config = ensemble_run.write_config(args, "plain", "instances: 2\n")
     run_dir = os.path.join(args.work, "plain")
     result = clitest.run(args.hamon, ["run", config, "--out", run_dir, "--quiet"])

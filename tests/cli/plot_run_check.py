@@ -43,6 +43,23 @@ def main():
                        f"{name} has shape {image.shape}")
         failures.check(float(np.std(image[..., :3])) > 0.01, f"{name} is one flat colour")
         failures.check(path in plot.stdout, f"plot_run.py did not list {name}")
+    # A run with replicas adds its own Binder ratio and xi_L / L against temperature.
+    replicas = os.path.join(args.work, "replicas.yaml")
+    with open(os.path.join(clitest.EXAMPLES_DIR, "ising2d.yaml")) as f:
+        text = f.read()
+    with open(replicas, "w") as f:
+        f.write("replicas: 2\n" + text)
+    result = clitest.run(args.hamon, ["run", replicas, "--out", out, "--rounds", "400",
+                                      "--burn-in", "100", "--quiet", "--overwrite"])
+    failures.check(result.returncode == 0, f"hamon run with replicas: {result.stderr}")
+    plot = subprocess.run([sys.executable, script, out], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=120,
+                          env=clitest.clean_env(MPLCONFIGDIR=os.path.join(args.work, "mpl")))
+    failures.check(plot.returncode == 0, f"plot_run.py with replicas: {plot.stderr}")
+    for name in ("binder.png", "xi_over_l.png"):
+        path = os.path.join(out, name)
+        failures.check(os.path.isfile(path) and path in plot.stdout,
+                       f"a run with replicas: {name} not written and listed: {plot.stdout}")
     # The plots are hamon's files too: --overwrite replaces a plotted run (the CLI keeps its
     # own list of the names plot_run.py writes, and refuses any name it does not know).
     again = clitest.run(args.hamon, ["run", os.path.join(clitest.EXAMPLES_DIR, "ising2d.yaml"),

@@ -42,6 +42,10 @@ struct OverlapStatistics {
   bool empty() const { return q2.empty(); }
 };
 
+/// The second-moment correlation length xi_L of chi(0) and chi(k_min) on an L^d lattice
+/// (k_min = 2 pi / L); NaN where chi(k_min) <= 0 or chi(0) <= chi(k_min).
+double second_moment_xi(double chi_0, double chi_kmin, std::int64_t extent);
+
 /// Throws std::invalid_argument when the batches do not have the shape's size.
 OverlapStatistics overlap_statistics(const OverlapBatchesState& batches, const OverlapShape& shape,
                                      const std::vector<double>& betas);
