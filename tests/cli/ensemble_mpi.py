@@ -78,11 +78,14 @@ def main():
     want = ensemble_run.digest(reference)
     out = os.path.join(args.work, "stopped")
     p = mpi_run.start_mpirun(args, 3, ["run", config, "--out", out, "--quiet"], args.work)
-    marker = os.path.join(out + ".partial", "instances", "0.partial", "checkpoint.bin")
+    # Every group has begun its instance (its first checkpoint is written at round 0).
+    markers = [os.path.join(out + ".partial", "instances", f"{k}.partial", "checkpoint.bin")
+               for k in range(3)]
     deadline = time.monotonic() + 120
-    while not os.path.exists(marker) and p.poll() is None and time.monotonic() < deadline:
+    while (not all(os.path.exists(m) for m in markers) and p.poll() is None and
+           time.monotonic() < deadline):
         time.sleep(0.005)
-    time.sleep(0.2)
+    time.sleep(0.05)
     p.send_signal(signal.SIGUSR1)
     _, err = p.communicate(timeout=120)
     failures.check(p.returncode == 3, f"stopped under 3 ranks: exit {p.returncode}: {err}")
