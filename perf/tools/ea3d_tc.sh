@@ -56,7 +56,7 @@ done
   --figure "$out/xi_over_l.png" --command "SIZES=\"$sizes\" $0 $out"
 {
   echo
-  echo "Wall time of each ensemble (\`${LAUNCH:-} hamon run\`, $(nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset}):"
+  echo "Wall time of each ensemble (\`${LAUNCH:-} hamon run\`, $(getconf _NPROCESSORS_ONLN) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset}):"
   echo
   for w in "${walls[@]}"; do echo "- $w"; done
 } | tee -a "$out/crossings.md"

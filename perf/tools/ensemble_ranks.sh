@@ -47,7 +47,7 @@ record="$out/ranks.md"
 {
   echo "# Ensemble over MPI ranks, $(date -u +%F)"
   echo
-  echo "Machine: $cpu, $(nproc) cores. K = $K instances of a ${L}^3 ±J glass, 2 replicas,"
+  echo "Machine: $cpu, $(getconf _NPROCESSORS_ONLN) cores. K = $K instances of a ${L}^3 ±J glass, 2 replicas,"
   echo "16 chains, $rounds rounds (+ $((rounds / 4)) burn-in), 2 sweeps per round; one thread per rank."
   echo
   echo "| ranks | wall s | speed-up | same bytes as 1 rank |"

@@ -48,7 +48,7 @@ def load(directory):
     for k in range(chi_0.shape[0]):
         path = os.path.join(directory, "instances", str(k), "summary.yaml")
         with open(path) as f:
-            seconds += float((yaml.safe_load(f).get("timing") or {}).get("total_s", 0.0))
+            seconds += float((yaml.safe_load(f).get("timing") or {}).get("sampling_s", 0.0))
     keep = betas > 0
     order = np.argsort(1.0 / betas[keep])
     temperatures = (1.0 / betas[keep])[order]
@@ -133,7 +133,7 @@ def main(argv=None):
         fig.savefig(args.figure, dpi=100)
     table = ["| sizes | crossing T | bootstrap σ | 16–84 % | resamples without a crossing |",
              "|---|---|---|---|---|"] + lines
-    runs = ["| L | instances | temperatures (T range) | run seconds (sum of the instances' total_s) |",
+    runs = ["| L | instances | temperatures (T range) | sampling seconds (sum of the instances' sampling_s) |",
             "|---|---|---|---|"]
     for length, t, _, _, k, seconds, _ in sizes:
         runs.append(f"| {length} | {k} | {t.size} ({t[0]:.3f} – {t[-1]:.3f}) | {seconds:.1f} |")

@@ -105,6 +105,14 @@ TEST(TEST_CATEGORY, overlaps_exact_edwards_anderson_4x4) {
   check_overlaps(model, overlap_run(1.5, 40000, 31, 2), {4, 4}, "EA 4x4");
 }
 
+TEST(TEST_CATEGORY, overlaps_exact_gaussian_torus_has_its_fourier_overlap) {
+  // Real couplings and fields: no lattice fast path, but a periodic lattice, so chi(k_min)
+  // and xi_L are measured all the same.
+  const auto model = hamon::make_lattice({4, 4}, true, hamon::ValueDistribution::gaussian(17),
+                                         hamon::ValueDistribution::gaussian(18, 0.1));
+  check_overlaps(model, overlap_run(1.2, 40000, 37, 2), {4, 4}, "Gaussian 4x4 torus");
+}
+
 TEST(TEST_CATEGORY, overlaps_exact_twenty_spins) {
   // 2^20 states: the two-replica distribution by the Walsh-Hadamard autocorrelation.
   const auto model = hamon::make_lattice({4, 5}, true, hamon::ValueDistribution::gaussian(12),

@@ -54,10 +54,12 @@ const hamon::SpinModel& potts_model() {
   return model;
 }
 
-/// Every observer on, so that the moment batches and all three traces are in the state.
+/// Every observer on, so that the moment batches and all three traces are in the state,
+/// and two replicas, so that the overlap batches are too.
 hamon::NrptOptions run_options() {
   hamon::NrptOptions o;
   o.n_chains = 4;
+  o.n_replicas = 2;
   o.beta_max = 1.5;
   o.n_rounds = 40;
   o.burn_in = 8;

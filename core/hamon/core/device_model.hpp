@@ -53,7 +53,23 @@ struct DeviceModel {
   /// The lattice fast path's geometry; `enabled` only when it applies (see
   /// lattice_geometry.hpp). Switching it off selects the general path, same bits.
   LatticeGeometry<MemorySpace> lattice;
+  /// On the host: the extents of the periodic lattice an Ising SpinModel was built as
+  /// (any couplings and fields, fast path or not), for the overlaps' Fourier phases;
+  /// empty otherwise.
+  std::vector<int> periodic_extents;
 };
+
+/// The lattice directions with a Fourier overlap (impl/sampler/overlap_accumulator.hpp):
+/// those of a periodic lattice whose extents are all equal (k_min the same along each), 0
+/// otherwise.
+template <class MemorySpace>
+std::int32_t fourier_directions(const DeviceModel<MemorySpace>& m) {
+  const std::vector<int>& extents = m.periodic_extents;
+  for (int extent : extents) {
+    if (extent != extents.front()) return 0;
+  }
+  return static_cast<std::int32_t>(extents.size());
+}
 
 /// The same model over the same memory, as Views of `Target` (a memory space that can
 /// address `m`'s) that own nothing: copying them counts no references, so kernels launched
@@ -65,7 +81,8 @@ template <class Target, class MemSpace>
 DeviceModel<Target> view_aliases(const DeviceModel<MemSpace>& m) {
   const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
                block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound,
-               fingerprint, n_states, state_fields, csr_matrices, clamp_state, lattice] = m;
+               fingerprint, n_states, state_fields, csr_matrices, clamp_state, lattice,
+               periodic_extents] = m;
   auto alias = [](const auto& view) {
     using T = typename std::decay_t<decltype(view)>::value_type;
     return typename DeviceModel<Target>::template view<T>(view.data(), view.extent(0));
@@ -100,7 +117,8 @@ DeviceModel<Target> view_aliases(const DeviceModel<MemSpace>& m) {
                              alias(state_fields),
                              alias(csr_matrices),
                              alias(clamp_state),
-                             lattice_alias};
+                             lattice_alias,
+                             periodic_extents};
 }
 
 /// Copies the model once into the memory space of `space`.
@@ -136,6 +154,8 @@ DeviceModel<typename ExecutionSpace::memory_space> make_device_model(const Execu
   dm.integer_field_bound = detail::integer_field_bound_for(model);
   dm.fingerprint = model_fingerprint(model);
   dm.lattice = make_lattice_geometry(space, model, dm.integer_field_bound);
+  const auto& shape = model.lattice_shape();
+  if (shape && shape->periodic && !model.is_potts()) dm.periodic_extents = shape->extents;
   space.fence();
   return dm;
 }

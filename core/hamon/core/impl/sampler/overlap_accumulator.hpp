@@ -121,7 +121,7 @@ inline bool overlaps_apply(std::int32_t n_replicas, std::size_t n_rank_blocks) {
 }
 
 /// The buffers of a run with `n_chains` chains (off unless overlaps_apply). The Fourier
-/// phases need a lattice with equal extents (k_min the same along every direction).
+/// phases need a periodic lattice with equal extents (k_min the same along every direction).
 template <class ExecutionSpace>
 OverlapBuffers<ExecutionSpace> make_overlap_buffers(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
@@ -144,12 +144,8 @@ OverlapBuffers<ExecutionSpace> make_overlap_buffers(
   b.fourier_sums = dmatrix(alloc("hamon::overlap_fourier_sums"), b.max_batches, n_chains);
   b.counts = imatrix(alloc("hamon::overlap_counts"), b.max_batches, 1);
   b.histograms = imatrix(alloc("hamon::overlap_histograms"), n_chains, model.n_free + 1);
-  const auto& lattice = model.lattice;
-  bool cubic = lattice.enabled && lattice.dims > 0;
-  for (std::int32_t d = 1; cubic && d < lattice.dims; ++d) {
-    cubic = lattice.extent[d] == lattice.extent[0];
-  }
-  b.dims = cubic ? lattice.dims : 0;
+  const std::vector<int>& extents = model.periodic_extents;
+  b.dims = fourier_directions(model);
   b.phase_cos = imatrix(alloc("hamon::overlap_phase_cos"), b.dims, model.n_nodes);
   b.phase_sin = imatrix(alloc("hamon::overlap_phase_sin"), b.dims, model.n_nodes);
   if (b.dims > 0) {
@@ -160,11 +156,11 @@ OverlapBuffers<ExecutionSpace> make_overlap_buffers(
     const double one = std::ldexp(1.0, kPhaseBits);
     for (std::int64_t i = 0; i < model.n_nodes; ++i) {
       std::int64_t rest = i;
-      for (std::int32_t d = lattice.dims - 1; d >= 0; --d) {
-        const std::int64_t x = rest % lattice.extent[d];
-        rest /= lattice.extent[d];
-        const double angle =
-            two_pi * static_cast<double>(x) / static_cast<double>(lattice.extent[d]);
+      for (std::int32_t d = b.dims - 1; d >= 0; --d) {
+        const std::int64_t extent = extents[static_cast<std::size_t>(d)];
+        const std::int64_t x = rest % extent;
+        rest /= extent;
+        const double angle = two_pi * static_cast<double>(x) / static_cast<double>(extent);
         c(d, i) = std::llround(std::cos(angle) * one);
         s(d, i) = std::llround(std::sin(angle) * one);
       }
@@ -314,7 +310,7 @@ OverlapStatistics overlaps_of(const ExecutionSpace& space, const OverlapBuffers<
   const auto r = static_cast<std::int32_t>(b.replicas);
   shape.n_pairs = r * (r - 1) / 2;
   shape.lattice_dims = b.dims;
-  shape.lattice_extent = b.dims > 0 ? model.lattice.extent[0] : 0;
+  shape.lattice_extent = b.dims > 0 ? model.periodic_extents[0] : 0;
   return overlap_statistics(snapshot_overlaps(space, b), shape, betas);
 }
 

@@ -44,8 +44,10 @@ template <class MemorySpace>
 double device_model_bytes(const DeviceModel<MemorySpace>& model) {
   const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
                block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound,
-               fingerprint, n_states, state_fields, csr_matrices, clamp_state, lattice] = model;
+               fingerprint, n_states, state_fields, csr_matrices, clamp_state, lattice,
+               periodic_extents] = model;
   (void)block_offsets, (void)n_nodes, (void)n_free, (void)energy_fraction_bits;
+  (void)periodic_extents;  // on the host
   (void)integer_field_bound, (void)fingerprint, (void)n_states;
   double bytes = 0.0;
   const auto add = [&bytes](const auto& view) {
@@ -132,7 +134,7 @@ std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model
   // counts, the histograms and the lattice's phase tables.
   if (options.n_replicas >= 2 && static_cast<double>(block.count) == machines) {
     const double batches = 2.0 * static_cast<double>(obs.moment_batches);
-    const double dims = model.lattice.enabled ? model.lattice.dims : 0.0;
+    const double dims = fourier_directions(model);
     parts.push_back({"overlap sums", 5 * view_bytes(batches * n, 8) + view_bytes(batches, 8) +
                                          view_bytes(n * static_cast<double>(model.n_free + 1), 8) +
                                          2 * view_bytes(dims * nodes, 8)});
