@@ -12,10 +12,17 @@
 #                        kernel tests for Cuda only, the host build tests the host ones);
 #                        given targets, only those (CI: `hamon hamon_tests_cuda`, the library
 #                        and the Cuda kernel tests: every device kernel, nothing host-only)
-#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O2 -g1: line tables are
+#   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O1 -g1: the sanitizers'
+#                        usual level, a third less compile time than -O2; line tables are
 #                        all the reports need), then run the test suite but for what checks
-#                        the build system rather than code (install, spack, repo) and the
-#                        one-thread OpenMP runs (the same code as two threads); its kernel
+#                        the build system rather than code (install, spack, repo), the
+#                        one-thread OpenMP runs (the same code as two threads), and the
+#                        longest CLI and statistical tests (cli.train, cli.fuzz, the
+#                        examples, cli.stop_signals, cli.checkpoint_resume,
+#                        cli.health_verdicts, unit.Calibration, unit.LogZLadders: long runs
+#                        of library paths the kernel and unit tests take under the sanitizers
+#                        too, and the readers are fuzzed under them; the host stage runs
+#                        them all) so that CI fits its time; its kernel
 #                        tests are OpenMP's (Serial's are the same host code); cli.fuzz sets
 #                        no address-space cap under ASan; the MPI tests leave Open MPI's own
 #                        leaks to tests/mpi/lsan.supp; no benchmarks
