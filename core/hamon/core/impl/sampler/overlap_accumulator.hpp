@@ -56,12 +56,13 @@ struct PairNodeSums {
     }
     return *this;
   }
-  // Kokkos 3.4 joins team reductions through volatile references.
+  // Kokkos 3.4 joins team reductions through volatile references. Plain assignments, not
+  // compound ones: C++20 deprecates compound assignment to a volatile operand.
   KOKKOS_INLINE_FUNCTION void operator+=(const volatile PairNodeSums& o) volatile {
-    agreeing += o.agreeing;
+    agreeing = agreeing + o.agreeing;
     for (int d = 0; d < 3; ++d) {
-      re[d] += o.re[d];
-      im[d] += o.im[d];
+      re[d] = re[d] + o.re[d];
+      im[d] = im[d] + o.im[d];
     }
   }
 };
