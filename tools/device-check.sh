@@ -39,7 +39,7 @@
 # machine record was written.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root" || exit 2
+caller=$PWD
 start=$(date +%s)
 
 # --help prints this header, up to `set`; a usage error, its two usage lines.
@@ -76,6 +76,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$time_limit" in '' | *[!0-9]*) die_usage "--time-limit wants whole seconds, not '$time_limit'" ;; esac
+# Paths given are the caller's; everything below runs from the repository root.
+absolute() { case "$1" in '' | /*) echo "$1" ;; *) echo "$caller/$1" ;; esac; }
+build=$(absolute "$build")
+out_arg=$(absolute "$out_arg")
+pack=$(absolute "$pack")
+out_env=$(absolute "${OUT:-}")
+cd "$root" || exit 2
 
 # The binaries the check runs; the test binary is Cuda's, or Serial's in a dry run.
 benches=(bench_kernels bench_round_loop bench_potts device_crossover)
@@ -89,7 +96,7 @@ if [ "$dry_run" -eq 1 ]; then
   build=${build:-build}
   [ -d "$build/bin" ] || die_usage "--dry-run needs a host build: no $build/bin"
 fi
-out=${OUT:-${out_arg:-build/device-check-$(date -u +%Y%m%dT%H%M%SZ)}}
+out=${out_env:-${out_arg:-build/device-check-$(date -u +%Y%m%dT%H%M%SZ)}}
 mkdir -p "$out" || die_usage "cannot create the output folder '$out'"
 out=$(cd "$out" && pwd)
 scratch=$(mktemp -d)
@@ -177,6 +184,8 @@ t0=$(date +%s)
   if [ -n "$build" ] && [ -f "$build/CMakeCache.txt" ]; then
     grep -E '^(CMAKE_BUILD_TYPE|CMAKE_CXX_COMPILER|CMAKE_CXX_FLAGS|HAMON_[A-Z_]+|Kokkos_DIR):' \
       "$build/CMakeCache.txt"
+  elif [ -n "$build" ] && [ -f "$build/build-settings.txt" ]; then
+    cat "$build/build-settings.txt" # a --pack folder: the commit and settings it was built at
   else
     echo "${build:-(to be built in build-cuda/)}"
   fi

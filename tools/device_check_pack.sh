@@ -27,5 +27,11 @@ for binary in "$@"; do
     grep -Ev '/(libc|libm|libdl|libpthread|librt|libgcc_s|libstdc\+\+|ld-linux[^/]*)\.so' |
     while read -r lib; do cp -L "$lib" "$dest/lib/$(basename "$lib")"; done
 done
+# Where the binaries came from: a lent machine's checkout may be another commit.
+{
+  echo "packed from $build on $(date -u +%FT%TZ) at commit $(git -C "$(dirname "$0")" rev-parse HEAD 2>/dev/null || echo '?')"
+  grep -E '^(CMAKE_BUILD_TYPE|CMAKE_CXX_COMPILER|CMAKE_CXX_FLAGS|HAMON_[A-Z_]+|Kokkos_DIR):' \
+    "$build/CMakeCache.txt" 2>/dev/null || true
+} >"$dest/build-settings.txt"
 du -sh "$dest" >&2
 echo "device-check --pack: carry $dest (bin/: $*; lib/: $(cd "$dest/lib" && echo *))" >&2
