@@ -24,7 +24,7 @@
 #
 # Output folder (at most 8 files, flat, so all of it comes back from a lent machine):
 #   summary.md       what ran, status and seconds per step, test counts, headline rates,
-#                    what was skipped for time; rewritten after every step
+#                    what was skipped for time; rewritten after every step (a dry run: once)
 #   machine.txt      nvidia-smi -q, nvcc --version, lscpu, date, git commit, build settings
 #   build.log        the build's output (only when this script built)
 #   tests.json       Google Test's JSON report of the kernel test binary
