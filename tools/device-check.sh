@@ -130,8 +130,9 @@ run_step() {
   local name=$1 cap=$2 min=$3 log=$4
   shift 4
   local budget=$(($(left) - reserve))
+  if [ "$budget" -lt 0 ]; then budget=0; fi
   if [ "$budget" -lt "$min" ]; then
-    record "$name" skipped 0 "$((budget < 0 ? 0 : budget))" "needs ${min} s, had ${budget} s"
+    record "$name" skipped 0 "$budget" "needs ${min} s, had ${budget} s"
     return 0
   fi
   [ "$budget" -gt "$cap" ] && budget=$cap
@@ -205,10 +206,12 @@ if [ "$dry_run" -eq 1 ]; then
 else
   test_bin=hamon_tests_cuda
 fi
+built=1
 if [ -z "$build" ]; then
   build="build-cuda"
   run_step build 100000 60 "$out/build.log" env HAMON_BUILD_JOBS="$(nproc)" \
     tools/dev.sh cuda hamon "$test_bin" "${benches[@]}"
+  if [ "$(awk -F '\t' '$1 == "build" { print $2 }' "$steps")" != ok ]; then built=0; fi
 else
   missing=""
   for b in "$test_bin" "${benches[@]}"; do [ -x "$build/bin/$b" ] || missing="$missing $b"; done
@@ -225,6 +228,9 @@ fi
 bin=$build/bin
 
 # --- 3. tests, then benchmarks, Cuda rows first -----------------------------------------------
+# The steps in order, with their caps and minimums (seconds) below, one for one.
+checks=(tests kernels_device round_loop_device potts_device crossover kernels_host
+  round_loop_host potts_host)
 if [ "$dry_run" -eq 1 ]; then
   export OMP_PROC_BIND=false OMP_NUM_THREADS=1
   gtest_filter=(--gtest_filter='*philox*')
@@ -246,41 +252,41 @@ else
   # The yardsticks and OpenMP on every core; Serial's rows are the host build's records.
   host_rows='^plain|<Kokkos::OpenMP>'
   crossover_args=(--repeats 3 --retries 1 --cold-repeats 1)
-  # Caps in seconds: tests, the three device benchmarks, crossover, the three host ones.
   caps=(120 40 60 40 150 20 20 20) mins=(20 10 10 10 30 10 10 10)
 fi
 export HAMON_CALIBRATION="$scratch/calibration.yaml" # never the user's calibration file
 
-if [ ! -x "$bin/$test_bin" ]; then
-  record tests failed 0 - "no $bin/$test_bin"
-else
-  run_step tests "${caps[0]}" "${mins[0]}" "$out/run.log" "$bin/$test_bin" "${gtest_filter[@]}" \
-    --gtest_output="json:$out/tests.json"
-fi
-
-# bench_step NAME BINARY FILTER CAP MIN: one Google Benchmark binary over FILTER's rows.
-bench_step() {
-  local name=$1 binary=$2 filter=$3
+# binary_step NAME BINARY CAP MIN ARGS...: BINARY of the build with ARGS, or failed when the
+# build lacks it.
+binary_step() {
+  local name=$1 binary=$2 cap=$3 min=$4
+  shift 4
   if [ ! -x "$bin/$binary" ]; then
     record "$name" failed 0 - "no $bin/$binary"
-    return
+  else
+    run_step "$name" "$cap" "$min" "$out/run.log" "$bin/$binary" "$@"
   fi
-  run_step "$name" "$4" "$5" "$out/run.log" "$bin/$binary" --benchmark_filter="$filter" \
-    --benchmark_min_time="$min_time" --benchmark_out="$scratch/bench-$name.json" \
-    --benchmark_out_format=json
 }
-bench_step kernels_device bench_kernels "$device_rows" "${caps[1]}" "${mins[1]}"
-bench_step round_loop_device bench_round_loop "$device_rows" "${caps[2]}" "${mins[2]}"
-bench_step potts_device bench_potts "$device_rows" "${caps[3]}" "${mins[3]}"
-if [ ! -x "$bin/device_crossover" ]; then
-  record crossover failed 0 - "no $bin/device_crossover"
-else
-  run_step crossover "${caps[4]}" "${mins[4]}" "$out/run.log" "$bin/device_crossover" \
-    "${crossover_args[@]}" --out "$out/crossover.csv" --write "$out/calibration.yaml"
-fi
-bench_step kernels_host bench_kernels "$host_rows" "${caps[5]}" "${mins[5]}"
-bench_step round_loop_host bench_round_loop "$host_rows" "${caps[6]}" "${mins[6]}"
-bench_step potts_host bench_potts "$host_rows" "${caps[7]}" "${mins[7]}"
+# bench_step NAME BINARY FILTER CAP MIN: one Google Benchmark binary over FILTER's rows.
+bench_step() {
+  binary_step "$1" "$2" "$4" "$5" --benchmark_filter="$3" --benchmark_min_time="$min_time" \
+    --benchmark_out="$scratch/bench-$1.json" --benchmark_out_format=json
+}
+for i in "${!checks[@]}"; do
+  name=${checks[$i]} cap=${caps[$i]} min=${mins[$i]}
+  if [ "$built" -eq 0 ]; then
+    record "$name" skipped 0 - "the build did not finish"
+    continue
+  fi
+  case "$name" in
+    tests) binary_step tests "$test_bin" "$cap" "$min" "${gtest_filter[@]}" \
+      --gtest_output="json:$out/tests.json" ;;
+    crossover) binary_step crossover device_crossover "$cap" "$min" "${crossover_args[@]}" \
+      --out "$out/crossover.csv" --write "$out/calibration.yaml" ;;
+    *_device) bench_step "$name" "bench_${name%_device}" "$device_rows" "$cap" "$min" ;;
+    *_host) bench_step "$name" "bench_${name%_host}" "$host_rows" "$cap" "$min" ;;
+  esac
+done
 
 # --- 4. the verdict ---------------------------------------------------------------------------
 write_summary
