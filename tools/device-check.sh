@@ -76,6 +76,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$time_limit" in '' | *[!0-9]*) die_usage "--time-limit wants whole seconds, not '$time_limit'" ;; esac
+time_limit=$((10#$time_limit)) # "08" is eight seconds, not a bad octal number
 # Paths given are the caller's; everything below runs from the repository root.
 absolute() { case "$1" in '' | /*) echo "$1" ;; *) echo "$caller/$1" ;; esac; }
 build=$(absolute "$build")
