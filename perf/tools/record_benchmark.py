@@ -14,6 +14,7 @@ import datetime
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 
@@ -95,13 +96,17 @@ def main():
     def yardstick(name):
         return "potts" if "potts" in name else "ising"
 
-    plain = {}
+    # With --benchmark_repetitions, the yardstick is the median of its repetitions, and
+    # the spread rows (stddev, cv) get no ratio.
+    plain_runs = {}
     for b in data["benchmarks"]:
-        if b["name"].startswith(("plain_sweep", "plain_potts_sweep")):
+        if b["name"].startswith(("plain_sweep", "plain_potts_sweep")) and b.get("run_type") != "aggregate":
             rate = next((b[k] for k in rate_keys if k in b), None)
             key = (yardstick(b["name"]), lattice_side(b["name"]), name_arg(b["name"], "threads") or 1)
             if key[1] is not None and rate:
-                plain.setdefault(key, {})[name_arg(b["name"], "chains")] = rate
+                plain_runs.setdefault(key, {}).setdefault(name_arg(b["name"], "chains"), []).append(rate)
+    plain = {key: {chains: statistics.median(rates) for chains, rates in by_chains.items()}
+             for key, by_chains in plain_runs.items()}
 
     def row_threads(name, sides_threads):
         """The thread count a row ran with: Serial 1, OpenMP OMP_NUM_THREADS, else (a GPU
@@ -116,7 +121,8 @@ def main():
         counters += ["x_plain", "plain_threads"]
         for b in data["benchmarks"]:
             rate = next((b[k] for k in rate_keys if k in b), None)
-            if rate is None or b["name"].startswith(("plain_sweep", "plain_potts_sweep")):
+            if (rate is None or b["name"].startswith(("plain_sweep", "plain_potts_sweep"))
+                    or b.get("aggregate_name") in ("stddev", "cv")):
                 continue
             kind, side = yardstick(b["name"]), lattice_side(b["name"])
             threads = row_threads(b["name"], [t for (k, s, t) in plain if (k, s) == (kind, side)])
