@@ -445,7 +445,7 @@ def main():
     md.append("# compare_jax — this hamon (C++/Kokkos) vs the Python/JAX hamon\n")
     md.append(f"- machine: {cpu_model()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
     md.append(f"- date: {date}; load average before {' '.join(load_before)}, after {' '.join(load_after)} "
-              "(the machine is shared: timings are best of the reps and still noisy)")
+              "(the machine is shared: read the medians, the spread of the per-rep lines, and the load)")
     md.append(f"- command: `python3 perf/compare/compare_with_jax.py{(' ' + argv) if argv else ''}` "
               f"({time.time() - t_start:.0f} s in all)")
     md.append(f"- C++: `{cpp_version}` ({rel(a.hamon)}), devices "
