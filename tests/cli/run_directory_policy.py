@@ -38,7 +38,7 @@ TRACE_FILES = ("samples.npy", "energies.npy", "index_process.npy")
 def traced_run(args, config, out, device, short):
     """strace's log of `hamon run` on `device`; None when the run fails."""
     log = out + ".strace"
-    command = ["strace", "-f", "-y", "-o", log, "-e", "trace=fsync,pwrite64",
+    command = ["strace", "-f", "--seccomp-bpf", "-y", "-o", log, "-e", "trace=fsync,pwrite64",
                args.hamon, "run", config, "--out", out, "--device", device] + short
     result = subprocess.run(command, env=clitest.clean_env(), timeout=300,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, errors="replace")
