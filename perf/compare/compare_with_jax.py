@@ -35,6 +35,7 @@ import math
 import os
 import platform
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -155,8 +156,12 @@ def write_yaml(path, L, betas, rounds, burn_in, sweeps, seed, device):
 
 
 def run_cpp(hamon_bin, cfg, out, env, timeout):
-    """One fresh `hamon run`; None when it ran past `timeout` seconds (killed)."""
-    cmd = [hamon_bin, "run", cfg, "--out", out, "--quiet", "--overwrite"]
+    """One fresh `hamon run`; None when it ran past `timeout` seconds (killed). The previous
+    rep's directory is removed first, outside the timing: the JAX side deletes nothing, and
+    `--overwrite` would add the removal of the old run (an unlink per file, ~5 ms each on a
+    busy disk) to the cold time after the results are in place."""
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [hamon_bin, "run", cfg, "--out", out, "--quiet"]
     t0 = time.time()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
