@@ -10,8 +10,9 @@
 //                  +-J only: Gaussian couplings never take it);
 //   energy         one energy evaluation of every machine (hamon::compute_energies);
 //   plain_sweep    the yardstick (plain_sweep.hpp): a plain scalar heat-bath sweep of the
-//                  same lattice, one thread, one exp per update; the recorded tables give
-//                  every rate as a ratio to it (x_plain, same L);
+//                  same lattice, one expf and one hash per update, on 1 thread and on the
+//                  OpenMP space's threads; the recorded tables give every rate as a ratio
+//                  to it (x_plain, same L, same thread count);
 //   swap           one DEO swap pass and the index process (hamon::deo_swap_pass +
 //                  hamon::update_index_process); it does not depend on L (energies are
 //                  fixed per machine), only on the number of chains, and is dominated by
@@ -159,7 +160,17 @@ void swap(benchmark::State& state) {
 /// The yardstick, on the host: one plain scalar sweep per iteration.
 void plain_sweep(benchmark::State& state) {
   hamon::perf::time_plain_sweep(state, static_cast<int>(state.range(0)),
-                                static_cast<int>(state.range(1)), "updates_per_ns");
+                                static_cast<int>(state.range(1)), static_cast<int>(state.range(2)),
+                                "updates_per_ns");
+}
+
+void plain_args(benchmark::internal::Benchmark* b) {
+  for (int side : {32, 64, 128}) {
+    for (int chains : {8, 16, 32}) {
+      for (int threads : hamon::perf::plain_thread_counts()) b->Args({side, chains, threads});
+    }
+  }
+  b->ArgNames({"L", "chains", "threads"})->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 void sweep_args(benchmark::internal::Benchmark* b) {
@@ -185,7 +196,7 @@ void lattice_args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"L", "chains"})->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
-BENCHMARK(plain_sweep)->Apply(lattice_args);
+BENCHMARK(plain_sweep)->Apply(plain_args);
 // One set per backend of cmake/HamonBackends.cmake's list that this build has.
 #define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier)                     \
   BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Class)->Apply(sweep_args);             \

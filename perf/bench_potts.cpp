@@ -3,8 +3,9 @@
 // run:
 //
 //   plain_potts_sweep   plain_potts_sweep.hpp: a plain scalar q-state heat-bath sweep of
-//                       the same lattice (one thread, q exp per update); every rate below
-//                       is also recorded as a ratio to it (x_plain, same L);
+//                       the same lattice (q expf per update) on 1 thread and on the OpenMP
+//                       space's threads; every rate below is also recorded as a ratio to it
+//                       (x_plain, same L, same thread count);
 //   potts_sweep         one sweep of every machine (hamon::gibbs_sweep) of a 2D periodic
 //                       L x L Potts lattice: `path` 0 the lattice fast path (ferromagnet,
 //                       J = 1: weight tables), 1 the CSR path on the same model, 2 the CSR
@@ -38,6 +39,7 @@
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "plain_potts_sweep.hpp"
+#include "plain_sweep_benchmark.hpp"
 
 namespace {
 
@@ -121,8 +123,9 @@ void potts_round_loop(benchmark::State& state) {
 
 void plain_potts_sweep(benchmark::State& state) {
   const int side = static_cast<int>(state.range(0));
+  const int threads = static_cast<int>(state.range(3));
   hamon::perf::PlainPottsSweep plain(side, static_cast<int>(state.range(1)),
-                                     static_cast<int>(state.range(2)), 7);
+                                     static_cast<int>(state.range(2)), 7, threads);
   plain.sweep();
   const double seconds = timed_loop(state, hamon::perf::NoFence{}, [&](std::uint32_t) {
     plain.sweep();
@@ -144,7 +147,9 @@ void sides(benchmark::internal::Benchmark* b, std::vector<std::vector<std::int64
 }
 
 void plain_args(benchmark::internal::Benchmark* b) {
-  sides(b, {{32, 3}}, {"L", "chains", "q"});
+  std::vector<std::vector<std::int64_t>> rest;
+  for (int threads : hamon::perf::plain_thread_counts()) rest.push_back({32, 3, threads});
+  sides(b, rest, {"L", "chains", "q", "threads"});
 }
 void sweep_args(benchmark::internal::Benchmark* b) {
   sides(b,

@@ -6,7 +6,8 @@
 //
 // Counter spin_updates_per_ns = heat-bath updates / wall time (burn-in none, observers off).
 // plain_sweep is the yardstick (plain_sweep.hpp) in the same run: the recorded table gives
-// every rate as a ratio to it (x_plain, same L).
+// every rate as a ratio to it (x_plain, same L, same thread count: 1 for Serial, the
+// OpenMP space's for OpenMP).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -53,7 +54,15 @@ void round_loop(benchmark::State& state) {
 
 /// The yardstick: one plain scalar sweep per iteration, 32 chains.
 void plain_sweep(benchmark::State& state) {
-  hamon::perf::time_plain_sweep(state, static_cast<int>(state.range(0)), 32, "spin_updates_per_ns");
+  hamon::perf::time_plain_sweep(state, static_cast<int>(state.range(0)), 32,
+                                static_cast<int>(state.range(1)), "spin_updates_per_ns");
+}
+
+void plain_args(benchmark::internal::Benchmark* b) {
+  for (int side : {32, 64, 128}) {
+    for (int threads : hamon::perf::plain_thread_counts()) b->Args({side, threads});
+  }
+  b->ArgNames({"L", "threads"})->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 void lattice_sizes(benchmark::internal::Benchmark* b) {
@@ -65,13 +74,7 @@ void lattice_sizes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"L", "chains", "n_expl"})->UseManualTime()->Unit(benchmark::kMillisecond);
 }
 
-BENCHMARK(plain_sweep)
-    ->ArgName("L")
-    ->Arg(32)
-    ->Arg(64)
-    ->Arg(128)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(plain_sweep)->Apply(plain_args);
 // One per backend of cmake/HamonBackends.cmake's list that this build has.
 #define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier) \
   BENCHMARK_TEMPLATE(round_loop, Kokkos::Class)->Apply(lattice_sizes);

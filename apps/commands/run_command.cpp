@@ -73,7 +73,11 @@ Command add_run_command(CLI::App& app) {
                   f.overwrite ? OutputPolicy::replace_run : OutputPolicy::refuse_non_empty));
             });
             const PreparedRun& run = *prepared;
-            const KokkosSession kokkos;
+            // One run sampling on Serial (an ensemble's instances may route apart).
+            const bool serial_only =
+                run.config.instances <= 1 && run.decision.placement == Placement::serial;
+            const KokkosSession kokkos(serial_only ? KokkosSession::HostThreads::one
+                                                   : KokkosSession::HostThreads::all);
             const bool speaks = !f.quiet && job.is_root();
             if (run.config.instances > 1) {
               const EnsembleOutcome ensemble =

@@ -83,6 +83,7 @@ void NpyStream::append(const void* rows, std::int64_t n_rows, std::int64_t colum
 }
 
 void NpyStream::sync() {
+  if (rows_ == synced_rows_) return;
   const std::string header =
       npy_header(descr_, {static_cast<std::size_t>(rows_), static_cast<std::size_t>(columns_)},
                  kStreamHeaderBytes);
@@ -90,6 +91,7 @@ void NpyStream::sync() {
   write_at(fd_, header.data(), header.size(), 0, error);
   if (error != nullptr) fail(std::string("write failed: ") + error, 0);
   if (::fsync(fd_) != 0) fail("fsync failed", errno);
+  synced_rows_ = rows_;
 }
 
 RunTraceFiles::RunTraceFiles(const std::filesystem::path& dir, Shape shape,

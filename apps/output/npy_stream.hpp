@@ -52,7 +52,9 @@ class NpyStream {
   NpyStream& operator=(const NpyStream&) = delete;
 
   void append(const void* rows, std::int64_t n_rows, std::int64_t columns);
-  /// Rewrites the header with the row count and fsyncs the file.
+  /// Rewrites the header with the row count and fsyncs the file; nothing when no row came
+  /// since the last sync (the file's bytes are already on disk: a run syncs its traces
+  /// before each checkpoint and at its end, often with no round in between).
   void sync();
   std::int64_t rows() const { return rows_; }
 
@@ -64,6 +66,7 @@ class NpyStream {
   std::size_t item_size_;
   std::int64_t columns_;
   std::int64_t rows_ = 0;
+  std::int64_t synced_rows_ = -1;  // the row count of the last completed sync
   int fd_ = -1;
 };
 

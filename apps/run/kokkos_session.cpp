@@ -11,7 +11,7 @@
 
 namespace hamon::cli {
 
-KokkosSession::KokkosSession() {
+KokkosSession::KokkosSession(HostThreads threads) {
   enable_persistent_compile_cache();
   // Kokkos's advice (e.g. "OMP_PROC_BIND not set") is not an error: keep stderr for errors
   // unless the user decides otherwise with KOKKOS_DISABLE_WARNINGS (Kokkos rejects the flag
@@ -29,6 +29,16 @@ KokkosSession::KokkosSession() {
       device_id = "--kokkos-device-id=" + std::to_string(*device);
       argv.push_back(device_id.data());
     }
+  }
+  // A thread count set by the user (KOKKOS_NUM_THREADS) wins: Kokkos refuses a flag that
+  // disagrees with it.
+#if KOKKOS_VERSION >= 30700
+  char one_thread[] = "--kokkos-num-threads=1";
+#else
+  char one_thread[] = "--kokkos-threads=1";
+#endif
+  if (threads == HostThreads::one && std::getenv("KOKKOS_NUM_THREADS") == nullptr) {
+    argv.push_back(one_thread);
   }
   int argc = static_cast<int>(argv.size());
   argv.push_back(nullptr);

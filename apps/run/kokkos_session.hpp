@@ -5,6 +5,11 @@
 // precede CUDA's initialisation). Kokkos gets no command-line arguments: it is tuned
 // through its environment variables (KOKKOS_NUM_THREADS / OMP_NUM_THREADS, ...), and its
 // warnings are off unless KOKKOS_DISABLE_WARNINGS says otherwise.
+//
+// A run that samples on Serial gets one host thread: Kokkos would otherwise start the
+// OpenMP space's worker threads, which then only spin-wait after Kokkos's own start-up
+// regions, taking a core from the run on a small machine (tens of ms of a short run's
+// wall time when the machine is busy). Results never depend on the space or its threads.
 
 #include <Kokkos_Core.hpp>
 #include <optional>
@@ -13,7 +18,8 @@ namespace hamon::cli {
 
 class KokkosSession {
  public:
-  KokkosSession();
+  enum class HostThreads { all, one };
+  explicit KokkosSession(HostThreads threads = HostThreads::all);
   KokkosSession(const KokkosSession&) = delete;
   KokkosSession& operator=(const KokkosSession&) = delete;
 

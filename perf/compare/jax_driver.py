@@ -4,15 +4,25 @@
 Invoked by compare_with_jax.py; not meant to be run by hand (but it can be):
 
     build/compare-venv/bin/python perf/compare/jax_driver.py --L 32 --chains 16 \
-        --rounds 2200 --sweeps 2 --betas 0,0.1,... --out result.json [--warm]
+        --rounds 2200 --sweeps 2 --betas 0,0.1,... --out result.json [--warm] [--reps 5] [--lean]
 
 Builds the 2D periodic L x L Ising ferromagnet (J = 1, no field) with a
 checkerboard two-block Gibbs partition, runs hamon.nrpt (temperature-linear
 mode: one template EBM/program, an explicit ladder) for --rounds rounds of
 --sweeps block-Gibbs sweeps each, and records every chain's base energy after
 every round through an NRPT observer.  The first call includes JAX tracing and
-XLA compilation; with --warm a second call of the same shape (a new key and a
-new initial state) reuses the compiled executable and is timed alone.
+XLA compilation (the cold time).  With --warm the steady state is then timed in
+two ways, side by side:
+
+- "second call": one more call of the same shape (a new key and a new initial
+  state), ended by converting the energies to numpy, timed once;
+- "own method": the way the Python hamon times its own round loop
+  (hamon.tuning._time_per_round): after a warm-up call that absorbs the
+  compile, --reps calls of the same arguments with _emit_diagnostics=False
+  (no host-side round-trip summary after the loop), each ended by
+  jax.block_until_ready, and the MEDIAN of them.  With --lean also without the
+  observer, as _time_per_round does by default (a second compile: the loop
+  without an observer is another program, and it records no energies).
 
 Writes JSON: versions, the epoch time of the first result (the parent measures
 cold time-to-result from its own spawn time), the seconds of each call, and the
@@ -37,7 +47,10 @@ def main():
     ap.add_argument("--betas", required=True, help="comma-separated ascending ladder")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True, help="JSON path; energies go next to it as .npy")
-    ap.add_argument("--warm", action="store_true", help="also time a second call of the same shape")
+    ap.add_argument("--warm", action="store_true", help="also time the steady state (see above)")
+    ap.add_argument("--reps", type=int, default=5, help="timed calls of the own-method timing")
+    ap.add_argument("--lean", action="store_true",
+                    help="also time the loop without the observer (own method, a second compile)")
     a = ap.parse_args()
 
     import jax
@@ -87,6 +100,28 @@ def main():
         acc = np.asarray(stats["acceptance_rate"], dtype=np.float64)
         return time.perf_counter() - t, energies, acc
 
+    def own_method(seed, obs):
+        """hamon.tuning._time_per_round's timing: one warm-up call of the same arguments,
+        then a.reps calls each ended by jax.block_until_ready, without the host-side
+        summary of the round trips (_emit_diagnostics=False; the C++ side computes its
+        diagnostics after `sampling_s` too); every call's seconds (the warm-up's first)."""
+        key = jax.random.PRNGKey(seed)
+        k_init, k_run = jax.random.split(key)
+        init = hinton_init(k_init, ebm, program.gibbs_spec.free_blocks, (a.chains,))
+
+        def run():
+            return nrpt(k_run, ebm, program, init, [], a.rounds, a.sweeps, betas=ladder,
+                        track_round_trips=True, observer=obs, device="cpu",
+                        _emit_diagnostics=False)
+
+        seconds, cpu = [], []
+        for _ in range(1 + max(1, a.reps)):
+            t, c = time.perf_counter(), time.process_time()
+            jax.block_until_ready(run())
+            seconds.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
+        return seconds, cpu
+
     first_s, energies, acc = one_call(a.seed)
     t_first_result = time.time()
     res = {
@@ -103,6 +138,12 @@ def main():
     if a.warm:
         warm_s, _, _ = one_call(a.seed + 1)
         res["warm_call_s"] = warm_s
+        # The process's CPU seconds per call beside the wall seconds: the round loop runs on
+        # about one core, so on a busy machine the CPU time is what a quiet one's wall
+        # time would be.
+        res["own_calls_s"], res["own_cpu_s"] = own_method(a.seed + 2, observer)
+        if a.lean:
+            res["lean_calls_s"], res["lean_cpu_s"] = own_method(a.seed + 3, None)
     np.save(a.out.rsplit(".", 1)[0] + "_energies.npy", energies)
     with open(a.out, "w") as f:
         json.dump(res, f, indent=1)

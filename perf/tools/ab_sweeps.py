@@ -30,7 +30,7 @@ before_label = "before (" + os.environ.get("BEFORE_LABEL", "old") + ")"
 bins = {before_label: os.environ["BEFORE"],
         "after (HEAD)": os.environ.get("AFTER", os.path.join(root, "build", "bin", "bench_kernels"))}
 filt = os.environ.get("FILTER", "sweep_(csr|lattice)<Kokkos::Serial>/L:128/chains:(8|16|32)/")
-plain_filter = os.environ.get("PLAIN", "plain_sweep/L:128/chains:32")
+plain_filter = os.environ.get("PLAIN", "plain_sweep/L:128/chains:32/threads:1")  # Serial rows: one thread
 best = {}
 loads = []
 env = dict(os.environ, OMP_PROC_BIND="false", OMP_NUM_THREADS="2")

@@ -14,6 +14,7 @@ import datetime
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 
@@ -39,13 +40,23 @@ def lattice_side(name):
     return None
 
 
+def name_arg(name, arg):
+    """The integer value of argument `arg` in a benchmark named .../arg:<v>/..., or None."""
+    for part in name.split("/"):
+        if part.startswith(arg + ":"):
+            return int(part[len(arg) + 1:])
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
     parser.add_argument("name")
     parser.add_argument("--filter", default="")
     parser.add_argument("extra", nargs="*")
-    args = parser.parse_args()
+    # Google Benchmark's own flags (--benchmark_min_time=...) pass through to the binary.
+    args, passed = parser.parse_known_args()
+    args.extra += [x for x in passed if x != "--"]
 
     results_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results")
     os.makedirs(results_dir, exist_ok=True)
@@ -74,28 +85,54 @@ def main():
                 "cpu_time", "time_unit", "aggregate_name", "aggregate_unit", "label"):
                 counters.append(key)
     # The yardstick (perf/plain_sweep.hpp), when the binary ran it: every rate also as a
-    # ratio to the plain scalar sweep of the same L in this run (x_plain).
+    # ratio to the plain sweep of the same L and the same thread count in this run
+    # (x_plain; plain_threads says which one), so a two-thread row is never divided by a
+    # one-thread baseline.
     rate_keys = ("updates_per_ns", "spin_updates_per_ns")
+    omp_threads = int(env["OMP_NUM_THREADS"])
+
     # Potts benchmarks (perf/bench_potts.cpp) against the Potts yardstick
     # (perf/plain_potts_sweep.hpp), everything else against the Ising one.
     def yardstick(name):
         return "potts" if "potts" in name else "ising"
 
-    plain = {}
+    # With --benchmark_repetitions, the yardstick is the median of its repetitions, and
+    # the spread rows (stddev, cv) get no ratio.
+    plain_runs = {}
     for b in data["benchmarks"]:
-        if b["name"].startswith(("plain_sweep", "plain_potts_sweep")):
-            side = lattice_side(b["name"])
+        if b["name"].startswith(("plain_sweep", "plain_potts_sweep")) and b.get("run_type") != "aggregate":
             rate = next((b[k] for k in rate_keys if k in b), None)
-            key = (yardstick(b["name"]), side)
-            if side is not None and rate and (key not in plain or "chains:32" in b["name"]):
-                plain[key] = rate
+            key = (yardstick(b["name"]), lattice_side(b["name"]), name_arg(b["name"], "threads") or 1)
+            if key[1] is not None and rate:
+                plain_runs.setdefault(key, {}).setdefault(name_arg(b["name"], "chains"), []).append(rate)
+    plain = {key: {chains: statistics.median(rates) for chains, rates in by_chains.items()}
+             for key, by_chains in plain_runs.items()}
+
+    def row_threads(name, sides_threads):
+        """The thread count a row ran with: Serial 1, OpenMP OMP_NUM_THREADS, else (a GPU
+        space) the most threads a yardstick of this run had."""
+        if "<Kokkos::Serial>" in name:
+            return 1
+        if "<Kokkos::OpenMP>" in name or "<Kokkos::Threads>" in name:
+            return omp_threads
+        return max(sides_threads, default=1)
+
     if plain:
-        counters.append("x_plain")
+        counters += ["x_plain", "plain_threads"]
         for b in data["benchmarks"]:
             rate = next((b[k] for k in rate_keys if k in b), None)
-            key = (yardstick(b["name"]), lattice_side(b["name"]))
-            if rate is not None and key in plain:
-                b["x_plain"] = rate / plain[key]
+            if (rate is None or b["name"].startswith(("plain_sweep", "plain_potts_sweep"))
+                    or b.get("aggregate_name") in ("stddev", "cv")):
+                continue
+            kind, side = yardstick(b["name"]), lattice_side(b["name"])
+            threads = row_threads(b["name"], [t for (k, s, t) in plain if (k, s) == (kind, side)])
+            by_chains = plain.get((kind, side, threads))
+            if not by_chains:
+                continue
+            chains = name_arg(b["name"], "chains")
+            base = by_chains.get(chains, by_chains.get(32, next(iter(by_chains.values()))))
+            b["x_plain"] = rate / base
+            b["plain_threads"] = threads
     lines = [
         f"# {args.name}",
         "",

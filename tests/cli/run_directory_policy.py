@@ -9,9 +9,13 @@
   - an existing empty directory is simply used;
   - a run killed while sampling leaves no DIR, only DIR.partial (resumable), and a new
     run into DIR is refused while DIR.partial exists (unless --overwrite discards it);
-  - `hamon demo --out` replaces its own earlier run (the README runs it repeatedly)."""
+  - `hamon demo --out` replaces its own earlier run (the README runs it repeatedly);
+  - where strace is installed: a trace file (samples, energies, index process) is fsynced
+    again only when rows were written to it since its last fsync."""
 
 import os
+import re
+import shutil
 import signal
 import subprocess
 import time
@@ -26,6 +30,48 @@ def contents(directory):
         with open(os.path.join(directory, name), "rb") as f:
             out[name] = f.read()
     return out
+
+
+TRACE_FILES = ("samples.npy", "energies.npy", "index_process.npy")
+
+
+def traced_run(args, config, out, device, short):
+    """strace's log of `hamon run` on `device`; None when the run fails."""
+    log = out + ".strace"
+    command = ["strace", "-f", "--seccomp-bpf", "-y", "-o", log, "-e", "trace=fsync,pwrite64",
+               args.hamon, "run", config, "--out", out, "--device", device] + short
+    result = subprocess.run(command, env=clitest.clean_env(), timeout=300,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, errors="replace")
+    if result.returncode != 0:
+        return None
+    with open(log) as f:
+        return f.read().splitlines()
+
+
+def check_syscalls(args, failures, config, short):
+    """Trace files are fsynced only when rows came since their last fsync."""
+    if shutil.which("strace") is None:
+        print("strace not installed: the fsync check is skipped")
+        return
+    log = traced_run(args, config, os.path.join(args.work, "traced"), "serial", short)
+    failures.check(log is not None, "the traced run failed")
+    if log is None:
+        return
+    dirty, synced = {}, set()
+    call = re.compile(r"(pwrite64|fsync)\(\d+<([^>]+)>(.*)\)\s+=")
+    for line in log:
+        m = call.search(line)
+        if not m or os.path.basename(m.group(2)) not in TRACE_FILES:
+            continue
+        path = m.group(2)
+        if m.group(1) == "pwrite64":
+            dirty[path] = dirty.get(path, False) or int(m.group(3).rsplit(",", 1)[1]) > 0
+        else:
+            failures.check(path not in synced or dirty.get(path, False),
+                           f"{os.path.basename(path)} fsynced again with no row written since")
+            synced.add(path)
+            dirty[path] = False
+    failures.check(len(synced) == len(TRACE_FILES), f"trace files fsynced: {sorted(synced)}")
 
 
 def main():
@@ -135,6 +181,7 @@ def main():
         demo = clitest.run(args.hamon, ["demo", "--out", demo_out] + short)
         failures.check(demo.returncode == 0, f"demo run {attempt}: {demo.stderr}")
     failures.check(os.path.isfile(os.path.join(demo_out, "summary.yaml")), "demo wrote no summary")
+    check_syscalls(args, failures, config, short)
     failures.finish("run directory policy")
 
 
