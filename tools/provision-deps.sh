@@ -254,7 +254,8 @@ if [ "$variant" = cuda ]; then
     -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include"
     -DCUDAToolkit_ROOT=/usr -DKokkosKernels_ENABLE_TPL_BLAS=OFF)
 else
-  # The libopenblas.so Debian's alternatives do not redirect (libblas.so may be another BLAS).
+  # OpenBLAS by name: libblas.so is whichever BLAS Debian's alternatives select (it may be
+  # the reference one).
   kernels_args+=(-DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas)
 fi
 kernels_hash=$(printf '%s\n' "${kernels_args[@]}" | sha256sum | cut -c1-16)
