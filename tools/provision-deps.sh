@@ -10,6 +10,10 @@
 #   only packages/kokkos and packages/kokkos-kernels are extracted, built and installed
 #   into a prefix outside the checkout, reused by every later build and every clone:
 #     ${HAMON_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hamon/deps}/<variant>
+#   The host variant's Kokkos Kernels calls Debian's OpenBLAS for host GEMMs (its BLAS
+#   TPL; training's GEMMs, core/hamon/core/train/dense_gemm.hpp); the Cuda variant's does
+#   not (its GEMMs run on the device). Kokkos Kernels is stamped with a hash of its
+#   configuration, so a changed configuration rebuilds it (not Kokkos) in an existing prefix.
 # - deb-src and the non-free component (CUDA toolkit) are reached through a private
 #   apt configuration derived from the machine's own sources; no host is named here.
 #
@@ -158,10 +162,12 @@ common_packages=(build-essential cmake git pkg-config dpkg-dev xz-utils
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-matplotlib python3-yaml
   strace) # tests/cli counts a run's checkpoint writes and injects fsync failures with it
+host_packages=(libopenblas-dev) # Kokkos Kernels' BLAS TPL (host GEMMs)
 cuda_packages=(nvidia-cuda-toolkit g++-11)
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev) # libFuzzer, sanitizers, OpenMP
 
 install_packages "${common_packages[@]}"
+if [ "$variant" = host ]; then install_packages "${host_packages[@]}"; fi
 if [ "$variant" = cuda ]; then install_packages "${cuda_packages[@]}"; fi
 if [ "$variant" = fuzz ]; then # the packages only: the harnesses build without Kokkos
   install_packages "${fuzz_packages[@]}"
@@ -231,7 +237,31 @@ if [ "$variant" = kokkos-headers ]; then
   exit 0
 fi
 
-if [ -f "$stamp" ]; then
+# --- Kokkos Kernels' configuration: its stamp names a hash of it -------------------------
+kernels_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_PREFIX_PATH="$prefix"
+  -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
+  -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF
+  -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF
+  -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF
+  -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF
+  -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF
+  -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF
+  -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF
+  -DKokkosKernels_INST_EXECSPACE_CUDA=OFF
+  -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF)
+if [ "$variant" = cuda ]; then
+  kernels_args+=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper"
+    -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include"
+    -DCUDAToolkit_ROOT=/usr -DKokkosKernels_ENABLE_TPL_BLAS=OFF)
+else
+  # OpenBLAS by name: libblas.so is whichever BLAS Debian's alternatives select (it may be
+  # the reference one).
+  kernels_args+=(-DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas)
+fi
+kernels_hash=$(printf '%s\n' "${kernels_args[@]}" | sha256sum | cut -c1-16)
+kernels_stamp="$prefix/.hamon-kernels-$kernels_hash"
+
+if [ -f "$stamp" ] && [ -f "$kernels_stamp" ]; then
   log "reusing $prefix"
   echo "$prefix"
   exit 0
@@ -254,15 +284,9 @@ if [ ! -f "$src_root/.extracted" ]; then
   touch "$src_root/.extracted"
 fi
 
-# --- build and install --------------------------------------------------------------------
+# --- build and install: Kokkos unless stamped, then Kokkos Kernels ---------------------
 build_root="$deps_root/build-$variant"
-rm -rf "$build_root" "$prefix"
-mkdir -p "$build_root" "$prefix"
-
-kokkos_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix"
-  -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
-  -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DBUILD_SHARED_LIBS=OFF
-  -DCMAKE_POSITION_INDEPENDENT_CODE=ON)
+rm -rf "$build_root"
 compiler_env=()
 if [ "$variant" = cuda ]; then
   # Debian's toolkit: nvcc in /usr/bin, headers in /usr/include. Put it before any other
@@ -271,53 +295,50 @@ if [ "$variant" = cuda ]; then
   # would mix its headers and stubs in: Kokkos 3.4 does not compile with CUDA 13.
   compiler_env=(env -u CUDA_HOME -u CUDA_PATH -u CUDA_ROOT -u LIBRARY_PATH -u CPATH
     "PATH=/usr/bin:$PATH" NVCC_WRAPPER_DEFAULT_COMPILER=g++-11)
-  kokkos_args+=(-DCUDAToolkit_ROOT=/usr -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_AMPERE80=ON
-    -DCMAKE_CXX_COMPILER="$kokkos_src/bin/nvcc_wrapper"
-  ) # CMAKE_CXX_FLAGS below: -arch=sm_80, as the wrapper's own default (sm_35) is rejected
 fi
+if [ -f "$stamp" ]; then
+  log "Kokkos Kernels' configuration changed: rebuilding it in $prefix (Kokkos kept)"
+else
+  rm -rf "$prefix"
+  mkdir -p "$prefix"
+  kokkos_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix"
+    -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
+    -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DBUILD_SHARED_LIBS=OFF
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON)
+  if [ "$variant" = cuda ]; then
+    kokkos_args+=(-DCUDAToolkit_ROOT=/usr -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_AMPERE80=ON
+      -DCMAKE_CXX_COMPILER="$kokkos_src/bin/nvcc_wrapper"
+    ) # CMAKE_CXX_FLAGS below: -arch=sm_80, as the wrapper's own default (sm_35) is rejected
+  fi
 
-if [ "$variant" = cuda ]; then
-  # Some images link a newer toolkit's headers into /usr/local/include, which the host
-  # compiler searches before /usr/include: shadow every such name with Debian's 11.8 header
-  # (a -I directory wins over both). tools/dev.sh passes the same -I to hamon's build.
-  shadow="$prefix/cuda-include"
-  mkdir -p "$shadow"
-  for entry in /usr/local/include/*; do
-    name=$(basename "$entry")
-    if [ -e "/usr/include/$name" ]; then ln -sfn "/usr/include/$name" "$shadow/$name"; fi
-  done
-  kokkos_args+=(-DCMAKE_CXX_FLAGS="-arch=sm_80 -I$shadow")
+  if [ "$variant" = cuda ]; then
+    # Some images link a newer toolkit's headers into /usr/local/include, which the host
+    # compiler searches before /usr/include: shadow every such name with Debian's 11.8 header
+    # (a -I directory wins over both). tools/dev.sh passes the same -I to hamon's build.
+    shadow="$prefix/cuda-include"
+    mkdir -p "$shadow"
+    for entry in /usr/local/include/*; do
+      name=$(basename "$entry")
+      if [ -e "/usr/include/$name" ]; then ln -sfn "/usr/include/$name" "$shadow/$name"; fi
+    done
+    kokkos_args+=(-DCMAKE_CXX_FLAGS="-arch=sm_80 -I$shadow")
+  fi
+
+  log "building Kokkos $kokkos_version"
+  "${compiler_env[@]}" cmake -S "$kokkos_src" -B "$build_root/kokkos" "${kokkos_args[@]}" >&2
+  "${compiler_env[@]}" cmake --build "$build_root/kokkos" -j "$jobs" >&2
+  "${compiler_env[@]}" cmake --install "$build_root/kokkos" >&2
+  touch "$stamp"
 fi
+mkdir -p "$build_root"
 
-log "building Kokkos $kokkos_version"
-"${compiler_env[@]}" cmake -S "$kokkos_src" -B "$build_root/kokkos" "${kokkos_args[@]}" >&2
-"${compiler_env[@]}" cmake --build "$build_root/kokkos" -j "$jobs" >&2
-"${compiler_env[@]}" cmake --install "$build_root/kokkos" >&2
-
-kernels_compiler=()
-if [ "$variant" = cuda ]; then
-  kernels_compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper"
-    -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include"
-    -DCUDAToolkit_ROOT=/usr)
-fi
 log "building Kokkos Kernels $kokkos_version (header-only use: explicit instantiation off)"
-"${compiler_env[@]}" cmake -S "$kernels_src" -B "$build_root/kokkos-kernels" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF "${kernels_compiler[@]}" \
-  -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \
-  -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
-  -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
-  -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
-  -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
-  -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
-  -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF \
-  -DKokkosKernels_INST_EXECSPACE_CUDA=OFF \
-  -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF \
-  -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF >&2
+rm -f "$prefix"/.hamon-kernels-*
+"${compiler_env[@]}" cmake -S "$kernels_src" -B "$build_root/kokkos-kernels" "${kernels_args[@]}" >&2
 "${compiler_env[@]}" cmake --build "$build_root/kokkos-kernels" -j "$jobs" >&2
 "${compiler_env[@]}" cmake --install "$build_root/kokkos-kernels" >&2
 
 rm -rf "$build_root"
-touch "$stamp"
+touch "$kernels_stamp"
 log "installed into $prefix"
 echo "$prefix"

@@ -3,7 +3,8 @@
 //   the dense (GEMM) and csr (the sampler's sweep) negative phases give the same bits,
 //   tempered or not, positive phase by expectation or by sample;
 //   a run continued from state() gives the same bits as one that never stopped, and
-//   TEST_EXECSPACE gives the bits of the Serial reference;
+//   TEST_EXECSPACE gives the bits of the Serial reference, also at sizes where a host BLAS
+//   (OpenBLAS) splits its GEMMs over the space's threads;
 //   free energies, log Z and the log-likelihood against exact enumeration of a small RBM;
 //   training raises the exact log-likelihood of its data.
 #include <gtest/gtest.h>
@@ -17,6 +18,10 @@
 #include "hamon/core/train/impl/rbm_trainer_core.hpp"
 #include "hamon/core/train/rbm_trainer.hpp"
 #include "same_bits.hpp"
+
+// OpenBLAS' thread count, where the library's GEMMs are OpenBLAS's (a weak reference: null
+// with another BLAS or none).
+extern "C" int openblas_get_num_threads() __attribute__((weak));
 
 namespace {
 
@@ -114,6 +119,33 @@ TEST(TEST_CATEGORY, training_gives_the_reference_space_bits_and_resumes_exactly)
     EXPECT_EQ(second.updates_done(), 7);
     second.train(11);
     expect_same_state(reference, second.state());
+  }
+}
+
+TEST(TEST_CATEGORY, training_gives_the_reference_bits_where_the_blas_splits_its_gemms) {
+  // 256 visible x 128 hidden, batch 32, 32 chains x 2 rungs: every GEMM of an update is
+  // above OpenBLAS' threshold for splitting it over threads (M N K > 2^18), so the reference
+  // (Serial: one thread) and an OpenMP space of two threads sum in different orders. The
+  // sums are exact: same bits. One update runs every kind of GEMM training has.
+  const auto data = two_prototypes(64, 254, 3);
+  hamon::TrainingOptions o = tempered_adam();
+  o.epochs = 1;
+  o.batch = 32;
+  o.negative_chains = 32;
+  o.sweeps = 1;
+  o.ladder = {0.5, 1.0};
+  o.initial_weight_scale = 0.05;
+  const auto initial = hamon::initial_parameters(data, 128, o);
+  hamon::RbmTrainer<ReferenceSpace> reference(ReferenceSpace(), data, initial, o);
+  hamon::RbmTrainer<TEST_EXECSPACE> here(TEST_EXECSPACE(), data, initial, o);
+  ASSERT_EQ(reference.train(1), 1);
+  ASSERT_EQ(here.train(1), 1);
+  expect_same_state(reference.state(), here.state());
+  EXPECT_NE(here.state().parameters.weights, initial.weights);
+  // The BLAS ran on the space's threads (not every core's, not one for an OpenMP team).
+  if (openblas_get_num_threads != nullptr &&
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, TEST_EXECSPACE::memory_space>::accessible) {
+    EXPECT_EQ(openblas_get_num_threads(), TEST_EXECSPACE().concurrency());
   }
 }
 

@@ -5,8 +5,8 @@
 The recipe is imported with a stub `spack.package` that records its directives and plays
 the small part of Spack's API the recipe calls (define, define_from_variant, spec
 subscripts, traverse, which, Executable results). It then checks:
-  - the dependencies: kokkos@3.4:5, kokkos-kernels@3.4:5 only with +kernels (on by
-    default), yaml-cpp/CLI11 only with +cli, MPI only with +mpi (on by default), the test
+  - the dependencies: kokkos@3.4:5, kokkos-kernels@3.4:5+blas (its BLAS TPL) and a blas
+    only with +kernels (on by default), yaml-cpp/CLI11 only with +cli, MPI only with +mpi (on by default), the test
     dependencies python3 + numpy + PyYAML, every backend variant pinned in Kokkos;
   - the conflicts that cannot link (+shared over kokkos~shared~pic, or +kernels over a
     static non-PIC kokkos-kernels) and cuda_arch=none;
@@ -174,8 +174,10 @@ def check_directives(cls):
     names = [spec for spec, _ in depends]
     check("kokkos@3.4:5" in names, "kokkos@3.4:5 is not a dependency")
     kernels = [(s, kw.get("when")) for s, kw in depends if s.startswith("kokkos-kernels")]
-    check(kernels == [("kokkos-kernels@3.4:5", "+kernels")],
-          f"kokkos-kernels@3.4:5 should be a dependency only with +kernels, got {kernels}")
+    check(kernels == [("kokkos-kernels@3.4:5+blas", "+kernels")],
+          f"kokkos-kernels@3.4:5+blas should be a dependency only with +kernels, got {kernels}")
+    blas = [(s, kw.get("when")) for s, kw in depends if s == "blas"]
+    check(blas == [("blas", "+kernels")], f"blas should be a dependency only with +kernels, got {blas}")
     for spec in ("yaml-cpp@0.6:", "cli11@2:"):
         whens = [kw.get("when") for s, kw in depends if s == spec]
         check(whens == ["+cli"], f"{spec} should be a dependency only with +cli, got {whens}")

@@ -55,7 +55,7 @@ class Hamon(CMakePackage, CudaPackage):
     variant(
         "kernels",
         default=True,
-        description="Dense GEMMs of RBM training through Kokkos Kernels "
+        description="Dense GEMMs of RBM training through Kokkos Kernels and its BLAS "
         "(off: a plain Kokkos kernel)",
     )
 
@@ -74,7 +74,11 @@ class Hamon(CMakePackage, CudaPackage):
     # kokkos@X.Y.Z) and links the same kokkos node as hamon, so its range is Kokkos's. It
     # takes its backends from that Kokkos: its serial/openmp/cuda variants only add
     # `kokkos+<backend>` (hamon's backend variants already pin those), so none is set here.
-    depends_on("kokkos-kernels@3.4:5", when="+kernels")
+    # Its BLAS TPL (kokkos-kernels+blas) makes a host GEMM the BLAS's: native Kokkos Kernels
+    # GEMM is several times slower on host cores (perf/results/training/), and exact grid
+    # arithmetic keeps the bits whatever the BLAS (docs/training.md).
+    depends_on("kokkos-kernels@3.4:5+blas", when="+kernels")
+    depends_on("blas", when="+kernels")
     # The command-line program's own.
     depends_on("yaml-cpp@0.6:", when="+cli")
     depends_on("cli11@2:", when="+cli")

@@ -7,6 +7,13 @@
 // products and sums are exact in double: every GEMM, blocked or not, on any backend, gives
 // the same bits, and the plain kernel (impl/plain_gemm.hpp) is the tests' independent
 // oracle for Kokkos Kernels.
+//
+// Where Kokkos Kernels was built with a host BLAS (KOKKOSKERNELS_ENABLE_TPL_BLAS: the
+// provisioned host build calls OpenBLAS), a host space's GEMM is that BLAS's. Exactness
+// makes its bits independent of how it blocks and splits the sum over threads; its thread
+// count is set to the space's concurrency before each call, so a Serial GEMM stays on one
+// thread and an OpenMP one uses the threads the run was given (OMP_NUM_THREADS / --threads),
+// not every core.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -15,6 +22,11 @@
 #include <KokkosKernels_config.h>
 
 #include <KokkosBlas3_gemm.hpp>
+#endif
+
+#if defined(KOKKOSKERNELS_ENABLE_TPL_BLAS)
+// OpenBLAS' thread count; a weak reference, null where the BLAS is another one.
+extern "C" void openblas_set_num_threads(int) __attribute__((weak));
 #endif
 
 #include "hamon/core/train/impl/plain_gemm.hpp"
@@ -43,6 +55,12 @@ void dense_gemm(const ExecutionSpace& space, Transpose ta, Transpose tb, const A
   if (kind == GemmKind::kokkos_kernels) {
     const char* op_a = ta == Transpose::yes ? "T" : "N";
     const char* op_b = tb == Transpose::yes ? "T" : "N";
+#if defined(KOKKOSKERNELS_ENABLE_TPL_BLAS)
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                             typename ExecutionSpace::memory_space>::accessible) {
+      if (openblas_set_num_threads != nullptr) openblas_set_num_threads(space.concurrency());
+    }
+#endif
 #if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40000
     KokkosBlas::gemm(space, op_a, op_b, 1.0, a, b, 0.0, c);
 #else
