@@ -96,6 +96,11 @@ TEST(TEST_CATEGORY, host_kernels_agree_on_a_lattice) {
   expect_kernels_agree(hamon::make_lattice({4, 6, 4}, true, hamon::ValueDistribution::pm_one(3),
                                            hamon::ValueDistribution::pm_one(5, 2.0)),
                        true);
+  // 2D with fields: 30 nodes per colour, so the register path's packs of 16 / W nodes
+  // (fewer than 9 machines) end part-filled in every work item.
+  expect_kernels_agree(hamon::make_lattice({6, 10}, true, hamon::ValueDistribution::pm_one(7),
+                                           hamon::ValueDistribution::pm_one(9, 1.0)),
+                       true);
 }
 
 TEST(TEST_CATEGORY, host_kernels_agree_on_a_general_graph) {

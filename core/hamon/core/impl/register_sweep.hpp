@@ -16,6 +16,7 @@
 #include "hamon/core/impl/field_boundaries.hpp"
 #include "hamon/core/impl/heat_bath.hpp"
 #include "hamon/core/impl/host_simd.hpp"
+#include "hamon/core/impl/packed_sweep.hpp"
 #include "hamon/core/impl/sweep_args.hpp"
 #include "hamon/core/impl/sweep_blocks.hpp"
 
@@ -191,6 +192,13 @@ struct RegisterSweep : SweepArgs<ExecutionSpace, Block> {
     const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
     const LaneRows rows = lane_rows(first, lanes);
     TieList ties;
+    if (lanes <= 8) {  // several nodes per register (impl/packed_sweep.hpp)
+      update_packed(*this, ties, first, lanes, rows, [&](auto&& add) HAMON_AVX512 {
+        walk_registers(begin, nodes, first, lanes, add);
+      });
+      settle_ties(ties);
+      return;
+    }
     walk_registers(
         begin, nodes, first, lanes,
         [&](const auto& c, const auto* bytes, auto gen) __attribute__((always_inline))
