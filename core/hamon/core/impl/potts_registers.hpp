@@ -55,13 +55,25 @@ struct PottsRegisterSweep {
     for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
       const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
       // The number of 8-lane groups fixed at compile time, so the loops over them unroll.
-      if (lanes > 16) {
-        run<4>(begin, nodes, first, lanes);
-      } else if (lanes > 8) {
-        run<2>(begin, nodes, first, lanes);
+      if (q == 3) {
+        run_lanes<3>(begin, nodes, first, lanes);
       } else {
-        run<1>(begin, nodes, first, lanes);
+        run_lanes<0>(begin, nodes, first, lanes);
       }
+    }
+  }
+
+  /// `Q`: q when fixed at compile time (the loops over states unroll and the fields stay
+  /// in registers: the q = 3 sweep measured 1.26x faster than with a run-time q), else 0.
+  template <int Q>
+  void run_lanes(std::int64_t begin, std::int32_t nodes, std::int32_t first,
+                 std::int32_t lanes) const {
+    if (lanes > 16) {
+      run<4, Q>(begin, nodes, first, lanes);
+    } else if (lanes > 8) {
+      run<2, Q>(begin, nodes, first, lanes);
+    } else {
+      run<1, Q>(begin, nodes, first, lanes);
     }
   }
 
@@ -72,7 +84,7 @@ struct PottsRegisterSweep {
   }
 
   /// Block nodes [begin, begin + nodes) in machines [first, first + lanes).
-  template <int Octs>
+  template <int Octs, int Q>
   [[gnu::noinline]] HAMON_AVX512 void run(std::int64_t begin, std::int32_t nodes,
                                           std::int32_t first, std::int32_t lanes) const {
     constexpr int kBatches = 3;  // Philox batches in flight (register_sweep.hpp)
@@ -122,41 +134,42 @@ struct PottsRegisterSweep {
       Cursor c = step_start;
       for (std::int32_t n = 0; n < in_step; ++n) {
         if (n > 0) block.advance(c);
-        update_node<Octs>(c, first, active, row, oct_active, by_generator[n / per_batch],
-                          (n % per_batch) * per_node);
+        update_node<Octs, Q>(c, first, active, row, oct_active, by_generator[n / per_batch],
+                             (n % per_batch) * per_node);
       }
     }
   }
 
   /// One node: lane l's word is word l % 4 of generator first_generator + l / 4.
-  template <int Octs>
+  template <int Octs, int Q>
   [[gnu::always_inline]] HAMON_AVX512 void update_node(const Cursor& c, std::int32_t first,
                                                        __mmask32 active, const __m256i* row,
                                                        const __mmask8* oct_active,
                                                        const std::uint32_t* by_generator,
                                                        std::int32_t first_generator) const {
+    const std::int32_t states = Q > 0 ? Q : q;
     const std::int64_t i = c.node;
     const double* h = state_fields.data() + i * q;
     __m512i phi[kPottsRegisterStates];
-    for (std::int32_t s = 0; s < q; ++s) {
+    for (std::int32_t s = 0; s < states; ++s) {
       phi[s] = _mm512_set1_epi16(static_cast<short>(h[s] - h[0]));
     }
     block.for_each_neighbour(c, [&](std::int64_t j, auto coupling) HAMON_AVX512 {
       const __m256i x = _mm256_maskz_loadu_epi8(active, &spins(first, j));
       const __m512i J = _mm512_set1_epi16(static_cast<short>(coupling));
-      for (std::int32_t s = 0; s < q; ++s) {
+      for (std::int32_t s = 0; s < states; ++s) {
         const __mmask32 in_s = _mm256_cmpeq_epi8_mask(x, _mm256_set1_epi8(static_cast<char>(s)));
         phi[s] = _mm512_mask_add_epi16(phi[s], in_s, phi[s], J);
       }
     });
     __m512i top = phi[0];
-    for (std::int32_t s = 1; s < q; ++s) top = _mm512_max_epi16(top, phi[s]);
+    for (std::int32_t s = 1; s < states; ++s) top = _mm512_max_epi16(top, phi[s]);
 
     // Cumulative weights in state order, 8 lanes per register.
     __m512d total[Octs], cumulative[kPottsRegisterStates][Octs];
     for (int o = 0; o < Octs; ++o) total[o] = _mm512_setzero_pd();
     const double* table = weight.data();
-    for (std::int32_t s = 0; s < q; ++s) {
+    for (std::int32_t s = 0; s < states; ++s) {
       const __m512i gap = _mm512_sub_epi16(top, phi[s]);
       const __m512i gap_lo = _mm512_cvtepi16_epi32(_mm512_castsi512_si256(gap));
       const __m512i gap_hi = _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(gap, 1));
@@ -178,7 +191,7 @@ struct PottsRegisterSweep {
           reinterpret_cast<const __m128i*>(by_generator + simd::generator_offset(g + 1)));
       const __m256i words = _mm256_inserti128_si256(_mm256_castsi128_si256(w0), w1, 1);
       const __m512d target = _mm512_mul_pd(simd::unit_interval8(words), total[o]);
-      for (std::int32_t s = 0; s < q - 1; ++s) {
+      for (std::int32_t s = 0; s < states - 1; ++s) {
         at_or_below[s] |=
             static_cast<std::uint32_t>(_mm512_cmp_pd_mask(cumulative[s][o], target, _CMP_LE_OQ))
             << (8 * o);
@@ -186,7 +199,7 @@ struct PottsRegisterSweep {
     }
     __m256i state = _mm256_setzero_si256();
     const __m256i one = _mm256_set1_epi8(1);
-    for (std::int32_t s = 0; s < q - 1; ++s) {
+    for (std::int32_t s = 0; s < states - 1; ++s) {
       state = _mm256_mask_add_epi8(state, __mmask32(at_or_below[s]), state, one);
     }
     _mm256_mask_storeu_epi8(&spins(first, i), active, state);
