@@ -12,7 +12,10 @@
 //                       path of a Gaussian Potts glass (deterministic exp per state);
 //   potts_energy        one energy evaluation of every machine;
 //   potts_round_loop    whole NRPT runs (hamon::nrpt: sweeps, energies, swaps) of the
-//                       ferromagnet, betas spaced linearly in [0, 1.2] around beta_c.
+//                       ferromagnet, betas spaced linearly in [0, 1.2] around beta_c;
+//   ising_round_loop    the same runs of the Ising ferromagnet on the same lattice: the
+//                       yardstick of the Potts round loop's rate (q = 3 is about 3 Ising
+//                       updates' arithmetic per update).
 //
 // Arguments: L, chains, q (and path, or n_expl for the round loop). Counters:
 // updates_per_ns (node updates), node_machines_per_ns (energy).
@@ -121,6 +124,27 @@ void potts_round_loop(benchmark::State& state) {
   state.counters["updates_per_ns"] = hamon::perf::nrpt_updates_per_ns<Space>(state, model, options);
 }
 
+template <class Space>
+void ising_round_loop(benchmark::State& state) {
+  const int side = static_cast<int>(state.range(0));
+  static std::map<int, std::unique_ptr<hamon::SpinModel>> cache;
+  auto& model = cache[side];
+  if (!model) {
+    model = std::make_unique<hamon::SpinModel>(
+        hamon::make_lattice({side, side}, true, hamon::ValueDistribution::constant(1.0)));
+  }
+  hamon::NrptOptions options;
+  options.n_chains = static_cast<std::int32_t>(state.range(1));
+  options.n_expl = static_cast<std::int32_t>(state.range(2));
+  options.beta_max = 1.2;
+  options.seed = 7;
+  const double per_round =
+      static_cast<double>(model->n_nodes()) * options.n_chains * options.n_expl;
+  options.n_rounds = std::max<std::int64_t>(50, static_cast<std::int64_t>(3e7 / per_round));
+  state.counters["updates_per_ns"] =
+      hamon::perf::nrpt_updates_per_ns<Space>(state, *model, options);
+}
+
 void plain_potts_sweep(benchmark::State& state) {
   const int side = static_cast<int>(state.range(0));
   const int threads = static_cast<int>(state.range(3));
@@ -157,21 +181,27 @@ void sweep_args(benchmark::internal::Benchmark* b) {
          {32, 3, kLattice},
          {32, 3, kCsr},
          {32, 3, kCsrGaussian},
+         {32, 8, kLattice},
+         {32, 8, kCsr},
          {32, 10, kLattice}},
         {"L", "chains", "q", "path"});
 }
 void energy_args(benchmark::internal::Benchmark* b) {
-  sides(b, {{32, 3}}, {"L", "chains", "q"});
+  sides(b, {{32, 3}, {32, 8}}, {"L", "chains", "q"});
 }
 void round_args(benchmark::internal::Benchmark* b) {
-  sides(b, {{32, 3, 4}}, {"L", "chains", "q", "n_expl"});
+  sides(b, {{32, 3, 4}, {32, 8, 4}}, {"L", "chains", "q", "n_expl"});
+}
+void ising_round_args(benchmark::internal::Benchmark* b) {
+  sides(b, {{32, 4}}, {"L", "chains", "n_expl"});
 }
 
 BENCHMARK(plain_potts_sweep)->Apply(plain_args);
-#define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier)             \
-  BENCHMARK_TEMPLATE(potts_sweep, Kokkos::Class)->Apply(sweep_args);   \
-  BENCHMARK_TEMPLATE(potts_energy, Kokkos::Class)->Apply(energy_args); \
-  BENCHMARK_TEMPLATE(potts_round_loop, Kokkos::Class)->Apply(round_args);
+#define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier)                \
+  BENCHMARK_TEMPLATE(potts_sweep, Kokkos::Class)->Apply(sweep_args);      \
+  BENCHMARK_TEMPLATE(potts_energy, Kokkos::Class)->Apply(energy_args);    \
+  BENCHMARK_TEMPLATE(potts_round_loop, Kokkos::Class)->Apply(round_args); \
+  BENCHMARK_TEMPLATE(ising_round_loop, Kokkos::Class)->Apply(ising_round_args);
 HAMON_FOR_EACH_ENABLED_BACKEND(HAMON_BENCHMARK_BACKEND)
 #undef HAMON_BENCHMARK_BACKEND
 

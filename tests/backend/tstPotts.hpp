@@ -18,12 +18,16 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "exact_enumeration.hpp"
+#include "hamon/core/energy.hpp"
+#include "hamon/core/gibbs_sweep.hpp"
 #include "hamon/core/log_partition.hpp"
+#include "hamon/core/make_chain_state.hpp"
 #include "hamon/core/model_builders.hpp"
 #include "hamon/core/nrpt.hpp"
 #include "potts_strip.hpp"
@@ -309,6 +313,68 @@ TEST(TEST_CATEGORY, potts_determinism_matches_serial) {
   expect_same_as_serial(
       hamon::make_potts_lattice({48, 40}, true, 7, hamon::ValueDistribution::gaussian(8), drawn),
       20, 20);
+}
+
+/// Sweeps and energies of the three host kernels (the register path where AVX-512 is
+/// compiled in and the CPU has it, the portable loops, the device style) bit for bit.
+void expect_potts_kernels_agree(const hamon::DeviceModel<Space::memory_space>& dm,
+                                std::int32_t chains, bool table) {
+  Space space;
+  std::vector<double> betas(static_cast<std::size_t>(chains));
+  for (std::int32_t k = 0; k < chains; ++k) betas[static_cast<std::size_t>(k)] = 2.5 * k / chains;
+  auto best = hamon::make_chain_state(space, dm, betas, 3);
+  auto portable = hamon::make_chain_state(space, dm, betas, 3);
+  auto device = hamon::make_chain_state(space, dm, betas, 3);
+  ASSERT_EQ(best.potts_weight.extent(0) > 0, table);
+  const auto label = std::to_string(dm.n_states) + " states, " + std::to_string(chains) +
+                     " chains, lattice " + std::to_string(dm.lattice.enabled);
+  for (std::uint32_t sweep = 0; sweep < 4; ++sweep) {
+    hamon::gibbs_sweep(space, dm, best, 5, 2, sweep, hamon::HostKernel::best);
+    hamon::gibbs_sweep(space, dm, portable, 5, 2, sweep, hamon::HostKernel::portable);
+    hamon::gibbs_sweep(space, dm, device, 5, 2, sweep, hamon::HostKernel::device);
+  }
+  const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), best.spins);
+  const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), portable.spins);
+  const auto d = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device.spins);
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size())) << label;
+  EXPECT_EQ(0, std::memcmp(d.data(), b.data(), d.size())) << label << ", device style";
+  hamon::compute_energies(space, dm, best, hamon::HostKernel::best);
+  hamon::compute_energies(space, dm, portable, hamon::HostKernel::portable);
+  hamon::compute_energies(space, dm, device, hamon::HostKernel::device);
+  const auto ea = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), best.energy_fixed);
+  const auto eb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), portable.energy_fixed);
+  const auto ed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device.energy_fixed);
+  for (std::int32_t m = 0; m < chains; ++m) {
+    EXPECT_EQ(ea(m), eb(m)) << label << ", machine " << m;
+    EXPECT_EQ(ed(m), eb(m)) << label << ", machine " << m << ", device style";
+  }
+}
+
+TEST(TEST_CATEGORY, potts_register_path_matches_portable) {
+  // Lattice and CSR (the same models with the fast path off), q = 3 and 8, 8 and 32
+  // chains: the ferromagnet, a +-J glass with integer fields (weight tables, gaps up to
+  // 6) and a Gaussian glass (exp per state; the energy pass in registers).
+  Space space;
+  for (const int q : {3, 8}) {
+    hamon::PottsFields integer_fields;
+    for (int s = 0; s < q; ++s) integer_fields.uniform.push_back(static_cast<double>(s % 3) - 1.0);
+    const hamon::SpinModel models[] = {
+        hamon::make_potts_lattice({10, 8}, true, q),
+        hamon::make_potts_lattice({6, 8}, true, q, hamon::ValueDistribution::pm_one(7),
+                                  integer_fields),
+        hamon::make_potts_lattice({6, 8}, true, q, hamon::ValueDistribution::gaussian(3))};
+    for (std::size_t k = 0; k < 3; ++k) {
+      auto dm = hamon::make_device_model(space, models[k]);
+      if (k == 0) {
+        ASSERT_TRUE(dm.lattice.enabled);
+      }
+      for (const bool lattice : {true, false}) {
+        if (lattice && !dm.lattice.enabled) continue;
+        dm.lattice.enabled = lattice;
+        for (const std::int32_t chains : {8, 32}) expect_potts_kernels_agree(dm, chains, k < 2);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -112,23 +112,11 @@ void sweep_spins(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
                  const SpinState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep, HostKernel kernel) {
-  using memory_space = typename ExecutionSpace::memory_space;
   const std::int32_t bound = state.up_limit.extent(0) > 0 ? model.integer_field_bound : -1;
-  if (model.lattice.enabled && bound >= 0) {
-    for (std::int32_t colour = 0; colour < 2; ++colour) {
-      update_block(space, state, bound, LatticeBlock<memory_space>{model.lattice, colour},
-                   model.lattice.n_nodes / 2, seed, round, sweep, kernel);
-    }
-    return;
-  }
-  const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
-  for (std::size_t c = 0; c < n_colours; ++c) {
-    const std::int64_t begin = model.block_offsets[c];
-    const std::int64_t n_block = model.block_offsets[c + 1] - begin;
-    if (n_block == 0) continue;
-    update_block(space, state, bound, CsrBlock<memory_space>{model, begin}, n_block, seed, round,
-                 sweep, kernel);
-  }
+  for_each_colour_block(
+      model, model.lattice.enabled && bound >= 0, [&](const auto& block, std::int64_t n_block) {
+        update_block(space, state, bound, block, n_block, seed, round, sweep, kernel);
+      });
 }
 
 template <class ExecutionSpace>

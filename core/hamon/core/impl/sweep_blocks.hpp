@@ -96,4 +96,23 @@ struct LatticeBlock {
   }
 };
 
+/// Calls f(block, n_block) for the colour blocks of a sweep in order: the lattice's two
+/// checkerboard colours (`lattice`: its fast path runs), else the CSR colour classes
+/// (empty ones skipped). Host code: the block sizes live on the host.
+template <class MemorySpace, class F>
+void for_each_colour_block(const DeviceModel<MemorySpace>& model, bool lattice, F&& f) {
+  if (lattice) {
+    for (std::int32_t colour = 0; colour < 2; ++colour) {
+      f(LatticeBlock<MemorySpace>{model.lattice, colour}, model.lattice.n_nodes / 2);
+    }
+    return;
+  }
+  const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
+  for (std::size_t c = 0; c < n_colours; ++c) {
+    const std::int64_t begin = model.block_offsets[c];
+    const std::int64_t n_block = model.block_offsets[c + 1] - begin;
+    if (n_block > 0) f(CsrBlock<MemorySpace>{model, begin}, n_block);
+  }
+}
+
 }  // namespace hamon::detail

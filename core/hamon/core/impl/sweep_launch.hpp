@@ -16,6 +16,7 @@
 #include "hamon/core/impl/heat_bath.hpp"
 #include "hamon/core/impl/host_simd.hpp"
 #include "hamon/core/impl/launch.hpp"
+#include "hamon/core/impl/potts_registers.hpp"
 #include "hamon/core/impl/potts_update.hpp"
 #include "hamon/core/impl/sweep_args.hpp"
 #include "hamon/core/impl/sweep_blocks.hpp"
@@ -36,6 +37,18 @@ bool use_host_registers(HostKernel kernel) {
 #endif
 }
 
+/// Nodes per work item of a register path: at most kRegisterRun (three generator batches
+/// in flight), and a whole number of runs per thread so no thread waits for another's
+/// extra run.
+template <class ExecutionSpace>
+std::int32_t register_run(const ExecutionSpace& space, std::int64_t n_block) {
+  const std::int64_t threads = space.concurrency();
+  const std::int64_t rounds_of_runs =
+      (n_block + kRegisterRun * threads - 1) / (kRegisterRun * threads);
+  const std::int64_t run = (n_block + rounds_of_runs * threads - 1) / (rounds_of_runs * threads);
+  return static_cast<std::int32_t>(run < 1 ? 1 : run);
+}
+
 /// One colour block in the host style (`HostStyle`, `simd`: in registers) or the device
 /// style.
 template <bool HostStyle, class ExecutionSpace, class Block>
@@ -45,14 +58,7 @@ void update_block_in_style(const ExecutionSpace& space, const ChainState<Executi
                            bool simd) {
   const std::int32_t n_machines = state.n_local_machines();
   const std::int64_t n_groups = (n_machines + kMachinesPerDraw - 1) / kMachinesPerDraw;
-  // Register runs: at most kRegisterRun nodes (three generator batches in flight), and a
-  // whole number of runs per thread so no thread waits for another's extra run.
-  const std::int64_t threads = space.concurrency();
-  const std::int64_t rounds_of_runs =
-      (n_block + kRegisterRun * threads - 1) / (kRegisterRun * threads);
-  const std::int64_t run = (n_block + rounds_of_runs * threads - 1) / (rounds_of_runs * threads);
-  const std::int32_t nodes_per_item =
-      simd ? static_cast<std::int32_t>(run < 1 ? 1 : run) : kHostNodes;
+  const std::int32_t nodes_per_item = simd ? register_run(space, n_block) : kHostNodes;
   SweepArgs<ExecutionSpace, Block> args;
   args.block = block;
   args.spins = state.spins;
@@ -136,12 +142,63 @@ void potts_sweep_in_style(const ExecutionSpace& space,
   }
 }
 
+#if defined(HAMON_HOST_AVX512)
+/// One Potts sweep in AVX-512 registers (impl/potts_registers.hpp): weight tables, the
+/// Potts form or no couplings on CSR edges (not general matrices), q <= 16.
+template <class ExecutionSpace>
+bool potts_registers_apply(const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                           const ChainState<ExecutionSpace>& state) {
+  return state.potts_weight.extent(0) > 0 && model.csr_matrices.extent(0) == 0 &&
+         model.n_states <= kPottsRegisterStates && state.n_local_machines() > 0;
+}
+
+template <class ExecutionSpace, class Block>
+void potts_block_in_registers(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state,
+                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                              const Block& block, std::int64_t n_block, std::uint64_t seed,
+                              std::uint32_t round, std::uint32_t sweep) {
+  PottsRegisterSweep<ExecutionSpace, Block> update;
+  update.block = block;
+  update.spins = state.spins;
+  update.state_fields = model.state_fields;
+  update.chain_of_machine = state.local_chain_of_machine();
+  update.weight = state.potts_weight;
+  update.q = model.n_states;
+  update.n_machines = state.n_local_machines();
+  update.n_block = n_block;
+  update.nodes_per_item = register_run(space, n_block);
+  update.first_group = static_cast<std::uint32_t>(state.first_machine / kPottsMachinesPerDraw);
+  update.seed = seed;
+  update.sweep = sweep;
+  update.round = round;
+  const std::int64_t items = (n_block + update.nodes_per_item - 1) / update.nodes_per_item;
+  launch(space, "hamon::potts_register_sweep", items,
+         n_block * host_lane_slots(update.n_machines) * model.n_states, update);
+}
+
+template <class ExecutionSpace>
+void potts_sweep_in_registers(const ExecutionSpace& space,
+                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                              const ChainState<ExecutionSpace>& state, std::uint64_t seed,
+                              std::uint32_t round, std::uint32_t sweep) {
+  for_each_colour_block(model, model.lattice.enabled, [&](const auto& block, std::int64_t n_block) {
+    potts_block_in_registers(space, state, model, block, n_block, seed, round, sweep);
+  });
+}
+#endif
+
 template <class ExecutionSpace>
 void potts_sweep(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
                  const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep, HostKernel kernel) {
   if constexpr (host_style<ExecutionSpace>) {
+#if defined(HAMON_HOST_AVX512)
+    if (use_host_registers<ExecutionSpace>(kernel) && potts_registers_apply(model, state)) {
+      potts_sweep_in_registers(space, model, state, seed, round, sweep);
+      return;
+    }
+#endif
     if (kernel != HostKernel::device) {
       potts_sweep_in_style<true>(space, model, state, seed, round, sweep);
       return;
