@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Compile every translation unit of a configured hamon build against other Kokkos headers.
 
-    tools/kokkos_compat.py BUILD_DIR KOKKOS_PREFIX [--std c++NN] [--jobs N]
+    tools/kokkos_compat.py BUILD_DIR KOKKOS_PREFIX [--std c++NN] [--jobs N] [--no-tests]
 
 BUILD_DIR is a configured host build (its compile_commands.json, Kokkos 3.4.01); KOKKOS_PREFIX
 is a header tree unpacked by `tools/provision-deps.sh kokkos-headers` (usr/include/kokkos, and
@@ -170,6 +170,8 @@ def main():
     p.add_argument("prefix")
     p.add_argument("--std", help="the -std value (default: the one Kokkos was configured for)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--no-tests", action="store_true",
+                   help="leave out the test sources (tests/, and the build's generated ones)")
     o = p.parse_args()
 
     build_dir = os.path.abspath(o.build_dir)
@@ -181,12 +183,16 @@ def main():
         entries = json.load(f)
 
     source_dir = source_dir_of(build_dir)
-    jobs, seen, skipped, library, defining = [], set(), 0, None, 0
+    jobs, seen, skipped, library, defining, tests_left_out = [], set(), 0, None, 0, 0
     for e in entries:
         path = os.path.normpath(os.path.join(e["directory"], e["file"]))
         if path in seen:
             continue
         seen.add(path)
+        if o.no_tests and (os.path.relpath(path, source_dir).startswith("tests" + os.sep) or
+                           os.path.relpath(path, build_dir).startswith("tests" + os.sep)):
+            tests_left_out += 1
+            continue
         backend = backend_of(path, build_dir)
         if backend is not None and backend not in on:
             skipped += 1
@@ -209,7 +215,9 @@ def main():
 
     label = f"Kokkos {version} ({', '.join(sorted(on)) or 'no host backend'}; -std={std})"
     print(f"kokkos_compat: {label}: {len(jobs)} translation units, {o.jobs} at a time"
-          f" ({skipped} backend test sources of other backends left out)", flush=True)
+          f" ({skipped} backend test sources of other backends left out"
+          f"{f', {tests_left_out} test sources left out (--no-tests)' if o.no_tests else ''})",
+          flush=True)
     if kernels:
         kv = kernels_version(new_dirs[1])
         print(f"kokkos_compat: {label}: Kokkos Kernels {kv or '(version not stated)'} in"
