@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Compile every translation unit of a configured hamon build against other Kokkos headers.
 
-    tools/kokkos_compat.py BUILD_DIR KOKKOS_PREFIX [--std c++NN] [--jobs N] [--no-tests]
+    tools/kokkos_compat.py BUILD_DIR KOKKOS_PREFIX [--std c++NN] [--jobs N] [--no-tests] [--no-benchmarks]
 
 BUILD_DIR is a configured host build (its compile_commands.json, Kokkos 3.4.01); KOKKOS_PREFIX
 is a header tree unpacked by `tools/provision-deps.sh kokkos-headers` (usr/include/kokkos, and
@@ -172,6 +172,8 @@ def main():
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--no-tests", action="store_true",
                    help="leave out the test sources (tests/, and the build's generated ones)")
+    p.add_argument("--no-benchmarks", action="store_true",
+                   help="leave out the benchmarks' sources (perf/)")
     o = p.parse_args()
 
     build_dir = os.path.abspath(o.build_dir)
@@ -191,6 +193,9 @@ def main():
         seen.add(path)
         if o.no_tests and (os.path.relpath(path, source_dir).startswith("tests" + os.sep) or
                            os.path.relpath(path, build_dir).startswith("tests" + os.sep)):
+            tests_left_out += 1
+            continue
+        if o.no_benchmarks and os.path.relpath(path, source_dir).startswith("perf" + os.sep):
             tests_left_out += 1
             continue
         backend = backend_of(path, build_dir)
@@ -216,7 +221,7 @@ def main():
     label = f"Kokkos {version} ({', '.join(sorted(on)) or 'no host backend'}; -std={std})"
     print(f"kokkos_compat: {label}: {len(jobs)} translation units, {o.jobs} at a time"
           f" ({skipped} backend test sources of other backends left out"
-          f"{f', {tests_left_out} test sources left out (--no-tests)' if o.no_tests else ''})",
+          f"{f', {tests_left_out} test or benchmark sources left out' if tests_left_out else ''})",
           flush=True)
     if kernels:
         kv = kernels_version(new_dirs[1])
