@@ -10,8 +10,8 @@
 #   tools/dev.sh cuda [TARGET...]
 #                        build the Cuda variant in build-cuda/ (compiles; runs nothing;
 #                        kernel tests for Cuda only, the host build tests the host ones);
-#                        given targets, only those (CI: `hamon hamon_tests_cuda`, the library
-#                        and the Cuda kernel tests: every device kernel, nothing host-only)
+#                        given targets, only those (CI: `hamon`, the library: every device
+#                        kernel, nothing host-only)
 #   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O1: the sanitizers'
 #                        usual level, a third less compile time than -O2; no debug info, so
 #                        reports name functions, not lines: rebuild with -g1 to read one),
