@@ -5,6 +5,7 @@ set(HAMON_CORE_SOURCES
   src/spin_model.cpp
   src/model_validation.cpp
   src/potts_model.cpp
+  src/continuous_model.cpp
   src/text.cpp
   src/model_builders.cpp
   src/graph_file.cpp

@@ -126,6 +126,9 @@ std::uint64_t options_fingerprint(const NrptOptions& o) {
   // Only when used, so that one-replica checkpoints keep their identity.
   if (o.n_replicas != 1)
     f.add(std::string("replicas")).add(static_cast<std::int64_t>(o.n_replicas));
+  if (o.reference != AnnealingReference::automatic) {  // older fingerprints stay
+    f.add(std::string("reference")).add(static_cast<std::int64_t>(o.reference));
+  }
   if (o.cluster_moves != ClusterMoves::none) {
     f.add(std::string("cluster_moves")).add(static_cast<std::int64_t>(o.cluster_moves));
   }

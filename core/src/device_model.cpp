@@ -7,6 +7,7 @@
 namespace hamon::detail {
 
 int energy_fraction_bits_for(const SpinModel& model) {
+  if (model.is_continuous()) return kContinuousFractionBits;
   // Every node term -s_i (h_i + sum_{j>i} J_ij s_j) is rounded to a multiple of 2^-bits and
   // the integers are summed in int64, so |E| <= magnitude = sum_i |h_i| + sum_edges |J_ij|
   // and magnitude * 2^bits + n_nodes (one rounding unit per node) must stay <= 2^61 (so
@@ -68,6 +69,7 @@ std::int32_t potts_weight_bound(const SpinModel& model) {
 }  // namespace
 
 std::int32_t integer_field_bound_for(const SpinModel& model) {
+  if (model.is_continuous()) return -1;  // real local fields: no tables
   if (model.is_potts()) return potts_weight_bound(model);
   constexpr double kLargestTabulated = 64.0;
   double bound = 0.0;

@@ -59,6 +59,10 @@ std::uint64_t model_fingerprint(const SpinModel& model) {
     for (std::int16_t s : model.clamped_states()) f.add(static_cast<std::int64_t>(s));
     for (double w : model.edge_matrices()) f.add(w);
   }
+  if (model.is_continuous()) {  // discrete fingerprints stay what they were
+    f.add(std::string(to_string(model.continuous_kind())));
+    for (double w : model.node_weights()) f.add(w);
+  }
   return f.value();
 }
 

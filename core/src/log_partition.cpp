@@ -271,11 +271,18 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   if (result.betas.empty() || result.energies.size() < 2 * result.betas.size()) {
     return std::nullopt;
   }
-  const bool from_zero = result.betas.front() == 0.0;
+  // From beta = 0: uniform spins or states, or on a continuous model's annealing path its
+  // reference at the ladder's top (whose energies are E - E_ref: NrptResult::annealed).
+  const bool from_zero = result.betas.front() == 0.0 && (result.annealed || !model.is_continuous());
   if (!from_zero && !reference_log_z0) return std::nullopt;
-  const double log_z0 = from_zero ? static_cast<double>(model.n_free()) *
-                                        std::log(static_cast<double>(model.n_states()))
-                                  : *reference_log_z0;
+  double log_z0 = 0.0;
+  if (!from_zero) {
+    log_z0 = *reference_log_z0;
+  } else if (result.annealed) {
+    log_z0 = reference_log_z(model, result.betas.back());
+  } else {
+    log_z0 = static_cast<double>(model.n_free()) * std::log(static_cast<double>(model.n_states()));
+  }
   // A pair never attempted has acceptance 0 but says nothing about overlap: NaN fails no
   // comparison, so the acceptance check passes it by.
   std::vector<double> acceptance;

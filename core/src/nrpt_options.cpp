@@ -134,4 +134,37 @@ void validate_options(const NrptOptions& options, std::int64_t n_nodes) {
   check_memory(options, n_nodes, n_chains);
 }
 
+const char* to_string(AnnealingReference reference) {
+  switch (reference) {
+    case AnnealingReference::none:
+      return "none";
+    case AnnealingReference::independent:
+      return "independent";
+    case AnnealingReference::automatic:
+      break;
+  }
+  return "automatic";
+}
+
+bool anneals(const NrptOptions& options, ContinuousKind kind) {
+  const bool continuous = kind != ContinuousKind::none;
+  if (!continuous) {
+    if (options.reference == AnnealingReference::independent) {
+      throw std::invalid_argument(
+          "NRPT options: reference independent anneals from a continuous model's node terms; "
+          "a discrete model's ladder starts at beta = 0 (uniform): use reference none");
+    }
+    return false;
+  }
+  if (options.reference != AnnealingReference::none) return true;
+  const std::vector<double> betas = ladder_of(options);
+  if (!betas.empty() && !(betas.front() > 0.0)) {
+    throw std::invalid_argument(
+        std::string("NRPT options: reference none on a ") + to_string(kind) +
+        " model samples exp(-beta E), which does not normalise at beta = 0: start the ladder "
+        "above 0 (beta_min) or anneal from the reference (reference independent)");
+  }
+  return false;
+}
+
 }  // namespace hamon

@@ -92,4 +92,11 @@ std::uint64_t state_fingerprint(const SamplerState& state) {
   return f.value();
 }
 
+std::uint64_t state_fingerprint(const SamplerStateOf<double>& state) {
+  Fingerprint f;
+  f.add(std::string("hamon::SamplerStateOf<double>"));
+  add_value(f, state);
+  return f.value();
+}
+
 }  // namespace hamon

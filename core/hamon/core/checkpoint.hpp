@@ -53,11 +53,15 @@ struct CheckpointIdentity {
   std::uint64_t options_fingerprint = 0;
 };
 
-struct Checkpoint {
+/// `Value`: the variables' storage type (variable_kind.hpp); the files below hold
+/// Checkpoint (one-byte variables).
+template <class Value>
+struct CheckpointOf {
   CheckpointIdentity identity;
-  SamplerState state;
+  SamplerStateOf<Value> state;
   std::map<std::string, std::string> attachments;
 };
+using Checkpoint = CheckpointOf<std::int8_t>;
 
 /// The fingerprint of every option that shapes the run's bits: the ladder, burn-in,
 /// sweeps, seed, adaptation and observers. Not n_rounds (the planned length: a run may be

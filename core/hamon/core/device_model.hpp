@@ -50,6 +50,13 @@ struct DeviceModel {
   view<double> state_fields;       // h_i(s) at i * q + s
   view<double> csr_matrices;       // per CRS entry, q * q (empty: every coupling J delta)
   view<std::int16_t> clamp_state;  // -1 free, else the clamped state
+  /// Continuous models (spin_model.hpp): the kind (a ContinuousKind's value, 0 for
+  /// discrete models), d_i or lambda_i per node, and whether the machines sample the
+  /// annealing path between the node terms and the model (NrptOptions::reference; set
+  /// by the sampler from its options, not by make_device_model).
+  std::int32_t continuous_kind = 0;
+  view<double> node_weights;
+  bool annealed = false;
   /// The lattice fast path's geometry; `enabled` only when it applies (see
   /// lattice_geometry.hpp). Switching it off selects the general path, same bits.
   LatticeGeometry<MemorySpace> lattice;
@@ -81,8 +88,8 @@ template <class Target, class MemSpace>
 DeviceModel<Target> view_aliases(const DeviceModel<MemSpace>& m) {
   const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
                block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound,
-               fingerprint, n_states, state_fields, csr_matrices, clamp_state, lattice,
-               periodic_extents] = m;
+               fingerprint, n_states, state_fields, csr_matrices, clamp_state, continuous_kind,
+               node_weights, annealed, lattice, periodic_extents] = m;
   auto alias = [](const auto& view) {
     using T = typename std::decay_t<decltype(view)>::value_type;
     return typename DeviceModel<Target>::template view<T>(view.data(), view.extent(0));
@@ -117,6 +124,9 @@ DeviceModel<Target> view_aliases(const DeviceModel<MemSpace>& m) {
                              alias(state_fields),
                              alias(csr_matrices),
                              alias(clamp_state),
+                             continuous_kind,
+                             alias(node_weights),
+                             annealed,
                              lattice_alias,
                              periodic_extents};
 }
@@ -148,6 +158,10 @@ DeviceModel<typename ExecutionSpace::memory_space> make_device_model(const Execu
     dm.csr_matrices = detail::to_view(space, model.csr_matrices(), "hamon::csr_matrices");
     dm.clamp_state = detail::to_view(space, model.clamped_states(), "hamon::clamp_state");
   }
+  if (model.is_continuous()) {
+    dm.continuous_kind = static_cast<std::int32_t>(model.continuous_kind());
+    dm.node_weights = detail::to_view(space, model.node_weights(), "hamon::node_weights");
+  }
   dm.n_nodes = model.n_nodes();
   dm.n_free = model.n_free();
   dm.energy_fraction_bits = detail::energy_fraction_bits_for(model);
@@ -155,7 +169,8 @@ DeviceModel<typename ExecutionSpace::memory_space> make_device_model(const Execu
   dm.fingerprint = model_fingerprint(model);
   dm.lattice = make_lattice_geometry(space, model, dm.integer_field_bound);
   const auto& shape = model.lattice_shape();
-  if (shape && shape->periodic && !model.is_potts()) dm.periodic_extents = shape->extents;
+  if (shape && shape->periodic && !model.is_potts() && !model.is_continuous())
+    dm.periodic_extents = shape->extents;
   space.fence();
   return dm;
 }

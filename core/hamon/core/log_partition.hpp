@@ -150,7 +150,8 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
                            double log_z0, const LogZErrorOptions& errors = {},
                            const std::vector<double>& swap_acceptance = {});
 
-/// From a run of `model`: log Z(beta_0) = n_free log 2 when the ladder starts at 0, else
+/// From a run of `model`: log Z(beta_0) = n_free log q when the ladder starts at 0 (a
+/// continuous model's annealing path: reference_log_z at the ladder's top), else
 /// `reference_log_z0`; nullopt when neither is available or the run recorded no energies.
 std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResult& result,
                                           std::optional<double> reference_log_z0 = std::nullopt,

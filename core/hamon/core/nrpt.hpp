@@ -68,6 +68,22 @@ enum class ClusterMoves : std::int32_t {
   houdayer = 1
 };
 
+/// What the bottom of the ladder (beta = 0) samples (NrptOptions::reference).
+enum class AnnealingReference : std::int32_t {
+  /// independent for continuous models, none for discrete ones.
+  automatic = 0,
+  /// The machine at beta samples exp(-beta E): beta = 0 is uniform (discrete models only;
+  /// a continuous model's ladder must then start above 0).
+  none = 1,
+  /// Continuous models: the machine at beta samples exp(-beta_max E_ref - beta (E - E_ref)),
+  /// E_ref the model's node terms (independent sites, exact log Z: reference_log_z), so
+  /// beta = 0 is proper and beta_max the model; swaps and log Z use E - E_ref.
+  independent = 2
+};
+
+/// "automatic", "none", "independent".
+const char* to_string(AnnealingReference reference);
+
 struct NrptOptions {
   /// The ladder: explicit ascending betas, or (when empty) n_chains betas spaced
   /// linearly from beta_min to beta_max. The last beta is the target.
@@ -91,6 +107,7 @@ struct NrptOptions {
   /// replica 0.
   std::int32_t n_replicas = 1;
   ClusterMoves cluster_moves = ClusterMoves::none;
+  AnnealingReference reference = AnnealingReference::automatic;
   ObserverOptions observers;
   /// Called every `progress_every` rounds (0 = never) from the calling thread.
   std::int64_t progress_every = 0;
@@ -103,6 +120,11 @@ struct NrptOptions {
 void validate_options(const NrptOptions& options, std::int64_t n_nodes);
 /// The ladder the options describe (explicit betas or the linear default).
 std::vector<double> ladder_of(const NrptOptions& options);
+/// Whether a run of `options` on a model of `kind` samples the annealing path
+/// (AnnealingReference::independent, or automatic for a continuous model). Throws
+/// std::invalid_argument for independent on a discrete model, and for a continuous model
+/// without it whose ladder starts at beta <= 0 (exp(-0 E) does not normalise).
+bool anneals(const NrptOptions& options, ContinuousKind kind);
 
 /// The cold chain's moments. For a Potts model (q states): node_means are the marginals
 /// P(x_i = s) at [i * q + s], edge_means the agreements <delta(x_i, x_j)>, and
@@ -114,6 +136,10 @@ struct Moments {
   std::vector<double> node_means_stderr;
   std::vector<double> edge_means;  // <s_i s_j> for SpinModel::edges(), in that order
   std::vector<double> edge_means_stderr;
+  /// Continuous models: Var(x_i) (from <x_i^2> and <x_i>; its error from the batches of
+  /// x_i^2 - <x_i>^2); empty for discrete models, whose node_means say it all.
+  std::vector<double> node_variances;
+  std::vector<double> node_variances_stderr;
   MeanWithError energy_per_node;
   MeanWithError abs_magnetization_per_node;
 };
@@ -133,12 +159,17 @@ struct NrptResult {
   std::vector<std::int32_t> machine_of_chain;  // at r * n_chains + chain for replica r
   std::vector<double> final_energies;          // per chain (temperature index), replica 0
   std::int64_t spin_updates = 0;               // heat-bath updates done, burn-in included
+  /// The run sampled the annealing path of a continuous model (AnnealingReference): then
+  /// `energies`, `final_energies` and the best energies are E - E_ref, not E, and log Z
+  /// starts from reference_log_z(model, betas.back()).
+  bool annealed = false;
 
   // The best state of the run (every machine, every round, burn-in included): the lowest
   // energy after a round's sweeps; of equal energies the earliest found, then the lowest
   // machine's. best_round is -1 before the first round.
   double best_energy = 0.0;
   std::vector<std::int8_t> best_state;      // n_nodes variables (Potts: states, read as uint8)
+  std::vector<double> best_real_state;      // the same for continuous models
   std::int64_t best_round = -1;             // the round it was found in, from 0, burn-in included
   std::int32_t best_chain = -1;             // the temperature index it was found at
   double best_beta = 0.0;                   // that chain's beta then
@@ -150,6 +181,7 @@ struct NrptResult {
   std::int64_t n_samples = 0;
   std::vector<std::int8_t> samples;  // n_samples x sample_nodes.size(), row-major (Potts: states,
                                      // read the bytes as uint8)
+  std::vector<double> real_samples;  // the same for continuous models (samples stays empty)
   std::vector<double> energies;      // n_rounds x n_chains, row-major, by temperature
   std::vector<std::int32_t> index_process;  // n_rounds x n_chains, row-major, by machine
   Moments moments;

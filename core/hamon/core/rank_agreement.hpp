@@ -37,5 +37,7 @@ void require_same_on_every_rank(MachineExchange* exchange, const std::vector<Ran
 /// A fingerprint of every field of `state` (its field list: the round, the ladder, every
 /// machine's spins and records, moments and traces).
 std::uint64_t state_fingerprint(const SamplerState& state);
+/// The same for a continuous model's state.
+std::uint64_t state_fingerprint(const SamplerStateOf<double>& state);
 
 }  // namespace hamon

@@ -57,10 +57,14 @@ class TraceSink {
   virtual void sync() {}
 };
 
-/// The space-independent face of a Sampler (what the dispatcher hands out).
-class SamplerBase {
+/// The space-independent face of a Sampler (what the dispatcher hands out), for
+/// variables stored as `Value` (variable_kind.hpp): SamplerBase for spins and Potts
+/// states, SamplerBaseOf<double> for continuous models.
+template <class Value>
+class SamplerBaseOf {
  public:
-  virtual ~SamplerBase() = default;
+  using state_type = SamplerStateOf<Value>;
+  virtual ~SamplerBaseOf() = default;
   /// Runs up to `n_rounds` more rounds; after each round `should_stop` (when given) may
   /// end the call early. Returns the rounds run. Throws std::invalid_argument when the
   /// round counter would pass 2^32. Over ranks, every rank's call ends after the same round:
@@ -74,7 +78,7 @@ class SamplerBase {
   /// The result so far (measured rounds only; flushes the traces first).
   virtual NrptResult result() = 0;
   /// The state to continue from (flushes the traces first; a sink is synced).
-  virtual SamplerState state() = 0;
+  virtual state_type state() = 0;
   virtual const NrptOptions& options() const = 0;
   /// What a checkpoint of this run records and a resumed run checks (checkpoint.hpp):
   /// identity_of(the model, options()).
@@ -85,20 +89,27 @@ class SamplerBase {
   /// tuning run on this ladder: a warm start). Counters, trip phases and observers start
   /// afresh. Throws std::logic_error after the first round, std::invalid_argument for a
   /// configuration of another shape.
-  virtual void start_from(const SamplerState& configuration) = 0;
+  virtual void start_from(const state_type& configuration) = 0;
 };
 
+using SamplerBase = SamplerBaseOf<std::int8_t>;
+
 namespace detail {
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Value = std::int8_t>
 struct SamplerCore;
 }
 
-template <class ExecutionSpace>
-class Sampler final : public SamplerBase {
+/// `Value`: std::int8_t (the default) for Ising, Potts and RBM models, double for
+/// continuous models (SpinModel::is_continuous); a model of the other kind throws
+/// std::invalid_argument.
+template <class ExecutionSpace, class Value = std::int8_t>
+class Sampler final : public SamplerBaseOf<Value> {
   using CompiledForThisSpace = require_instantiated_t<ExecutionSpace>;
 
  public:
   using memory_space = typename ExecutionSpace::memory_space;
+  using SamplerState = SamplerStateOf<Value>;
+  using Checkpoint = CheckpointOf<Value>;
 
   /// A new run from uniformly random spins (options.seed). Throws std::invalid_argument
   /// for invalid options. `sink` and `exchange` (optional) must outlive the sampler.
@@ -141,7 +152,7 @@ class Sampler final : public SamplerBase {
   void start_from(const SamplerState& configuration) override;
 
  private:
-  std::unique_ptr<detail::SamplerCore<ExecutionSpace>> core_;
+  std::unique_ptr<detail::SamplerCore<ExecutionSpace, Value>> core_;
 };
 
 }  // namespace hamon

@@ -17,6 +17,15 @@
 // graph, the colouring and the blocks; the engine keeps a state in the same byte a spin
 // takes (read as unsigned).
 //
+// A continuous model (ContinuousKind) has real variables x_i on the same graph:
+//
+//   Gaussian:     E(x) = sum_i (d_i x_i^2 / 2 - h_i x_i) - sum_{(i,j)} J_ij x_i x_j,
+//   double well:  E(x) = sum_i (lambda_i (x_i^2 - 1)^2 - h_i x_i) - sum_{(i,j)} J_ij x_i x_j
+//                 (the lattice phi^4 model),
+//
+// with d_i or lambda_i in node_weights(). The node terms alone are the model's annealing
+// reference (independent sites: reference_log_z below is exact).
+//
 // A SpinModel is validated when it is made and immutable afterwards, so every later
 // stage (colouring, device copies, kernels) can rely on its invariants.
 
@@ -55,6 +64,12 @@ struct Clamp {
 /// The most states a Potts variable may have (a state is one byte).
 inline constexpr int kMaxStates = 256;
 
+/// The value a continuous model's variables take; none for spins and Potts states.
+enum class ContinuousKind : std::int32_t { none = 0, gaussian = 1, double_well = 2 };
+
+/// "gaussian", "double_well" ("none" for discrete models).
+const char* to_string(ContinuousKind kind);
+
 /// A general coupling of a Potts model: values[a * q + b] = W_ij(x_i = a, x_j = b).
 struct CouplingMatrix {
   std::int64_t i = 0;
@@ -91,6 +106,24 @@ class SpinModel {
                          const std::vector<Clamp>& clamps = {},
                          const std::vector<CouplingMatrix>& matrices = {});
 
+  /// A Gaussian model: `diag` holds d_i > 0 (one per node), `fields` h_i (empty: zero).
+  /// Errors (ModelError) as for from_edges, and: a d_i that is not a finite positive
+  /// number, or a precision matrix P = diag(d) - J that is not positive definite (the
+  /// density would not normalise): checked by Gershgorin's bound (d_i > sum_j |J_ij| on
+  /// every row), else by a Cholesky factorisation of P for up to kMaxDenseCheck nodes; the
+  /// message names the row that fails.
+  static SpinModel gaussian(std::int64_t n_nodes, const std::vector<Edge>& edges,
+                            const std::vector<double>& diag,
+                            const std::vector<double>& fields = {});
+  /// A double-well (phi^4) model: `barrier` holds lambda_i > 0 (one per node; the quartic
+  /// term makes the density normalisable for any couplings). Errors as for from_edges, and
+  /// a lambda_i that is not a finite positive number.
+  static SpinModel double_well(std::int64_t n_nodes, const std::vector<Edge>& edges,
+                               const std::vector<double>& barrier,
+                               const std::vector<double>& fields = {});
+  /// The most nodes whose Gaussian precision is factorised when Gershgorin's bound fails.
+  static constexpr std::int64_t kMaxDenseCheck = 4096;
+
   /// The same model with user-supplied blocks (block id per node, ids 0..n_blocks-1,
   /// every id used). Throws ModelError naming an edge that lies inside a block.
   SpinModel with_blocks(const std::vector<std::int32_t>& block_of_node) const;
@@ -102,6 +135,10 @@ class SpinModel {
   /// q for a Potts model; 2 for Ising spins.
   int n_states() const { return n_states_; }
   bool is_potts() const { return potts_; }
+  ContinuousKind continuous_kind() const { return continuous_; }
+  bool is_continuous() const { return continuous_ != ContinuousKind::none; }
+  /// Continuous models: d_i (Gaussian) or lambda_i (double well); empty otherwise.
+  const std::vector<double>& node_weights() const { return node_weights_; }
   std::int64_t n_edges() const { return static_cast<std::int64_t>(edges_.size()); }
   std::int64_t n_free() const { return n_free_; }
   std::int32_t n_colours() const { return n_colours_; }
@@ -150,6 +187,10 @@ class SpinModel {
   /// Energy of one configuration (host reference; used by tests and small tools). For a
   /// Potts model the bytes are states (read as unsigned).
   double energy(const std::vector<std::int8_t>& spins) const;
+  /// Energy of a continuous model's configuration (one value per node).
+  double continuous_energy(const std::vector<double>& x) const;
+  /// The node terms of continuous_energy: the annealing reference's energy E_ref(x).
+  double reference_energy(const std::vector<double>& x) const;
   /// Energy of a Potts configuration (states 0..q-1; clamped nodes take their state).
   double potts_energy(const std::vector<std::uint8_t>& states) const;
 
@@ -159,6 +200,10 @@ class SpinModel {
   /// returns the unique edge of every CRS entry.
   std::vector<std::int64_t> set_graph();
   double potts_magnitude() const;
+  static SpinModel continuous(ContinuousKind kind, std::int64_t n_nodes,
+                              const std::vector<Edge>& edges, const std::vector<double>& weights,
+                              const std::vector<double>& fields);
+  void require_positive_definite() const;
   void set_colouring(std::vector<std::int32_t> colour_of_node);
 
   std::vector<Edge> edges_;
@@ -179,6 +224,14 @@ class SpinModel {
   std::vector<double> csr_matrices_;
   std::vector<double> edge_matrices_;
   std::optional<LatticeShape> lattice_shape_;
+  ContinuousKind continuous_ = ContinuousKind::none;
+  std::vector<double> node_weights_;
 };
+
+/// log Z of a continuous model's reference (its node terms alone) at inverse temperature
+/// `beta` > 0: a sum of one-dimensional integrals, closed forms for Gaussian sites
+/// (1/2 log(2 pi / (beta d_i)) + beta h_i^2 / (2 d_i)) and quadrature for double wells
+/// (relative error below 1e-12). Throws ModelError for a discrete model or beta <= 0.
+double reference_log_z(const SpinModel& model, double beta);
 
 }  // namespace hamon

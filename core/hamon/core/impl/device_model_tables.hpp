@@ -32,7 +32,14 @@ Kokkos::View<T*, typename Space::memory_space> to_view(const Space& space,
 
 /// Fractional bits such that the largest possible |energy| stays below 2^61 in fixed
 /// point (relative to the model's magnitude: negative for huge models, > 40 for tiny).
+/// Continuous models, whose energies have no bound: kContinuousFractionBits.
 int energy_fraction_bits_for(const SpinModel& model);
+
+/// The fixed point of continuous models' energies and moment sums: a resolution of 2^-24
+/// (6e-8, far below any statistical error) leaves |values| up to 2^38 (about 3e11) room
+/// in int64 sums of up to 2^15 terms; energies beyond it saturate
+/// (impl/real_family.hpp).
+inline constexpr int kContinuousFractionBits = 24;
 
 /// DeviceModel::integer_field_bound for this model. For a Potts model: the largest
 /// max_s phi_i(s) - min_s phi_i(s) over free nodes (at most kLargestPottsWeightIndex) when

@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one place that chooses a model's family (impl/model_family.hpp): Potts models (q
-// states) sample categories, every other model spins. Both store one byte per variable, so
-// the choice is made at run time and one Sampler<Space> serves both.
+// states) sample categories, discrete models otherwise spins. Both store one byte per
+// variable, so the choice is made at run time and one Sampler<Space> serves both;
+// continuous models store doubles (Sampler<Space, double>) and sample the real family.
 
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/impl/model_family.hpp"
 #include "hamon/core/impl/potts_family.hpp"
+#include "hamon/core/impl/real_family.hpp"
 #include "hamon/core/impl/spin_family.hpp"
 
 namespace hamon::detail {
 
-template <class ExecutionSpace>
-ModelFamily<ExecutionSpace, std::int8_t> family_of(
+template <class ExecutionSpace, class Value = std::int8_t>
+ModelFamily<ExecutionSpace, Value> family_of(
     const DeviceModel<typename ExecutionSpace::memory_space>& model) {
-  return model.n_states > 0 ? potts_family<ExecutionSpace>() : spin_family<ExecutionSpace>();
+  if constexpr (std::is_floating_point_v<Value>) {
+    return real_family<ExecutionSpace>();
+  } else {
+    return model.n_states > 0 ? potts_family<ExecutionSpace>() : spin_family<ExecutionSpace>();
+  }
 }
 
 }  // namespace hamon::detail

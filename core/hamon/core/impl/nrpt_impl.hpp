@@ -9,20 +9,31 @@
 
 namespace hamon {
 
-template <class ExecutionSpace, class>
-NrptResult nrpt(const ExecutionSpace& space,
-                const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                const NrptOptions& options) {
-  Sampler<ExecutionSpace> sampler(space, model, options);
+namespace detail {
+
+/// A whole run of the sampler for `model`'s variables (a SpinModel or a DeviceModel).
+template <class Value, class ExecutionSpace, class Model>
+NrptResult run_sampler(const ExecutionSpace& space, const Model& model,
+                       const NrptOptions& options) {
+  Sampler<ExecutionSpace, Value> sampler(space, model, options);
   sampler.run(options.burn_in + options.n_rounds);
   return sampler.result();
 }
 
+}  // namespace detail
+
+template <class ExecutionSpace, class>
+NrptResult nrpt(const ExecutionSpace& space,
+                const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                const NrptOptions& options) {
+  return model.continuous_kind != 0 ? detail::run_sampler<double>(space, model, options)
+                                    : detail::run_sampler<std::int8_t>(space, model, options);
+}
+
 template <class ExecutionSpace, class>
 NrptResult nrpt(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options) {
-  Sampler<ExecutionSpace> sampler(space, model, options);
-  sampler.run(options.burn_in + options.n_rounds);
-  return sampler.result();
+  return model.is_continuous() ? detail::run_sampler<double>(space, model, options)
+                               : detail::run_sampler<std::int8_t>(space, model, options);
 }
 
 template <class ExecutionSpace, class>

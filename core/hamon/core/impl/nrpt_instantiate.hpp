@@ -12,4 +12,5 @@
       const ::hamon::NrptOptions&);                                                          \
   template ::hamon::NrptResult hamon::sample<SPACE>(const SPACE&, const ::hamon::SpinModel&, \
                                                     double, ::hamon::NrptOptions);           \
-  template class ::hamon::Sampler<SPACE>;
+  template class ::hamon::Sampler<SPACE>;                                                    \
+  template class ::hamon::Sampler<SPACE, double>;

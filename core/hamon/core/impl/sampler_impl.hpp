@@ -47,18 +47,37 @@ namespace hamon::detail {
 /// Rounds are a 32-bit word of the random-number counter.
 inline constexpr std::int64_t kMaxRounds = std::numeric_limits<std::uint32_t>::max();
 
-template <class ExecutionSpace>
+/// The model a SamplerCore keeps: `model` with the options' annealing path, checked
+/// against the variables `Value` stores.
+template <class Value, class MemorySpace>
+DeviceModel<MemorySpace> sampled_model(DeviceModel<MemorySpace> model, const NrptOptions& options) {
+  const auto kind = static_cast<ContinuousKind>(model.continuous_kind);
+  constexpr bool real_values = std::is_floating_point_v<Value>;
+  if (real_values != (kind != ContinuousKind::none)) {
+    throw std::invalid_argument(real_values
+                                    ? "Sampler<Space, double> samples continuous models; this "
+                                      "model's variables are discrete: use Sampler<Space>"
+                                    : "a continuous model samples with Sampler<Space, double> "
+                                      "(hamon::nrpt chooses it)");
+  }
+  model.annealed = anneals(options, kind);
+  return model;
+}
+
+template <class ExecutionSpace, class Value>
 struct SamplerCore {
   using memory_space = typename ExecutionSpace::memory_space;
+  using SamplerState = SamplerStateOf<Value>;
+  static constexpr bool real_values = std::is_floating_point_v<Value>;
 
   ExecutionSpace space;
   DeviceModel<memory_space> model_owner;  // holds the model's Views
   DeviceModel<memory_space> model;        // the same Views, untracked: what kernels copy
   NrptOptions options;
   RankLink link;
-  LadderAdapter<ExecutionSpace> ladder;
-  RoundLoop<ExecutionSpace> loop;
-  TraceBuffer<ExecutionSpace> traces;
+  LadderAdapter<ExecutionSpace, Value> ladder;
+  RoundLoop<ExecutionSpace, Value> loop;
+  TraceBuffer<ExecutionSpace, Value> traces;
   MomentBuffers<ExecutionSpace> moments;
   OverlapBuffers<ExecutionSpace> overlaps;
   bool stop_vote = false;  // this rank's should_stop after the last round, not yet shared
@@ -71,19 +90,26 @@ struct SamplerCore {
   SamplerCore(const ExecutionSpace& space_, const DeviceModel<memory_space>& model_,
               const NrptOptions& options_, TraceSink* sink, MachineExchange* exchange)
       : space(space_),
-        model_owner(model_),
+        model_owner(sampled_model<Value>(model_, options_)),
         model(view_aliases<memory_space>(model_owner)),
         options((validate_options(options_, model_.n_nodes), options_)),
         link(exchange,
              static_cast<std::int32_t>(ladder_of(options_).size()) * options_.n_replicas) {
     ladder.phases = run_phases(options);
     ladder.betas = ladder_of(options);
-    loop.family = family_of<ExecutionSpace>(model);
+    loop.family = family_of<ExecutionSpace, Value>(model);
+    if constexpr (real_values) {
+      if (n_machines() > kMaxRealMachines) {
+        throw std::invalid_argument("NRPT options: " + std::to_string(n_machines()) +
+                                    " machines; a continuous model allows at most 2^24");
+      }
+    }
     if (options.cluster_moves == ClusterMoves::houdayer) {
       // The move flips spins at q = -1 nodes of two machines that one process holds.
-      if (model.n_states > 0) {
+      if (model.n_states > 0 || real_values) {
         throw std::invalid_argument(
-            "NRPT options: cluster_moves houdayer needs Ising spins, not a Potts model");
+            "NRPT options: cluster_moves houdayer needs Ising spins, not a Potts or continuous "
+            "model");
       }
       if (link.blocks().size() > 1) {
         throw std::invalid_argument(
@@ -92,9 +118,9 @@ struct SamplerCore {
       }
     }
     // Before any of it is allocated: the state, the trace chunks and the moment sums.
-    require_space_memory<ExecutionSpace>(sampler_space_parts(
-        model, options, n_chains(), link.my_block(), loop.family.node_columns(model),
-        sizeof(typename ChainState<ExecutionSpace>::value_type)));
+    require_space_memory<ExecutionSpace>(
+        sampler_space_parts(model, options, n_chains(), link.my_block(),
+                            loop.family.node_columns(model), sizeof(Value)));
     loop.state = make_family_state(space, loop.family, model, ladder.betas, options.seed,
                                    link.my_block(), options.n_replicas);
     if (options.cluster_moves == ClusterMoves::houdayer) {
@@ -102,12 +128,14 @@ struct SamplerCore {
           make_houdayer_scratch(space, n_chains(), options.n_replicas, model.n_nodes);
     }
     loop.start_best(space);
-    traces.chunks =
-        make_trace_chunks(space, model, options.observers, n_chains(), options.n_rounds);
+    traces.chunks = make_trace_chunks<ExecutionSpace, Value>(space, model, options.observers,
+                                                             n_chains(), options.n_rounds);
     traces.sink = sink;
     moments = make_moment_buffers(space, model, options.observers, loop.family.node_columns(model));
-    overlaps = make_overlap_buffers(space, model, options.observers, n_chains(), options.n_replicas,
-                                    overlaps_apply(options.n_replicas, link.blocks().size()));
+    // Replica overlaps compare discrete variables (equal or not): none for real values.
+    overlaps = make_overlap_buffers(
+        space, model, options.observers, n_chains(), options.n_replicas,
+        !real_values && overlaps_apply(options.n_replicas, link.blocks().size()));
     inputs = {
         {"model", model.fingerprint},
         {"options", Fingerprint().add(options_fingerprint(options)).add(options.n_rounds).value()},
@@ -159,8 +187,10 @@ struct SamplerCore {
     if (observing) {
       const bool chunk_full = record_traces(space, model, loop.state, traces.chunks, measured());
       if (moments.on()) accumulate_moment_round(space, model, loop.family, loop.state, moments);
-      if (overlaps.on()) {
-        accumulate_overlap_round(space, model, loop.state, options.n_replicas, overlaps);
+      if constexpr (!real_values) {
+        if (overlaps.on()) {
+          accumulate_overlap_round(space, model, loop.state, options.n_replicas, overlaps);
+        }
       }
       if (chunk_full) {
         traces.flush(space, link);
@@ -212,9 +242,10 @@ struct SamplerCore {
       loop.share_energies(space, link, true, false, ignored);
     }
     space.fence();
-    const ChainState<ExecutionSpace>& state = loop.state;
+    const ChainState<ExecutionSpace, Value>& state = loop.state;
     NrptResult r;
     r.betas = ladder.betas;
+    r.annealed = model.annealed;
     r.n_rounds = measured();
     r.swaps = ladder.swap_stats(space, state);
     r.round_trips = to_host_vector<std::int64_t>(space, state.round_trips);
@@ -237,14 +268,18 @@ struct SamplerCore {
           model.energy_fraction_bits));
     }
     r.spin_updates = model.n_free * n_machines() * options.n_expl * loop.rounds_done;
-    BestStates best;
+    BestStatesOf<Value> best;
     loop.best.save(space, best, link);
     add_best_to_result(r, best, model.n_nodes, model.energy_fraction_bits);
     if (traces.chunks.samples_every > 0) {
       for (auto v : to_host_vector<std::int32_t>(space, traces.chunks.sample_nodes))
         r.sample_nodes.push_back(v);
       r.n_samples = traces.kept.samples_rows;
-      r.samples = traces.kept.samples;
+      if constexpr (real_values) {
+        r.real_samples = traces.kept.samples;
+      } else {
+        r.samples = traces.kept.samples;
+      }
     }
     r.energies = traces.kept.energies;
     r.index_process = traces.kept.index_process;
@@ -278,7 +313,7 @@ struct SamplerCore {
     }
     check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains(), options.n_replicas);
     check_variables(s.spins, model.n_states, model.n_nodes);
-    ChainState<ExecutionSpace>& state = loop.state;
+    ChainState<ExecutionSpace, Value>& state = loop.state;
     loop.restore_spins(space, s);
     loop.start_best(space);  // a new run from this configuration: nothing seen yet
     restore_view(space, state.chain_of_machine, s.chain_of_machine, "chain_of_machine");
@@ -330,100 +365,101 @@ struct SamplerCore {
 
 namespace hamon {
 
-template <class ExecutionSpace>
-Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space, const SpinModel& model,
-                                 const NrptOptions& options, TraceSink* sink,
-                                 MachineExchange* exchange)
+template <class ExecutionSpace, class Value>
+Sampler<ExecutionSpace, Value>::Sampler(const ExecutionSpace& space, const SpinModel& model,
+                                        const NrptOptions& options, TraceSink* sink,
+                                        MachineExchange* exchange)
     : Sampler(space, (validate_options(options, model.n_nodes()), make_device_model(space, model)),
               options, sink, exchange) {}
 
-template <class ExecutionSpace>
-Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space,
-                                 const DeviceModel<memory_space>& model, const NrptOptions& options,
-                                 TraceSink* sink, MachineExchange* exchange)
-    : core_(std::make_unique<detail::SamplerCore<ExecutionSpace>>(space, model, options, sink,
-                                                                  exchange)) {}
+template <class ExecutionSpace, class Value>
+Sampler<ExecutionSpace, Value>::Sampler(const ExecutionSpace& space,
+                                        const DeviceModel<memory_space>& model,
+                                        const NrptOptions& options, TraceSink* sink,
+                                        MachineExchange* exchange)
+    : core_(std::make_unique<detail::SamplerCore<ExecutionSpace, Value>>(space, model, options,
+                                                                         sink, exchange)) {}
 
-template <class ExecutionSpace>
-Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space, const SpinModel& model,
-                                 const NrptOptions& options, const SamplerState& state,
-                                 TraceSink* sink, MachineExchange* exchange)
+template <class ExecutionSpace, class Value>
+Sampler<ExecutionSpace, Value>::Sampler(const ExecutionSpace& space, const SpinModel& model,
+                                        const NrptOptions& options, const SamplerState& state,
+                                        TraceSink* sink, MachineExchange* exchange)
     : Sampler(space, model, options, sink, exchange) {
   core_->restore(state);
 }
 
-template <class ExecutionSpace>
-Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space,
-                                 const DeviceModel<memory_space>& model, const NrptOptions& options,
-                                 const SamplerState& state, TraceSink* sink,
-                                 MachineExchange* exchange)
+template <class ExecutionSpace, class Value>
+Sampler<ExecutionSpace, Value>::Sampler(const ExecutionSpace& space,
+                                        const DeviceModel<memory_space>& model,
+                                        const NrptOptions& options, const SamplerState& state,
+                                        TraceSink* sink, MachineExchange* exchange)
     : Sampler(space, model, options, sink, exchange) {
   core_->restore(state);
 }
 
-template <class ExecutionSpace>
-Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space, const SpinModel& model,
-                                 const NrptOptions& options, const Checkpoint& checkpoint,
-                                 TraceSink* sink, MachineExchange* exchange)
+template <class ExecutionSpace, class Value>
+Sampler<ExecutionSpace, Value>::Sampler(const ExecutionSpace& space, const SpinModel& model,
+                                        const NrptOptions& options, const Checkpoint& checkpoint,
+                                        TraceSink* sink, MachineExchange* exchange)
     : Sampler(space, (validate_options(options, model.n_nodes()), make_device_model(space, model)),
               options, checkpoint, sink, exchange) {}
 
-template <class ExecutionSpace>
-Sampler<ExecutionSpace>::Sampler(const ExecutionSpace& space,
-                                 const DeviceModel<memory_space>& model, const NrptOptions& options,
-                                 const Checkpoint& checkpoint, TraceSink* sink,
-                                 MachineExchange* exchange)
+template <class ExecutionSpace, class Value>
+Sampler<ExecutionSpace, Value>::Sampler(const ExecutionSpace& space,
+                                        const DeviceModel<memory_space>& model,
+                                        const NrptOptions& options, const Checkpoint& checkpoint,
+                                        TraceSink* sink, MachineExchange* exchange)
     : Sampler(space, model, options, sink, exchange) {
   check_identity(checkpoint.identity, identity(), "the checkpoint");
   core_->restore(checkpoint.state);
 }
 
-template <class ExecutionSpace>
-Sampler<ExecutionSpace>::~Sampler() = default;
+template <class ExecutionSpace, class Value>
+Sampler<ExecutionSpace, Value>::~Sampler() = default;
 
-template <class ExecutionSpace>
-std::int64_t Sampler<ExecutionSpace>::run(std::int64_t n_rounds,
-                                          const std::function<bool()>& should_stop) {
+template <class ExecutionSpace, class Value>
+std::int64_t Sampler<ExecutionSpace, Value>::run(std::int64_t n_rounds,
+                                                 const std::function<bool()>& should_stop) {
   return core_->run(n_rounds, should_stop);
 }
 
-template <class ExecutionSpace>
-std::int64_t Sampler<ExecutionSpace>::rounds_done() const {
+template <class ExecutionSpace, class Value>
+std::int64_t Sampler<ExecutionSpace, Value>::rounds_done() const {
   return core_->rounds_done();
 }
 
-template <class ExecutionSpace>
-std::int64_t Sampler<ExecutionSpace>::measured_rounds() const {
+template <class ExecutionSpace, class Value>
+std::int64_t Sampler<ExecutionSpace, Value>::measured_rounds() const {
   return core_->measured();
 }
 
-template <class ExecutionSpace>
-NrptResult Sampler<ExecutionSpace>::result() {
+template <class ExecutionSpace, class Value>
+NrptResult Sampler<ExecutionSpace, Value>::result() {
   return core_->result();
 }
 
-template <class ExecutionSpace>
-SamplerState Sampler<ExecutionSpace>::state() {
+template <class ExecutionSpace, class Value>
+SamplerStateOf<Value> Sampler<ExecutionSpace, Value>::state() {
   return core_->snapshot();
 }
 
-template <class ExecutionSpace>
-const NrptOptions& Sampler<ExecutionSpace>::options() const {
+template <class ExecutionSpace, class Value>
+const NrptOptions& Sampler<ExecutionSpace, Value>::options() const {
   return core_->options;
 }
 
-template <class ExecutionSpace>
-CheckpointIdentity Sampler<ExecutionSpace>::identity() const {
+template <class ExecutionSpace, class Value>
+CheckpointIdentity Sampler<ExecutionSpace, Value>::identity() const {
   return identity_of(core_->model.fingerprint, core_->options);
 }
 
-template <class ExecutionSpace>
-std::string Sampler<ExecutionSpace>::execution_space() const {
+template <class ExecutionSpace, class Value>
+std::string Sampler<ExecutionSpace, Value>::execution_space() const {
   return ExecutionSpace::name();
 }
 
-template <class ExecutionSpace>
-void Sampler<ExecutionSpace>::start_from(const SamplerState& configuration) {
+template <class ExecutionSpace, class Value>
+void Sampler<ExecutionSpace, Value>::start_from(const SamplerState& configuration) {
   core_->start_from(configuration);
 }
 

@@ -176,8 +176,9 @@ std::int32_t overall_best(const BestStatesOf<Value>& b) {
 
 /// The result's best state from the saved best states (rank 0's, which hold every machine's
 /// variables) and the run's round trips so far.
-inline void add_best_to_result(NrptResult& r, const BestStates& b, std::int64_t n_nodes,
-                               int energy_fraction_bits) {
+template <class Value>
+void add_best_to_result(NrptResult& r, const BestStatesOf<Value>& b, std::int64_t n_nodes,
+                        int energy_fraction_bits) {
   for (std::size_t m = 0; m < b.energy_fixed.size(); ++m) {
     r.best_energies.push_back(
         b.round[m] < 0 ? 0.0 : fixed_point_energy(b.energy_fixed[m], energy_fraction_bits));
@@ -192,8 +193,15 @@ inline void add_best_to_result(NrptResult& r, const BestStates& b, std::int64_t 
   r.round_trips_since_best = r.total_round_trips - b.round_trips_at[m];
   const auto n = static_cast<std::size_t>(n_nodes);
   if (b.spins.size() >= (m + 1) * n) {
-    r.best_state.assign(b.spins.begin() + static_cast<std::ptrdiff_t>(m * n),
-                        b.spins.begin() + static_cast<std::ptrdiff_t>((m + 1) * n));
+    auto& state = [&r]() -> std::vector<Value>& {
+      if constexpr (std::is_same_v<Value, std::int8_t>) {
+        return r.best_state;
+      } else {
+        return r.best_real_state;
+      }
+    }();
+    state.assign(b.spins.begin() + static_cast<std::ptrdiff_t>(m * n),
+                 b.spins.begin() + static_cast<std::ptrdiff_t>((m + 1) * n));
   }
 }
 

@@ -16,6 +16,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -25,6 +26,7 @@
 
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
+#include "hamon/core/impl/device_model_tables.hpp"
 #include "hamon/core/impl/host_copies.hpp"
 #include "hamon/core/impl/launch.hpp"
 #include "hamon/core/impl/model_family.hpp"
@@ -149,19 +151,45 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
     for (std::size_t k = 0; k < rows; ++k) s[k] = static_cast<double>(sums[k * width + col]);
     return mean_of_batches(s, counts, complete);
   };
-  for (std::size_t i = 0; i < n_nodes; ++i) {
+  // Continuous models' sums are fixed point, three columns per node (impl/real_family.hpp).
+  constexpr bool real_values = std::is_floating_point_v<Value>;
+  const double unit = real_values ? std::ldexp(1.0, -kContinuousFractionBits) : 1.0;
+  const std::size_t n_values = real_values ? n_nodes / 3 : n_nodes;
+  for (std::size_t i = 0; i < n_values; ++i) {
     const MeanWithError m = column_stats(node_sums, n_nodes, i);
-    out.node_means.push_back(m.mean);
-    out.node_means_stderr.push_back(m.standard_error);
+    out.node_means.push_back(m.mean * unit);
+    out.node_means_stderr.push_back(m.standard_error * unit);
+  }
+  std::vector<double> energy = to_host_vector<double>(space, b.energy_sums);
+  energy.resize(rows);
+  if constexpr (real_values) {
+    for (std::size_t i = 0; i < n_values; ++i) {
+      // Var x_i per batch: its sum of x^2 less count * <x_i>^2 (the run's mean).
+      const double mean = out.node_means[i];
+      std::vector<double> s(rows);
+      for (std::size_t k = 0; k < rows; ++k) {
+        s[k] = static_cast<double>(node_sums[k * n_nodes + n_values + i]) * unit -
+               static_cast<double>(counts[k]) * mean * mean;
+      }
+      const MeanWithError v = mean_of_batches(s, counts, complete);
+      out.node_variances.push_back(v.mean);
+      out.node_variances_stderr.push_back(v.standard_error);
+    }
+    if (model.annealed) {  // the swap energy is E - E_ref: add the node terms back
+      for (std::size_t k = 0; k < rows; ++k) {
+        std::int64_t terms = 0;
+        for (std::size_t i = 0; i < n_values; ++i)
+          terms += node_sums[k * n_nodes + 2 * n_values + i];
+        energy[k] += static_cast<double>(terms) * unit;
+      }
+    }
   }
   for (std::size_t e = 0; e < n_edges; ++e) {
     const MeanWithError m = column_stats(edge_sums, n_edges, e);
-    out.edge_means.push_back(m.mean);
-    out.edge_means_stderr.push_back(m.standard_error);
+    out.edge_means.push_back(m.mean * unit);
+    out.edge_means_stderr.push_back(m.standard_error * unit);
   }
   const double per_node = 1.0 / static_cast<double>(model.n_nodes);
-  std::vector<double> energy = to_host_vector<double>(space, b.energy_sums);
-  energy.resize(rows);
   for (auto& v : energy) v *= per_node;
   std::vector<double> magnetization;
   const auto abs_m =

@@ -8,6 +8,7 @@
 // state can come from elsewhere than a checkpoint.
 
 #include <Kokkos_Core.hpp>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -73,6 +74,17 @@ inline void check_variables(const std::vector<std::int8_t>& values, std::int32_t
                    " holds " + std::to_string(v) +
                    (n_states > 0 ? ", not a state below q = " + std::to_string(n_states)
                                  : std::string(", not a spin +1 or -1")));
+    }
+  }
+}
+
+/// Every value of a continuous model finite (a NaN would poison every later energy).
+inline void check_variables(const std::vector<double>& values, std::int32_t, std::int64_t n_nodes) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (!std::isfinite(values[k])) {
+      const auto n = static_cast<std::size_t>(n_nodes);
+      state_misfit("machine " + std::to_string(k / n) + ", node " + std::to_string(k % n) +
+                   " holds " + std::to_string(values[k]) + ", not a finite value");
     }
   }
 }

@@ -44,11 +44,12 @@ template <class MemorySpace>
 double device_model_bytes(const DeviceModel<MemorySpace>& model) {
   const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
                block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound,
-               fingerprint, n_states, state_fields, csr_matrices, clamp_state, lattice,
-               periodic_extents] = model;
+               fingerprint, n_states, state_fields, csr_matrices, clamp_state, continuous_kind,
+               node_weights, annealed, lattice, periodic_extents] = model;
   (void)block_offsets, (void)n_nodes, (void)n_free, (void)energy_fraction_bits;
   (void)periodic_extents;  // on the host
-  (void)integer_field_bound, (void)fingerprint, (void)n_states;
+  (void)integer_field_bound, (void)fingerprint, (void)n_states, (void)continuous_kind,
+      (void)annealed;
   double bytes = 0.0;
   const auto add = [&bytes](const auto& view) {
     using T = typename std::decay_t<decltype(view)>::value_type;
@@ -57,6 +58,7 @@ double device_model_bytes(const DeviceModel<MemorySpace>& model) {
   };
   add(row_offsets), add(columns), add(couplings), add(fields), add(clamped), add(block_nodes);
   add(edge_i), add(edge_j), add(state_fields), add(csr_matrices), add(clamp_state);
+  add(node_weights);
   add(lattice.coupling_up), add(lattice.field);
   return bytes;
 }

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The continuous families (impl/model_family.hpp): RealVariable<double>, the Gaussian and
+// double-well site updates (impl/real_updates.hpp), energies summed per machine in node
+// order, and observers of x, x^2 and x_i x_j in fixed point.
+//
+// The machine at ladder beta samples exp(-a E_ref - b (E - E_ref)), E_ref the node terms:
+// on the annealing path a = beta_max (the ladder's top) and b = beta, and the swap energy
+// is E - E_ref (the couplings' terms alone); on the model itself a = b = beta and the swap
+// energy is E (DeviceModel::annealed).
+//
+// Energies: each machine's is summed by one thread, node by node in index order (the node
+// term, then the couplings to higher-numbered neighbours in CRS order), in double with no
+// contraction, then rounded once to fixed point (kContinuousFractionBits): the same bits
+// on every space and thread count. Moment sums add per-value fixed-point integers, exact in
+// any order and over ranks.
+
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <cstdint>
+
+#include "hamon/core/chain_state.hpp"
+#include "hamon/core/device_model.hpp"
+#include "hamon/core/host_kernel.hpp"
+#include "hamon/core/impl/chain_rows.hpp"
+#include "hamon/core/impl/counter_rng.hpp"
+#include "hamon/core/impl/device_model_tables.hpp"
+#include "hamon/core/impl/fixed_point.hpp"
+#include "hamon/core/impl/initial_values.hpp"
+#include "hamon/core/impl/launch.hpp"
+#include "hamon/core/impl/model_family.hpp"
+#include "hamon/core/impl/real_updates.hpp"
+#include "hamon/core/impl/sampler/moment_buffers.hpp"
+#include "hamon/core/spin_model.hpp"
+
+namespace hamon::detail {
+
+template <class ExecutionSpace>
+using RealState = ChainState<ExecutionSpace, RealVariable<double>::storage_type>;
+
+/// Fixed-point energies and sums saturate here rather than overflow (an energy this large
+/// means a diverging run, which the saturated value still reports as enormous).
+inline constexpr double kLargestFixedReal = 274877906944.0;  // 2^38
+
+KOKKOS_INLINE_FUNCTION std::int64_t real_to_fixed(double value) {
+  constexpr double scale = static_cast<double>(std::int64_t{1} << kContinuousFractionBits);
+  const double clamped = value > kLargestFixedReal
+                             ? kLargestFixedReal
+                             : (value < -kLargestFixedReal ? -kLargestFixedReal : value);
+  return to_fixed_point(clamped, scale);
+}
+
+/// The model's views the continuous kernels read, copied into each kernel.
+template <class MemorySpace>
+struct RealModelViews {
+  Kokkos::View<std::int64_t*, MemorySpace> row_offsets;
+  Kokkos::View<std::int32_t*, MemorySpace> columns;
+  Kokkos::View<double*, MemorySpace> couplings;
+  Kokkos::View<double*, MemorySpace> fields;
+  Kokkos::View<double*, MemorySpace> weights;
+  bool gaussian = true;
+
+  explicit RealModelViews(const DeviceModel<MemorySpace>& m)
+      : row_offsets(m.row_offsets),
+        columns(m.columns),
+        couplings(m.couplings),
+        fields(m.fields),
+        weights(m.node_weights),
+        gaussian(m.continuous_kind == static_cast<std::int32_t>(ContinuousKind::gaussian)) {}
+
+  /// The node term of E_ref at value x.
+  KOKKOS_INLINE_FUNCTION double node_energy(std::int64_t i, double x) const {
+    const double square = x * x;
+    const double w = weights(i);
+    return (gaussian ? 0.5 * w * square : w * (square - 1.0) * (square - 1.0)) - fields(i) * x;
+  }
+
+  /// sum_j J_ij x_j over node i's neighbours in CRS order, for machine row m.
+  template <class Values>
+  KOKKOS_INLINE_FUNCTION double coupled_sum(std::int64_t i, const Values& x, std::int64_t m) const {
+    double phi = 0.0;
+    for (std::int64_t e = row_offsets(i); e < row_offsets(i + 1); ++e) {
+      phi += couplings(e) * x(m, columns(e));
+    }
+    return phi;
+  }
+
+  /// The swap energy of machine row m (E - E_ref, or E with the node terms), in node order.
+  template <class Values>
+  KOKKOS_INLINE_FUNCTION double machine_energy(const Values& x, std::int64_t m,
+                                               std::int64_t n_nodes, bool with_nodes) const {
+    double sum = 0.0;
+    for (std::int64_t i = 0; i < n_nodes; ++i) {
+      const double xi = x(m, i);
+      if (with_nodes) sum += node_energy(i, xi);
+      for (std::int64_t e = row_offsets(i); e < row_offsets(i + 1); ++e) {
+        if (columns(e) > i) sum -= couplings(e) * xi * x(m, columns(e));
+      }
+    }
+    return sum;
+  }
+};
+
+/// Every variable uniform in (-1, 1) (the wells' span; a Gaussian forgets it in a sweep).
+template <class ExecutionSpace>
+void start_real(const ExecutionSpace& space,
+                const DeviceModel<typename ExecutionSpace::memory_space>&,
+                RealState<ExecutionSpace>& state, std::uint64_t seed) {
+  draw_initial_values(
+      space, state, seed, KOKKOS_LAMBDA(const std::int64_t, const std::uint32_t word) {
+        return 2.0 * to_unit_interval(word) - 1.0;
+      });
+}
+
+template <class ExecutionSpace>
+void no_real_tables(const ExecutionSpace&,
+                    const DeviceModel<typename ExecutionSpace::memory_space>&,
+                    RealState<ExecutionSpace>&) {}
+
+/// One sweep: colour by colour, every (node of the colour, local machine) pair.
+template <class ExecutionSpace>
+void real_sweep(const ExecutionSpace& space,
+                const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                const RealState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
+                std::uint32_t sweep, HostKernel) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  const RealModelViews<memory_space> views(model);
+  const auto x = state.spins;
+  const auto betas = state.betas;
+  const auto chain_of_machine = state.local_chain_of_machine();
+  const auto block_nodes = model.block_nodes;
+  const std::int32_t first = state.first_machine;
+  const std::int64_t n_machines = state.n_local_machines();
+  const std::int32_t top = static_cast<std::int32_t>(betas.extent(0)) - 1;
+  const bool annealed = model.annealed;
+  const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
+  for (std::size_t c = 0; c < n_colours; ++c) {
+    const std::int64_t begin = model.block_offsets[c];
+    const std::int64_t n_block = model.block_offsets[c + 1] - begin;
+    const std::int64_t n_items = n_block * n_machines;
+    if (n_items == 0) continue;
+    // The machines of a node side by side: consecutive items read consecutive values.
+    launch(
+        space, "hamon::real_sweep", n_items, n_items, KOKKOS_LAMBDA(const std::int64_t k) {
+          const std::int64_t i = block_nodes(begin + k / n_machines);
+          const std::int64_t m = k % n_machines;
+          const double beta = betas(chain_of_machine(m));
+          const double a = annealed ? betas(top) : beta;
+          const double phi = views.coupled_sum(i, x, m);
+          const auto machine = static_cast<std::int32_t>(first + m);
+          auto words = [&](std::uint32_t call) {
+            return real_draw(seed, i, machine, sweep, round, call);
+          };
+          if (views.gaussian) {
+            x(m, i) =
+                gaussian_site_draw(views.weights(i), views.fields(i), phi, a, beta, words(0u).w[0]);
+          } else {
+            const DoubleWellSite site{a * views.weights(i), a * views.fields(i) + beta * phi};
+            x(m, i) = double_well_slice_step(site, x(m, i), words, kSliceTries);
+          }
+        });
+  }
+}
+
+template <class ExecutionSpace>
+void add_real_energies(const ExecutionSpace& space,
+                       const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                       const RealState<ExecutionSpace>& state, HostKernel) {
+  const RealModelViews<typename ExecutionSpace::memory_space> views(model);
+  const auto x = state.spins;
+  const auto energy_fixed = state.local_energy_fixed();
+  const std::int64_t n_nodes = model.n_nodes;
+  const bool with_nodes = !model.annealed;
+  launch(
+      space, "hamon::real_energies", state.n_local_machines(), state.n_local_machines() * n_nodes,
+      KOKKOS_LAMBDA(const std::int64_t m) {
+        energy_fixed(m) += real_to_fixed(views.machine_energy(x, m, n_nodes, with_nodes));
+      });
+}
+
+/// Per node: x, x^2 and the node term of E_ref (columns i, n + i, 2n + i).
+template <class Model>
+std::int64_t three_columns_per_node(const Model&) {
+  return 3;
+}
+
+/// The cold chain's values, squares and node terms per node and products per edge, in
+/// fixed point; the swap energy (replicated, as every rank holds the energies) and, on
+/// the rank that holds the cold machine, |sum_i x_i| for the order parameter. On the
+/// annealing path the energy E is the swap energy plus the node terms' column
+/// (moments_of): both are exact sums, so the ranks' shares add up to one process's.
+template <class ExecutionSpace>
+void observe_real_moments(const ExecutionSpace& space,
+                          const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                          const RealState<ExecutionSpace>& state,
+                          const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
+  const RealModelViews<typename ExecutionSpace::memory_space> views(model);
+  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
+  const auto machine_of_chain = state.machine_of_chain;
+  const auto x = state.spins;
+  const auto node_sums = b.node_sums;
+  const auto edge_sums = b.edge_sums;
+  const auto edge_i = model.edge_i;
+  const auto edge_j = model.edge_j;
+  const std::int32_t first = state.first_machine;
+  const std::int32_t n_local = state.n_local_machines();
+  const std::int64_t n_nodes = model.n_nodes;
+  launch(
+      space, "hamon::observe_real_nodes", n_nodes, n_nodes, KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m < 0) return;
+        const double v = x(m, i);
+        node_sums(batch, i) += real_to_fixed(v);
+        node_sums(batch, n_nodes + i) += real_to_fixed(v * v);
+        node_sums(batch, 2 * n_nodes + i) += real_to_fixed(views.node_energy(i, v));
+      });
+  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
+  launch(
+      space, "hamon::observe_real_edges", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m >= 0) edge_sums(batch, e) += real_to_fixed(x(m, edge_i(e)) * x(m, edge_j(e)));
+      });
+  const auto energy_sums = b.energy_sums;
+  const auto abs_sum = b.abs_magnetization_sums;
+  const auto counts = b.counts;
+  const auto energy_fixed = state.energy_fixed;
+  const int bits = model.energy_fraction_bits;
+  small_for(
+      space, "hamon::observe_real_scalars", 1, KOKKOS_LAMBDA(const std::int64_t) {
+        const std::int32_t cold = machine_of_chain(top);
+        const std::int32_t m = local_row(cold, first, n_local);
+        if (m >= 0) {
+          std::int64_t total = 0;
+          for (std::int64_t i = 0; i < n_nodes; ++i) total += real_to_fixed(x(m, i));
+          abs_sum(batch) += total < 0 ? -total : total;
+        }
+        energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
+        counts(batch) += 1;
+      });
+}
+
+/// |mean x| summed over rounds, from the fixed-point sums of |sum_i x_i| / n.
+template <class Model>
+double real_order_parameter(const Model&, double per_node_sum, std::int64_t) {
+  return std::ldexp(per_node_sum, -kContinuousFractionBits);
+}
+
+template <class ExecutionSpace>
+ModelFamily<ExecutionSpace, RealVariable<double>::storage_type> real_family() {
+  using memory_space = typename ExecutionSpace::memory_space;
+  return {&start_real<ExecutionSpace>,
+          &no_real_tables<ExecutionSpace>,
+          &real_sweep<ExecutionSpace>,
+          &add_real_energies<ExecutionSpace>,
+          &three_columns_per_node<DeviceModel<memory_space>>,
+          &observe_real_moments<ExecutionSpace>,
+          &real_order_parameter<DeviceModel<memory_space>>};
+}
+
+}  // namespace hamon::detail
