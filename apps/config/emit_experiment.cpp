@@ -60,6 +60,16 @@ void emit_values(YAML::Emitter& out, const char* key, const ValuesSpec& values) 
   }
 }
 
+void emit_edges(YAML::Emitter& out, const std::vector<Edge>& edges) {
+  out << YAML::Key << "edges" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (const Edge& e : edges) {
+    out << YAML::Flow << YAML::BeginSeq << e.i << e.j;
+    emit_float(out, e.coupling);
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndSeq;
+}
+
 void emit_model(YAML::Emitter& out, const LatticeSpec& spec) {
   out << YAML::Key << "kind" << YAML::Value << "lattice";
   if (spec.potts > 0) out << YAML::Key << "potts" << YAML::Value << spec.potts;
@@ -83,13 +93,7 @@ void emit_model(YAML::Emitter& out, const GraphSpec& spec) {
     return;
   }
   out << YAML::Key << "nodes" << YAML::Value << spec.nodes;
-  out << YAML::Key << "edges" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-  for (const Edge& e : spec.edges) {
-    out << YAML::Flow << YAML::BeginSeq << e.i << e.j;
-    emit_float(out, e.coupling);
-    out << YAML::EndSeq;
-  }
-  out << YAML::EndSeq;
+  emit_edges(out, spec.edges);
   if (!spec.potts_field.empty()) {
     out << YAML::Key << "field" << YAML::Value;
     emit_float_list(out, spec.potts_field);
@@ -104,6 +108,34 @@ void emit_model(YAML::Emitter& out, const GraphSpec& spec) {
     for (const Clamp& c : spec.clamped) out << YAML::Key << c.node << YAML::Value << c.value;
     out << YAML::EndMap;
   }
+}
+
+void emit_node_values(YAML::Emitter& out, const char* key, const NodeValuesSpec& spec) {
+  if (spec.values.form != ValuesSpec::Form::absent) {
+    emit_values(out, key, spec.values);
+    return;
+  }
+  out << YAML::Key << key << YAML::Value;
+  emit_distribution(out, spec.distribution);
+}
+
+void emit_model(YAML::Emitter& out, const ContinuousSpec& spec) {
+  out << YAML::Key << "kind" << YAML::Value << to_string(spec.kind);
+  if (!spec.file.empty()) {
+    out << YAML::Key << "file" << YAML::Value << absolute(spec.file);
+    return;
+  }
+  if (!spec.shape.empty()) {
+    out << YAML::Key << "shape" << YAML::Value << YAML::Flow << spec.shape;
+    out << YAML::Key << "periodic" << YAML::Value << spec.periodic;
+    out << YAML::Key << "coupling" << YAML::Value;
+    emit_distribution(out, spec.coupling);
+  } else {
+    out << YAML::Key << "nodes" << YAML::Value << spec.nodes;
+    emit_edges(out, spec.edges);
+  }
+  emit_node_values(out, spec.kind == ContinuousKind::gaussian ? "diag" : "barrier", spec.weight);
+  emit_node_values(out, "field", spec.field);
 }
 
 void emit_model(YAML::Emitter& out, const RbmSpec& spec) {
@@ -172,6 +204,9 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
   if (spec.cluster_moves != ClusterMoves::none) {
     out << YAML::Key << "cluster_moves" << YAML::Value
         << name_of(kClusterMoveNames, spec.cluster_moves);
+  }
+  if (spec.reference != AnnealingReference::automatic) {
+    out << YAML::Key << "reference" << YAML::Value << name_of(kReferenceNames, spec.reference);
   }
   if (tune.chains) {
     out << YAML::Key << "max_chains" << YAML::Value << tune.max_chains;

@@ -9,8 +9,10 @@ std::string kind_of(const ModelSpec& model) {
       return "lattice";
     case 1:
       return "graph";
-    default:
+    case 2:
       return "rbm";
+    default:
+      return to_string(std::get<ContinuousSpec>(model).kind);
   }
 }
 

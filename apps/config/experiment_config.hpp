@@ -72,9 +72,32 @@ struct RbmSpec {
   std::vector<int> clamped_visible;  // empty, or `visible` values of +-1
 };
 
-using ModelSpec = std::variant<LatticeSpec, GraphSpec, RbmSpec>;
+/// Per-node values of a continuous model: drawn node by node from `distribution`, unless
+/// `values` gives them (a number for every node, a list of one per node, or a file).
+struct NodeValuesSpec {
+  ValueDistribution distribution = ValueDistribution::constant(0.0);
+  ValuesSpec values;
+};
 
-/// "lattice", "graph" or "rbm".
+/// model.kind: gaussian or double_well — real variables on Ising's topologies: a lattice
+/// (`shape`, `periodic`, `coupling` per bond), inline (`nodes`, `edges`) or a graph file
+/// (whose 'diag' or 'barrier' lines make it continuous). `weight` is the YAML `diag` (d_i)
+/// or `barrier` (lambda_i).
+struct ContinuousSpec {
+  ContinuousKind kind = ContinuousKind::gaussian;
+  std::vector<int> shape;  // non-empty: a lattice
+  bool periodic = true;
+  ValueDistribution coupling = ValueDistribution::constant(0.0);
+  std::string file;  // non-empty: a graph file
+  std::int64_t nodes = 0;
+  std::vector<Edge> edges;
+  NodeValuesSpec weight{ValueDistribution::constant(1.0), {}};
+  NodeValuesSpec field;
+};
+
+using ModelSpec = std::variant<LatticeSpec, GraphSpec, RbmSpec, ContinuousSpec>;
+
+/// "lattice", "graph", "rbm", "gaussian" or "double_well".
 std::string kind_of(const ModelSpec& model);
 
 /// Automatic tuning (hamon::autotune): `tune: auto` sets all three flags; `chains: auto`,
@@ -122,7 +145,8 @@ struct NrptSpec {
   std::int64_t burn_in = 0;
   std::int32_t explore_sweeps = 1;  // unused with explore_sweeps: auto
   bool adapt_schedule = false;
-  ClusterMoves cluster_moves = ClusterMoves::none;  // `cluster_moves`
+  ClusterMoves cluster_moves = ClusterMoves::none;               // `cluster_moves`
+  AnnealingReference reference = AnnealingReference::automatic;  // `reference`
   TuneSpec tune;
   UntilSpec until;
 };
@@ -131,6 +155,12 @@ struct NrptSpec {
 inline constexpr EnumNames<ClusterMoves, 2> kClusterMoveNames{{
     {ClusterMoves::none, "none"},
     {ClusterMoves::houdayer, "houdayer"},
+}};
+
+/// nrpt.reference's names (automatic is the key's absence).
+inline constexpr EnumNames<AnnealingReference, 2> kReferenceNames{{
+    {AnnealingReference::none, "none"},
+    {AnnealingReference::independent, "independent"},
 }};
 
 /// nrpt.spacing's names (read by the parser, written into the resolved config).

@@ -13,7 +13,7 @@ namespace hamon::cli::detail {
 
 namespace {
 
-const std::vector<std::string> kKinds = {"lattice", "graph", "rbm"};
+const std::vector<std::string> kKinds = {"lattice", "graph", "rbm", "gaussian", "double_well"};
 
 std::string indexed(const std::string& path, std::size_t k) {
   return path + "[" + std::to_string(k) + "]";
@@ -132,10 +132,10 @@ std::vector<double> parse_state_values(YamlReader& reader, const YAML::Node& nod
 // ---------------------------------------------------------------------------------------
 // Lattice
 
-LatticeSpec parse_lattice(YamlReader& reader, const std::map<std::string, YAML::Node>& keys) {
-  LatticeSpec spec;
-  if (keys.count("periodic") != 0)
-    spec.periodic = reader.boolean(keys.at("periodic"), "model.periodic");
+/// A lattice's `shape` (2 or 3 extents, >= 3 each when periodic).
+std::vector<int> parse_shape(YamlReader& reader, const std::map<std::string, YAML::Node>& keys,
+                             bool periodic) {
+  std::vector<int> shape;
   if (keys.count("shape") == 0)
     reader.fail("model", "missing required key 'shape' (e.g. [16, 16])");
   const auto extents = reader.elements(keys.at("shape"), "model.shape");
@@ -143,7 +143,7 @@ LatticeSpec parse_lattice(YamlReader& reader, const std::map<std::string, YAML::
     reader.fail("model.shape", "a lattice is 2D or 3D: give 2 or 3 extents, got " +
                                    std::to_string(extents.size()));
   }
-  const int minimum = spec.periodic ? 3 : 1;
+  const int minimum = periodic ? 3 : 1;
   double n_nodes = 1.0;
   for (std::size_t k = 0; k < extents.size(); ++k) {
     const std::string at = indexed("model.shape", k);
@@ -153,7 +153,7 @@ LatticeSpec parse_lattice(YamlReader& reader, const std::map<std::string, YAML::
                           " is below 3; periodic lattices need extents >= 3 (or set "
                           "periodic: false)");
     }
-    spec.shape.push_back(static_cast<int>(extent));
+    shape.push_back(static_cast<int>(extent));
     n_nodes *= static_cast<double>(extent);
   }
   if (n_nodes > static_cast<double>(kMaxNodes)) {
@@ -162,6 +162,14 @@ LatticeSpec parse_lattice(YamlReader& reader, const std::map<std::string, YAML::
     reader.fail("model.shape", std::string("the lattice has ") + count +
                                    " nodes, more than the limit of " + std::to_string(kMaxNodes));
   }
+  return shape;
+}
+
+LatticeSpec parse_lattice(YamlReader& reader, const std::map<std::string, YAML::Node>& keys) {
+  LatticeSpec spec;
+  if (keys.count("periodic") != 0)
+    spec.periodic = reader.boolean(keys.at("periodic"), "model.periodic");
+  spec.shape = parse_shape(reader, keys, spec.periodic);
   if (keys.count("coupling") != 0) {
     spec.coupling = parse_distribution(reader, keys.at("coupling"), "model.coupling");
   }
@@ -316,6 +324,92 @@ GraphSpec parse_graph(YamlReader& reader, const std::map<std::string, YAML::Node
 }
 
 // ---------------------------------------------------------------------------------------
+// Continuous models (gaussian, double_well)
+
+/// A number or a list (or file) of one per node, or a distribution drawn node by node.
+NodeValuesSpec parse_node_values(YamlReader& reader, const YAML::Node& node,
+                                 const std::string& path, const std::string& base_dir,
+                                 std::int64_t nodes) {
+  NodeValuesSpec spec;
+  if (node.IsMap() && node["distribution"]) {
+    spec.distribution = parse_distribution(reader, node, path);
+    return spec;
+  }
+  spec.values = parse_values(reader, node, path, base_dir, false);
+  if (nodes > 0) check_count(reader, spec.values, path, nodes, "one per node");
+  return spec;
+}
+
+ContinuousSpec parse_continuous(YamlReader& reader, const std::map<std::string, YAML::Node>& keys,
+                                const std::string& kind, const std::string& base_dir) {
+  ContinuousSpec spec;
+  spec.kind = kind == "gaussian" ? ContinuousKind::gaussian : ContinuousKind::double_well;
+  const char* weight = spec.kind == ContinuousKind::gaussian ? "diag" : "barrier";
+  const char* other = spec.kind == ContinuousKind::gaussian ? "barrier" : "diag";
+  if (keys.count(other) != 0) {
+    reader.fail(std::string("model.") + other,
+                std::string("'") + other + "' is for kind " +
+                    (spec.kind == ContinuousKind::gaussian ? "double_well" : "gaussian") +
+                    "; kind " + kind + " takes '" + weight + "'");
+  }
+  const int topologies = static_cast<int>(keys.count("shape")) +
+                         static_cast<int>(keys.count("nodes")) +
+                         static_cast<int>(keys.count("file"));
+  if (topologies != 1) {
+    reader.fail("model",
+                "give exactly one of 'shape' (a lattice), 'nodes' (with 'edges') or "
+                "'file' (a graph file)");
+  }
+  if (keys.count("file") != 0) {
+    for (const char* key : {"edges", "field", "diag", "barrier", "coupling", "periodic"}) {
+      if (keys.count(key) != 0) {
+        reader.fail(std::string("model.") + key,
+                    "cannot be combined with 'file' (the graph file gives the whole model)");
+      }
+    }
+    spec.file = resolve_path(base_dir, reader.text(keys.at("file"), "model.file"));
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(spec.file, ec)) {
+      reader.fail("model.file", "cannot open graph file '" + spec.file +
+                                    "' (relative paths are resolved against the experiment "
+                                    "file's directory)");
+    }
+    return spec;
+  }
+  std::int64_t nodes = 0;
+  if (keys.count("shape") != 0) {
+    if (keys.count("edges") != 0) {
+      reader.fail("model.edges", "a lattice's bonds come from 'shape' and 'coupling'");
+    }
+    if (keys.count("periodic") != 0) {
+      spec.periodic = reader.boolean(keys.at("periodic"), "model.periodic");
+    }
+    spec.shape = parse_shape(reader, keys, spec.periodic);
+    if (keys.count("coupling") != 0) {
+      spec.coupling = parse_distribution(reader, keys.at("coupling"), "model.coupling");
+    }
+  } else {
+    for (const char* key : {"coupling", "periodic"}) {
+      if (keys.count(key) != 0) {
+        reader.fail(std::string("model.") + key,
+                    "is for a lattice ('shape'); a graph's couplings are its edges' [i, j, J]");
+      }
+    }
+    spec.nodes = reader.integer(keys.at("nodes"), "model.nodes", 1, kMaxNodes);
+    nodes = spec.nodes;
+    if (keys.count("edges") != 0) spec.edges = parse_edges(reader, keys.at("edges"), spec.nodes);
+  }
+  if (keys.count(weight) != 0) {
+    spec.weight =
+        parse_node_values(reader, keys.at(weight), std::string("model.") + weight, base_dir, nodes);
+  }
+  if (keys.count("field") != 0) {
+    spec.field = parse_node_values(reader, keys.at("field"), "model.field", base_dir, nodes);
+  }
+  return spec;
+}
+
+// ---------------------------------------------------------------------------------------
 // RBM
 
 RbmSpec parse_rbm(YamlReader& reader, const std::map<std::string, YAML::Node>& keys,
@@ -405,9 +499,13 @@ const std::vector<std::string>& keys_of(const std::string& kind) {
   static const std::vector<std::string> rbm = {"kind",    "visible",        "hidden",
                                                "weights", "visible_bias",   "hidden_bias",
                                                "random",  "clamped_visible"};
+  static const std::vector<std::string> continuous = {"kind",    "shape", "periodic", "coupling",
+                                                      "nodes",   "edges", "file",     "diag",
+                                                      "barrier", "field"};
   if (kind == "lattice") return lattice;
   if (kind == "graph") return graph;
-  return rbm;
+  if (kind == "rbm") return rbm;
+  return continuous;
 }
 
 }  // namespace
@@ -420,22 +518,28 @@ std::string resolve_path(const std::string& base_dir, const std::string& path) {
 
 ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::string& base_dir) {
   if (!node.IsMap()) {
-    reader.fail("model", "expected a mapping with 'kind' (lattice, graph or rbm) and its keys");
+    reader.fail("model",
+                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian or double_well) "
+                "and its keys");
   }
   const YAML::Node kind_node = node["kind"];
-  if (!kind_node) reader.fail("model", "missing required key 'kind' (lattice, graph or rbm)");
+  if (!kind_node) {
+    reader.fail("model",
+                "missing required key 'kind' (lattice, graph, rbm, gaussian or double_well)");
+  }
   reader.record("model.kind", kind_node, node);
   const std::string kind = reader.choice(kind_node, "model.kind", kKinds);
-  if (kind == "rbm" && node["potts"]) {
+  if ((kind == "rbm" || kind == "gaussian" || kind == "double_well") && node["potts"]) {
     reader.record("model.potts", node["potts"], node);
-    reader.fail("model.potts",
-                "Potts variables are for kind lattice and graph; an rbm has "
-                "+-1 spins (remove 'potts')");
+    reader.fail("model.potts", "Potts variables are for kind lattice and graph; kind " + kind +
+                                   (kind == "rbm" ? " has +-1 spins" : " has real values") +
+                                   " (remove 'potts')");
   }
   const auto keys = reader.entries(node, "model", keys_of(kind));
   if (kind == "lattice") return parse_lattice(reader, keys);
   if (kind == "graph") return parse_graph(reader, keys, base_dir);
-  return parse_rbm(reader, keys, base_dir);
+  if (kind == "rbm") return parse_rbm(reader, keys, base_dir);
+  return parse_continuous(reader, keys, kind, base_dir);
 }
 
 }  // namespace hamon::cli::detail

@@ -177,8 +177,8 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
   const auto keys =
       reader.entries(node, "nrpt",
                      {"chains", "beta_min", "beta_max", "spacing", "betas", "rounds", "burn_in",
-                      "explore_sweeps", "adapt_schedule", "cluster_moves", "tune", "max_chains",
-                      "target_acceptance", "tune_rounds", "gap_tol", "until"},
+                      "explore_sweeps", "adapt_schedule", "cluster_moves", "reference", "tune",
+                      "max_chains", "target_acceptance", "tune_rounds", "gap_tol", "until"},
                      {{"autotune", "write tune: auto"},
                       {"tune_chains", "write chains: auto"},
                       {"tune_schedule", "write betas: auto"},
@@ -280,6 +280,9 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
   if (has("cluster_moves")) {
     spec.cluster_moves =
         reader.choice(keys.at("cluster_moves"), "nrpt.cluster_moves", kClusterMoveNames);
+  }
+  if (has("reference")) {
+    spec.reference = reader.choice(keys.at("reference"), "nrpt.reference", kReferenceNames);
   }
   if (has("until")) spec.until = read_until(reader, keys.at("until"), spec.rounds);
   return spec;

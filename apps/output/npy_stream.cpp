@@ -94,27 +94,46 @@ void NpyStream::sync() {
   synced_rows_ = rows_;
 }
 
-RunTraceFiles::RunTraceFiles(const std::filesystem::path& dir, Shape shape,
-                             const TraceState* resume)
-    : samples_(dir / kSamplesFile,
-               shape.states ? npy_descr<std::uint8_t>() : npy_descr<std::int8_t>(), 1,
-               shape.sample_columns, resume ? resume->samples_rows : -1),
+namespace {
+
+std::string sample_descr(RunTraceFiles::SampleKind kind) {
+  switch (kind) {
+    case RunTraceFiles::SampleKind::states:
+      return npy_descr<std::uint8_t>();
+    case RunTraceFiles::SampleKind::reals:
+      return npy_descr<double>();
+    case RunTraceFiles::SampleKind::spins:
+      break;
+  }
+  return npy_descr<std::int8_t>();
+}
+
+std::size_t sample_bytes(RunTraceFiles::SampleKind kind) {
+  return kind == RunTraceFiles::SampleKind::reals ? sizeof(double) : 1;
+}
+
+}  // namespace
+
+RunTraceFiles::RunTraceFiles(const std::filesystem::path& dir, Shape shape, const TraceRows* resume)
+    : samples_(dir / kSamplesFile, sample_descr(shape.samples), sample_bytes(shape.samples),
+               shape.sample_columns, resume ? resume->samples : -1),
       energies_(dir / kEnergiesFile, npy_descr<double>(), 8, shape.chains,
-                resume ? resume->energy_rows : -1),
+                resume ? resume->energies : -1),
       index_(dir / kIndexProcessFile, npy_descr<std::int32_t>(), 4, shape.chains,
-             resume ? resume->index_rows : -1) {}
+             resume ? resume->index : -1) {}
 
 std::vector<StreamExtent> RunTraceFiles::extents(const std::filesystem::path& dir, Shape shape,
-                                                 const TraceState& resume) {
-  return {{dir / kSamplesFile, stream_bytes(resume.samples_rows, shape.sample_columns, 1)},
-          {dir / kEnergiesFile, stream_bytes(resume.energy_rows, shape.chains, 8)},
-          {dir / kIndexProcessFile, stream_bytes(resume.index_rows, shape.chains, 4)}};
+                                                 const TraceRows& resume) {
+  return {{dir / kSamplesFile,
+           stream_bytes(resume.samples, shape.sample_columns, sample_bytes(shape.samples))},
+          {dir / kEnergiesFile, stream_bytes(resume.energies, shape.chains, 8)},
+          {dir / kIndexProcessFile, stream_bytes(resume.index, shape.chains, 4)}};
 }
 
 void RunTraceFiles::check_reopenable(const std::filesystem::path& dir, Shape shape,
-                                     const TraceState& resume) {
+                                     const TraceRows& resume) {
   const std::vector<StreamExtent> files = extents(dir, shape, resume);
-  const std::int64_t rows[] = {resume.samples_rows, resume.energy_rows, resume.index_rows};
+  const std::int64_t rows[] = {resume.samples, resume.energies, resume.index};
   for (std::size_t k = 0; k < files.size(); ++k) {
     const std::string name = files[k].path.string();
     struct stat st {};
@@ -131,6 +150,11 @@ void RunTraceFiles::check_reopenable(const std::filesystem::path& dir, Shape sha
 
 void RunTraceFiles::append_samples(const std::int8_t* rows, std::int64_t n_rows,
                                    std::int64_t n_columns) {
+  samples_.append(rows, n_rows, n_columns);
+}
+
+void RunTraceFiles::append_real_samples(const double* rows, std::int64_t n_rows,
+                                        std::int64_t n_columns) {
   samples_.append(rows, n_rows, n_columns);
 }
 

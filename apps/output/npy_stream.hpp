@@ -70,29 +70,43 @@ class NpyStream {
   int fd_ = -1;
 };
 
-/// samples.npy (int8 spins, or uint8 states of a Potts model), energies.npy and
-/// index_process.npy of a run directory as a TraceSink.
+/// The rows a checkpoint's traces (TraceStateOf) recorded in each file.
+struct TraceRows {
+  std::int64_t samples = 0;
+  std::int64_t energies = 0;
+  std::int64_t index = 0;
+};
+template <class Value>
+TraceRows trace_rows(const TraceStateOf<Value>& traces) {
+  return {traces.samples_rows, traces.energy_rows, traces.index_rows};
+}
+
+/// samples.npy (int8 spins, uint8 states of a Potts model, or float64 values of a
+/// continuous model), energies.npy and index_process.npy of a run directory as a TraceSink.
 class RunTraceFiles final : public TraceSink {
  public:
+  enum class SampleKind { spins, states, reals };
   struct Shape {
     std::int64_t sample_columns = 0;  // 0 when samples are off
     std::int64_t chains = 0;
-    bool states = false;  // samples are Potts states (uint8), not +-1 spins (int8)
+    SampleKind samples = SampleKind::spins;
   };
   /// New files, or (with `resume`) the files cut back to the rows of a checkpoint.
-  RunTraceFiles(const std::filesystem::path& dir, Shape shape, const TraceState* resume = nullptr);
+  RunTraceFiles(const std::filesystem::path& dir, Shape shape, const TraceRows* resume = nullptr);
 
   /// What reopening the files of `dir` at the rows of `resume` keeps of each.
   static std::vector<StreamExtent> extents(const std::filesystem::path& dir, Shape shape,
-                                           const TraceState& resume);
+                                           const TraceRows& resume);
   /// Throws what reopening them would (a file missing, unwritable or shorter than the rows
   /// the checkpoint recorded), without changing a byte: a continuation checks this before
   /// it touches the run directory.
   static void check_reopenable(const std::filesystem::path& dir, Shape shape,
-                               const TraceState& resume);
+                               const TraceRows& resume);
 
   void append_samples(const std::int8_t* rows, std::int64_t n_rows,
                       std::int64_t n_columns) override;
+  void append_real_samples(const double* rows, std::int64_t n_rows,
+                           std::int64_t n_columns) override;
   void append_energies(const double* rows, std::int64_t n_rows, std::int64_t n_columns) override;
   void append_index_process(const std::int32_t* rows, std::int64_t n_rows,
                             std::int64_t n_columns) override;

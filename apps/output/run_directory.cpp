@@ -41,7 +41,11 @@ std::optional<std::string> not_resumable(const fs::path& partial) {
   try {
     load_checkpoint(partial / kCheckpointFile);
   } catch (const CheckpointError& e) {
-    return std::string(e.what());
+    try {  // a continuous model's state
+      load_checkpoint<double>(partial / kCheckpointFile);
+    } catch (const CheckpointError&) {
+      return std::string(e.what());
+    }
   }
   return std::nullopt;
 }

@@ -18,9 +18,13 @@ void emit_best_entries(YAML::Emitter& out, const NrptResult& r, const std::strin
   if (!ended_by.empty()) out << YAML::Key << "ended_by" << YAML::Value << ended_by;
 }
 
-void write_best_state(std::ostream& out, const NrptResult& r, bool potts) {
+void write_best_state(std::ostream& out, const NrptResult& r, const SpinModel& model) {
+  if (model.is_continuous()) {
+    write_npy(out, r.best_real_state, {1, r.best_real_state.size()});
+    return;
+  }
   // Potts states are the bytes read unsigned, as in samples.npy.
-  out << npy_header(potts ? npy_descr<std::uint8_t>() : npy_descr<std::int8_t>(),
+  out << npy_header(model.is_potts() ? npy_descr<std::uint8_t>() : npy_descr<std::int8_t>(),
                     {1, r.best_state.size()});
   out.write(reinterpret_cast<const char*>(r.best_state.data()),
             static_cast<std::streamsize>(r.best_state.size()));

@@ -127,6 +127,63 @@ SpinModel build(const ExperimentConfig& config, const RbmSpec& spec) {
   }
 }
 
+/// A continuous model's per-node values: a number, a list or file of one per node, or a
+/// distribution drawn node by node.
+std::vector<double> node_values(const ExperimentConfig& config, const NodeValuesSpec& spec,
+                                const std::string& key, std::int64_t count, NodeValueKind kind) {
+  if (spec.values.form != ValuesSpec::Form::absent) {
+    return values_of(config, spec.values, key, count, "one per node");
+  }
+  try {
+    return draw_node_values(spec.distribution, kind, count);
+  } catch (const ModelError& e) {
+    config.fail(key, e.what());
+  }
+}
+
+SpinModel build(const ExperimentConfig& config, const ContinuousSpec& spec) {
+  const std::string weight_key =
+      spec.kind == ContinuousKind::gaussian ? "model.diag" : "model.barrier";
+  if (!spec.file.empty()) {
+    SpinModel model = [&] {
+      try {
+        return read_graph_file(spec.file);
+      } catch (const ModelError& e) {
+        config.fail("model.file", e.what());
+      }
+    }();
+    if (model.continuous_kind() != spec.kind) {
+      config.fail("model.file",
+                  "kind: " + std::string(to_string(spec.kind)) + " but " + spec.file + " is " +
+                      (model.is_continuous()
+                           ? std::string("a ") + to_string(model.continuous_kind()) + " model"
+                           : std::string("a discrete model (no 'diag' or 'barrier' "
+                                         "lines)")));
+    }
+    return model;
+  }
+  std::int64_t n_nodes = spec.nodes;
+  if (!spec.shape.empty()) {
+    n_nodes = 1;
+    for (int extent : spec.shape) n_nodes *= extent;
+  }
+  const std::vector<double> weights =
+      node_values(config, spec.weight, weight_key, n_nodes, NodeValueKind::weight);
+  const std::vector<double> fields =
+      node_values(config, spec.field, "model.field", n_nodes, NodeValueKind::field);
+  try {
+    if (!spec.shape.empty()) {
+      return make_continuous_lattice(spec.kind, spec.shape, spec.periodic, spec.coupling, weights,
+                                     fields);
+    }
+    return spec.kind == ContinuousKind::gaussian
+               ? SpinModel::gaussian(spec.nodes, spec.edges, weights, fields)
+               : SpinModel::double_well(spec.nodes, spec.edges, weights, fields);
+  } catch (const ModelError& e) {
+    config.fail("model", e.what());
+  }
+}
+
 }  // namespace
 
 SpinModel build_model(const ExperimentConfig& config) {

@@ -56,7 +56,9 @@ std::string tuned_line(const Plan& plan) {
 
 /// What every rank of a job must have read alike: the experiment (as resolved, but for the
 /// device, which each rank may choose for itself) and the checkpoint it continues, if any.
-std::vector<RankInput> rank_inputs(const ExperimentConfig& config, const Checkpoint* checkpoint) {
+template <class Value = std::int8_t>
+std::vector<RankInput> rank_inputs(const ExperimentConfig& config,
+                                   const CheckpointOf<Value>* checkpoint) {
   ExperimentConfig experiment = config;
   experiment.device.clear();
   const std::uint64_t read = checkpoint == nullptr
@@ -115,11 +117,26 @@ void stop_if_requested_before_sampling(const ExperimentConfig& config, MpiJob& j
                    final_dir.string());
 }
 
+/// The sampler of the model's variables (bytes, or doubles for continuous models).
+template <class Value>
+std::unique_ptr<SamplerBaseOf<Value>> new_sampler(const DeviceDecision& decision,
+                                                  const SpinModel& model,
+                                                  const NrptOptions& options, TraceSink* sink,
+                                                  const SamplerStateOf<Value>* resume_from,
+                                                  MachineExchange* exchange) {
+  if constexpr (std::is_same_v<Value, double>) {
+    return make_real_sampler(decision, model, options, sink, resume_from, exchange);
+  } else {
+    return make_sampler(decision, model, options, sink, resume_from, exchange);
+  }
+}
+
 /// A continuation from its checkpoint on: rank 0 takes the run directory (DIR.partial;
 /// DIR renamed back to it to extend) and reopens the traces; every rank samples.
+template <class Value>
 RunOutcome continue_in_directory(const PreparedRun& run, ContinueHow how, bool progress,
                                  RunClock::time_point started, RunOutcome outcome,
-                                 Production production, Checkpoint& checkpoint,
+                                 Production production, CheckpointOf<Value>& checkpoint,
                                  const RunTraceFiles::Shape& shape) {
   const ExperimentConfig& config = run.config;
   const fs::path final_dir = normalised_run_dir(config.output.dir);
@@ -137,24 +154,26 @@ RunOutcome continue_in_directory(const PreparedRun& run, ContinueHow how, bool p
       fs::remove(dir->file(kSummaryFile), ignored);
       fs::remove(dir->file(kBetasFile), ignored);
     }
-    traces.emplace(dir->partial_dir(), shape, &checkpoint.state.traces);
+    const TraceRows rows = trace_rows(checkpoint.state.traces);
+    traces.emplace(dir->partial_dir(), shape, &rows);
   });
   RunTraceFiles* sink = traces ? &*traces : nullptr;
   NoTraces no_traces;
   TraceSink* sampler_sink = sink != nullptr ? static_cast<TraceSink*>(sink) : &no_traces;
   Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
-  const auto sampler = make_sampler(outcome.decision, *run.model, driver.options(), sampler_sink,
-                                    &checkpoint.state, job.exchange());
+  const auto sampler = new_sampler(outcome.decision, *run.model, driver.options(), sampler_sink,
+                                   &checkpoint.state, job.exchange());
   return driver.drive(*sampler, sink, started, std::move(outcome));
 }
 
-}  // namespace
-
-RunOutcome start_run(const PreparedRun& run, bool progress, RunClock::time_point started,
-                     StartIn where) {
+template <class Value>
+RunOutcome start_run_of(const PreparedRun& run, bool progress, RunClock::time_point started,
+                        StartIn where) {
   const ExperimentConfig& config = run.config;
   MpiJob& job = MpiJob::current();
-  if (job.distributed()) job.agree([&] { job.require_same_inputs(rank_inputs(config, nullptr)); });
+  if (job.distributed()) {
+    job.agree([&] { job.require_same_inputs(rank_inputs<Value>(config, nullptr)); });
+  }
   std::optional<RunDirectory> dir;  // rank 0's
   job.agree([&] {
     if (!job.is_root()) return;
@@ -197,25 +216,33 @@ RunOutcome start_run(const PreparedRun& run, bool progress, RunClock::time_point
   NoTraces no_traces;
   TraceSink* sampler_sink = sink != nullptr ? static_cast<TraceSink*>(sink) : &no_traces;
   Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
-  // A tuned run starts where tuning left the plan's ladder (Plan::warm_start).
-  const auto sampler = outcome.plan ? outcome.plan->production_sampler(driver.options(),
-                                                                       sampler_sink, job.exchange())
-                                    : make_sampler(outcome.decision, *run.model, driver.options(),
-                                                   sampler_sink, nullptr, job.exchange());
+  // A tuned run starts where tuning left the plan's ladder (Plan::warm_start); a continuous
+  // model is never tuned (prepare_run refuses it).
+  std::unique_ptr<SamplerBaseOf<Value>> sampler;
+  if constexpr (std::is_same_v<Value, std::int8_t>) {
+    if (outcome.plan) {
+      sampler = outcome.plan->production_sampler(driver.options(), sampler_sink, job.exchange());
+    }
+  }
+  if (!sampler) {
+    sampler = new_sampler<Value>(outcome.decision, *run.model, driver.options(), sampler_sink,
+                                 nullptr, job.exchange());
+  }
   if (config.output.checkpoint.enabled) driver.save(*sampler);  // round 0: resumable at once
   return driver.drive(*sampler, sink, started, std::move(outcome));
 }
 
-RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
-                        RunClock::time_point started) {
+template <class Value>
+RunOutcome continue_run_of(const PreparedRun& run, ContinueHow how, bool progress,
+                           RunClock::time_point started) {
   const ExperimentConfig& config = run.config;
   const fs::path final_dir = normalised_run_dir(config.output.dir);
   const fs::path source = how == ContinueHow::resume ? partial_dir_of(final_dir) : final_dir;
   MpiJob& job = MpiJob::current();
   // Every rank reads the checkpoint (one file, whatever the rank count that wrote it).
-  std::optional<LoadedCheckpoint> loaded_here;
-  job.agree([&] { loaded_here.emplace(load_checkpoint(source / kCheckpointFile)); });
-  LoadedCheckpoint& loaded = *loaded_here;
+  std::optional<LoadedCheckpointOf<Value>> loaded_here;
+  job.agree([&] { loaded_here.emplace(load_checkpoint<Value>(source / kCheckpointFile)); });
+  LoadedCheckpointOf<Value>& loaded = *loaded_here;
   if (job.distributed()) {
     job.agree([&] { job.require_same_inputs(rank_inputs(config, &loaded.checkpoint)); });
   }
@@ -226,7 +253,7 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
     std::cerr << "hamon: warning: continuing from the previous good checkpoint "
               << loaded.file.string() << " (round " << loaded.checkpoint.state.rounds_done << ")\n";
   }
-  Checkpoint& checkpoint = loaded.checkpoint;
+  CheckpointOf<Value>& checkpoint = loaded.checkpoint;
   const std::string note = other_version_note(checkpoint.identity, loaded.file.string());
   if (!note.empty() && job.is_root()) std::cerr << "hamon: note: " << note << "\n";
 
@@ -263,7 +290,8 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
   if (outcome.plan) outcome.plan->decision = outcome.decision;
   outcome.execution_space = execution_space_of(outcome.decision);
   job.agree([&] {
-    check_options_identity(checkpoint, identity_of(*run.model, production.options), config,
+    check_options_identity(checkpoint.identity, checkpoint.attachments,
+                           identity_of(*run.model, production.options), config,
                            loaded.file.string());
     const UntilSpec& until = config.nrpt.until;
     if (until.enabled && how == ContinueHow::extend) {
@@ -288,13 +316,14 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
     if (!job.is_root()) return;
     // The last check before the run directory changes: the traces hold the checkpoint's rows.
     try {
-      RunTraceFiles::check_reopenable(source, shape, checkpoint.state.traces);
+      RunTraceFiles::check_reopenable(source, shape, trace_rows(checkpoint.state.traces));
     } catch (const std::runtime_error& e) {
       throw CheckpointError(std::string(e.what()) + "; the run directory does not match " +
                             loaded.file.filename().string());
     }
     if (how == ContinueHow::extend) {
-      restore.emplace(final_dir, RunTraceFiles::extents(final_dir, shape, checkpoint.state.traces));
+      restore.emplace(
+          final_dir, RunTraceFiles::extents(final_dir, shape, trace_rows(checkpoint.state.traces)));
     }
   });
   try {
@@ -309,6 +338,20 @@ RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
     if (restore) restore->roll_back();  // a failed extension leaves DIR as it was
     throw;
   }
+}
+
+}  // namespace
+
+RunOutcome start_run(const PreparedRun& run, bool progress, RunClock::time_point started,
+                     StartIn where) {
+  return run.model->is_continuous() ? start_run_of<double>(run, progress, started, where)
+                                    : start_run_of<std::int8_t>(run, progress, started, where);
+}
+
+RunOutcome continue_run(const PreparedRun& run, ContinueHow how, bool progress,
+                        RunClock::time_point started) {
+  return run.model->is_continuous() ? continue_run_of<double>(run, how, progress, started)
+                                    : continue_run_of<std::int8_t>(run, how, progress, started);
 }
 
 }  // namespace hamon::cli

@@ -29,6 +29,7 @@ NrptOptions make_nrpt_options(const ExperimentConfig& config) {
   options.seed = config.seed;
   options.n_replicas = config.replicas;
   options.cluster_moves = spec.cluster_moves;
+  options.reference = spec.reference;
   options.adapt_schedule = spec.adapt_schedule;
   options.observers.samples_every = config.output.samples_every;
   options.observers.sample_nodes = config.output.sample_nodes;

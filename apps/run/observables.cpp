@@ -30,13 +30,19 @@ MeanWithError energy_from_trace(const NrptResult& result, std::int64_t n_nodes) 
 Observables observables_of(const NrptResult& result, const SpinModel& model, bool moments) {
   Observables obs;
   if (model.is_potts()) obs.potts = model.n_states();
+  obs.continuous = model.is_continuous();
   if (moments) {
+    if (obs.continuous) {
+      obs.node_variances = result.moments.node_variances;
+      obs.node_variances_stderr = result.moments.node_variances_stderr;
+    }
     obs.energy_per_node = result.moments.energy_per_node;
     obs.abs_magnetization_per_node = result.moments.abs_magnetization_per_node;
     obs.n_samples = result.moments.n_samples;
     obs.node_means = result.moments.node_means;
     obs.node_means_stderr = result.moments.node_means_stderr;
-  } else if (!result.energies.empty()) {
+  } else if (!result.energies.empty() && !result.annealed) {
+    // (On an annealing path the trace holds E - E_ref: the energy needs the moments.)
     obs.energy_per_node = energy_from_trace(result, model.n_nodes());
     obs.n_samples = result.n_rounds;
   }

@@ -22,6 +22,11 @@ struct Observables {
   std::int64_t n_samples = 0;                     // cold-chain measurements the means average over
   std::optional<std::vector<double>> node_means;  // null without moments
   std::optional<std::vector<double>> node_means_stderr;
+  /// Continuous models: Var(x_i) per node (null without moments); node_means are <x_i> and
+  /// abs_magnetization_per_node |sum_i x_i| / N.
+  bool continuous = false;
+  std::optional<std::vector<double>> node_variances;
+  std::optional<std::vector<double>> node_variances_stderr;
 };
 
 Observables observables_of(const NrptResult& result, const SpinModel& model, bool moments);

@@ -95,11 +95,12 @@ std::vector<std::string> differing_options(const std::string& record,
   return differ;
 }
 
-void check_options_identity(const Checkpoint& checkpoint, const CheckpointIdentity& expected,
-                            const ExperimentConfig& config, const std::string& name) {
-  const CheckpointIdentity& saved = checkpoint.identity;
-  const auto record = checkpoint.attachments.find(kOptionsAttachment);
-  if (record != checkpoint.attachments.end() && saved.stream_version == expected.stream_version &&
+void check_options_identity(const CheckpointIdentity& saved,
+                            const std::map<std::string, std::string>& attachments,
+                            const CheckpointIdentity& expected, const ExperimentConfig& config,
+                            const std::string& name) {
+  const auto record = attachments.find(kOptionsAttachment);
+  if (record != attachments.end() && saved.stream_version == expected.stream_version &&
       saved.model_fingerprint == expected.model_fingerprint &&
       saved.options_fingerprint != expected.options_fingerprint) {
     const std::vector<std::string> differ = differing_options(record->second, config);

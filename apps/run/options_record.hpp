@@ -34,7 +34,9 @@ std::string other_version_note(const CheckpointIdentity& saved, const std::strin
 
 /// check_identity(checkpoint.identity, expected, name), but when only the options differ
 /// and the checkpoint holds a record, the CheckpointError names the keys that differ.
-void check_options_identity(const Checkpoint& checkpoint, const CheckpointIdentity& expected,
-                            const ExperimentConfig& config, const std::string& name);
+void check_options_identity(const CheckpointIdentity& saved,
+                            const std::map<std::string, std::string>& attachments,
+                            const CheckpointIdentity& expected, const ExperimentConfig& config,
+                            const std::string& name);
 
 }  // namespace hamon::cli

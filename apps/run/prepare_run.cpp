@@ -26,6 +26,27 @@ void check_against_model(const ExperimentConfig& config, const SpinModel& model)
                 "houdayer cluster moves flip Ising spins; a Potts model has no such move "
                 "(drop cluster_moves)");
   }
+  if (model.is_continuous()) {
+    const std::string kind = to_string(model.continuous_kind());
+    // What the discrete machinery alone offers so far: each needs its own counterpart.
+    if (config.nrpt.cluster_moves == ClusterMoves::houdayer) {
+      config.fail("nrpt.cluster_moves",
+                  "houdayer cluster moves flip Ising spins; kind " + kind + " has real values");
+    }
+    if (config.nrpt.tune.any()) {
+      config.fail("nrpt.tune", "automatic tuning is for discrete models; kind " + kind +
+                                   " needs its chains and betas given (chains, beta_max, "
+                                   "adapt_schedule: true tunes the ladder's spacing)");
+    }
+    if (config.nrpt.beta_max_auto) {
+      config.fail("nrpt.beta_max", "beta_max: auto estimates from spin excitations; kind " + kind +
+                                       " needs a number");
+    }
+    if (config.instances > 1) {
+      config.fail("instances", "ensembles of disorder instances are for discrete models; kind " +
+                                   kind + " runs one instance");
+    }
+  }
   const OutputSpec& out = config.output;
   for (std::size_t k = 0; k < out.sample_nodes.size(); ++k) {
     if (out.sample_nodes[k] >= model.n_nodes()) {
@@ -37,7 +58,8 @@ void check_against_model(const ExperimentConfig& config, const SpinModel& model)
   if (out.samples_every > 0) {
     const double observed = out.sample_nodes.empty() ? static_cast<double>(model.n_nodes())
                                                      : static_cast<double>(out.sample_nodes.size());
-    const double bytes = static_cast<double>(config.nrpt.rounds / out.samples_every) * observed;
+    const double bytes = static_cast<double>(config.nrpt.rounds / out.samples_every) * observed *
+                         (model.is_continuous() ? 8.0 : 1.0);
     if (bytes > 16.0 * 1024 * 1024 * 1024) {
       config.fail("output.samples.every",
                   "samples.npy would hold more than 16 GiB (" +
@@ -65,6 +87,12 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
   }
   run.beta_max = resolve_beta_max(config, *run.model);
   run.options = make_nrpt_options(config);
+  try {
+    anneals(run.options, run.model->continuous_kind());
+  } catch (const std::invalid_argument& e) {
+    config.fail(config.locations.count("nrpt.reference") != 0 ? "nrpt.reference" : "nrpt",
+                e.what());
+  }
   try {
     validate_options(run.options, run.model->n_nodes());
   } catch (const std::invalid_argument& e) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <type_traits>
 #include <utility>
 
 #include "hamon/core/checkpoint.hpp"
@@ -35,8 +36,9 @@ Driver::Driver(const PreparedRun& run, RunDirectory* dir, Production production,
   }
 }
 
-RunOutcome Driver::drive(SamplerBase& sampler, RunTraceFiles* traces, RunClock::time_point started,
-                         RunOutcome outcome) {
+template <class Value>
+RunOutcome Driver::drive(SamplerBaseOf<Value>& sampler, RunTraceFiles* traces,
+                         RunClock::time_point started, RunOutcome outcome) {
   const CheckpointSpec& cadence = run_.config.output.checkpoint;
   std::int64_t target = first_target(sampler.rounds_done());
   auto last_save = RunClock::now();
@@ -101,7 +103,8 @@ std::int64_t Driver::first_target(std::int64_t rounds_done) const {
   return burn_in + std::min(chunks * chunk, until.max_rounds);
 }
 
-std::string Driver::until_verdict(SamplerBase& sampler) const {
+template <class Value>
+std::string Driver::until_verdict(SamplerBaseOf<Value>& sampler) const {
   const UntilSpec& until = run_.config.nrpt.until;
   // Collective over ranks; the best states' records and the round trips are every rank's,
   // so every rank reaches the same verdict.
@@ -111,9 +114,10 @@ std::string Driver::until_verdict(SamplerBase& sampler) const {
   return "";
 }
 
-void Driver::save(SamplerBase& sampler) {
+template <class Value>
+void Driver::save(SamplerBaseOf<Value>& sampler) {
   const auto start = RunClock::now();
-  Checkpoint c;
+  CheckpointOf<Value> c;
   c.identity = sampler.identity();  // the fingerprint its DeviceModel already holds
   c.state = sampler.state();
   c.attachments = production_.attachments;
@@ -122,7 +126,8 @@ void Driver::save(SamplerBase& sampler) {
   checkpoint_s_ += seconds_since(start);
 }
 
-void Driver::stop(SamplerBase& sampler, const std::string& signal) {
+template <class Value>
+void Driver::stop(SamplerBaseOf<Value>& sampler, const std::string& signal) {
   const fs::path final_dir = normalised_run_dir(run_.config.output.dir);
   const std::string partial = partial_dir_of(final_dir).string();
   if (!run_.config.output.checkpoint.enabled) {
@@ -138,8 +143,9 @@ void Driver::stop(SamplerBase& sampler, const std::string& signal) {
                    ". Continue it with: hamon resume " + final_dir.string());
 }
 
-RunOutcome Driver::finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock::time_point started,
-                          RunOutcome outcome) {
+template <class Value>
+RunOutcome Driver::finish(SamplerBaseOf<Value>& sampler, RunTraceFiles* traces,
+                          RunClock::time_point started, RunOutcome outcome) {
   outcome.result = sampler.result();    // collective over ranks
   if (dir_ == nullptr) return outcome;  // not rank 0: rank 0 writes the run directory
   traces->sync();
@@ -151,15 +157,19 @@ RunOutcome Driver::finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock:
   const auto chains = static_cast<std::int64_t>(r.betas.size());
   const ObserverOptions& recorded = production_.options.observers;
   if (!run_.config.output.moments) {
-    r.samples = read_streamed_rows<std::int8_t>(dir.file(kSamplesFile), r.n_samples,
-                                                static_cast<std::int64_t>(r.sample_nodes.size()));
+    auto rows = read_streamed_rows<Value>(dir.file(kSamplesFile), r.n_samples,
+                                          static_cast<std::int64_t>(r.sample_nodes.size()));
+    if constexpr (std::is_same_v<Value, double>) {
+      r.real_samples = std::move(rows);
+    } else {
+      r.samples = std::move(rows);
+    }
   }
   // One energy row per measured round, when they are recorded.
   r.energies = read_streamed_rows<double>(dir.file(kEnergiesFile),
                                           recorded.energies ? r.n_rounds : 0, chains);
   dir.write(kBetasFile, [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
-  dir.write(kBestStateFile,
-            [&](std::ostream& out) { write_best_state(out, r, run_.model->is_potts()); });
+  dir.write(kBestStateFile, [&](std::ostream& out) { write_best_state(out, r, *run_.model); });
   if (!r.overlaps.empty()) {
     dir.write(kOverlapHistogramsFile,
               [&](std::ostream& out) { write_overlap_histograms(out, r.overlaps); });
@@ -179,5 +189,13 @@ RunOutcome Driver::finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock:
   outcome.directory = dir.final_dir().string();
   return outcome;
 }
+
+// The sampler's two kinds of variables: bytes (spins, Potts states) and doubles.
+template RunOutcome Driver::drive(SamplerBaseOf<std::int8_t>&, RunTraceFiles*, RunClock::time_point,
+                                  RunOutcome);
+template RunOutcome Driver::drive(SamplerBaseOf<double>&, RunTraceFiles*, RunClock::time_point,
+                                  RunOutcome);
+template void Driver::save(SamplerBaseOf<std::int8_t>&);
+template void Driver::save(SamplerBaseOf<double>&);
 
 }  // namespace hamon::cli

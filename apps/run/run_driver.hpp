@@ -50,21 +50,27 @@ class Driver {
   const NrptOptions& options() const { return production_.options; }
 
   /// Runs the rounds left, saving when due and stopping on a signal, then finishes the run.
-  RunOutcome drive(SamplerBase& sampler, RunTraceFiles* traces, RunClock::time_point started,
-                   RunOutcome outcome);
+  /// `Value`: the variables' storage (std::int8_t, or double for continuous models).
+  template <class Value>
+  RunOutcome drive(SamplerBaseOf<Value>& sampler, RunTraceFiles* traces,
+                   RunClock::time_point started, RunOutcome outcome);
 
   /// Collective over ranks (the state gathers to rank 0, which writes it).
-  void save(SamplerBase& sampler);
+  template <class Value>
+  void save(SamplerBaseOf<Value>& sampler);
 
  private:
-  [[noreturn]] void stop(SamplerBase& sampler, const std::string& signal);
-  RunOutcome finish(SamplerBase& sampler, RunTraceFiles* traces, RunClock::time_point started,
-                    RunOutcome outcome);
+  template <class Value>
+  [[noreturn]] void stop(SamplerBaseOf<Value>& sampler, const std::string& signal);
+  template <class Value>
+  RunOutcome finish(SamplerBaseOf<Value>& sampler, RunTraceFiles* traces,
+                    RunClock::time_point started, RunOutcome outcome);
   /// nrpt.until: the rounds (burn-in included) of the first chunk to run from `rounds_done`;
   /// without until, the run's end.
   std::int64_t first_target(std::int64_t rounds_done) const;
   /// nrpt.until at a chunk boundary: "stable", "max_rounds", or "" to run another chunk.
-  std::string until_verdict(SamplerBase& sampler) const;
+  template <class Value>
+  std::string until_verdict(SamplerBaseOf<Value>& sampler) const;
 
   const PreparedRun& run_;
   RunDirectory* dir_;

@@ -201,13 +201,21 @@ void emit_observables(YAML::Emitter& out, const Observables& obs) {
     out << YAML::EndMap;
     return;
   }
-  out << YAML::Key << "abs_magnetization_per_node" << YAML::Value;
+  // Continuous models: |sum_i x_i| / N, <x_i> and Var(x_i).
+  out << YAML::Key << (obs.continuous ? "abs_mean_per_node" : "abs_magnetization_per_node")
+      << YAML::Value;
   emit_mean(out, obs.abs_magnetization_per_node);
   out << YAML::Key << "n_samples" << YAML::Value << obs.n_samples;
   out << YAML::Key << "node_means" << YAML::Value;
   emit_optional_list(out, obs.node_means);
   out << YAML::Key << "node_means_stderr" << YAML::Value;
   emit_optional_list(out, obs.node_means_stderr);
+  if (obs.continuous) {
+    out << YAML::Key << "node_variances" << YAML::Value;
+    emit_optional_list(out, obs.node_variances);
+    out << YAML::Key << "node_variances_stderr" << YAML::Value;
+    emit_optional_list(out, obs.node_variances_stderr);
+  }
   out << YAML::EndMap;
 }
 
@@ -256,6 +264,10 @@ std::string summary_yaml(const SummaryInputs& in) {
   out << YAML::Key << "n_edges" << YAML::Value << in.model.n_edges();
   out << YAML::Key << "n_colors" << YAML::Value << in.model.n_colours();
   if (in.model.is_potts()) out << YAML::Key << "n_states" << YAML::Value << in.model.n_states();
+  if (in.model.is_continuous()) {
+    out << YAML::Key << "variables" << YAML::Value << to_string(in.model.continuous_kind());
+    out << YAML::Key << "annealed" << YAML::Value << in.result.annealed;
+  }
   out << YAML::EndMap;
 
   if (in.plan) emit_tuning(out, in.config.nrpt.tune, *in.plan);

@@ -11,7 +11,9 @@ RunTraceFiles::Shape trace_shape(const NrptOptions& options, const SpinModel& mo
                                ? model.n_nodes()
                                : static_cast<std::int64_t>(obs.sample_nodes.size());
   }
-  shape.states = model.is_potts();
+  shape.samples = model.is_continuous() ? RunTraceFiles::SampleKind::reals
+                  : model.is_potts()    ? RunTraceFiles::SampleKind::states
+                                        : RunTraceFiles::SampleKind::spins;
   shape.chains = static_cast<std::int64_t>(ladder_of(options).size());
   return shape;
 }

@@ -14,6 +14,7 @@ namespace hamon::cli {
 class NoTraces final : public TraceSink {
  public:
   void append_samples(const std::int8_t*, std::int64_t, std::int64_t) override {}
+  void append_real_samples(const double*, std::int64_t, std::int64_t) override {}
   void append_energies(const double*, std::int64_t, std::int64_t) override {}
   void append_index_process(const std::int32_t*, std::int64_t, std::int64_t) override {}
 };

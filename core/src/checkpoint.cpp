@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -170,9 +171,23 @@ void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& e
   }
 }
 
-void write_checkpoint(std::ostream& out, const Checkpoint& c) {
+namespace {
+
+/// The VKND section's payload: a continuous model's storage ("f8"); a checkpoint without
+/// the section holds one-byte variables (every checkpoint before continuous models).
+template <class Value>
+const char* value_kind_tag() {
+  return std::is_floating_point_v<Value> ? "f8" : "";
+}
+
+}  // namespace
+
+template <class Value>
+void write_checkpoint(std::ostream& out, const CheckpointOf<Value>& c) {
   std::vector<std::pair<std::string, std::string>> sections = {
       {"IDNT", identity_bytes(c.identity)}};
+  const std::string kind = value_kind_tag<Value>();
+  if (!kind.empty()) sections.emplace_back("VKND", kind);
   for (auto& section : state_sections(c.state)) sections.push_back(std::move(section));
   sections.emplace_back("ATCH", attachment_bytes(c.attachments));
   ByteWriter head;
@@ -190,7 +205,8 @@ void write_checkpoint(std::ostream& out, const Checkpoint& c) {
   }
 }
 
-Checkpoint read_checkpoint(std::istream& in, const std::string& name) {
+template <class Value>
+CheckpointOf<Value> read_checkpoint(std::istream& in, const std::string& name) {
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ByteReader file(bytes, name);
   for (char ch : kMagic) {
@@ -219,7 +235,15 @@ Checkpoint read_checkpoint(std::istream& in, const std::string& name) {
     if (it == payloads.end()) file.fail(std::string("has no section ") + tag);
     return it->second;
   };
-  Checkpoint c;
+  const auto kind = payloads.find("VKND");
+  const std::string saved_kind = kind == payloads.end() ? "" : kind->second;
+  if (saved_kind != value_kind_tag<Value>()) {
+    file.fail(saved_kind.empty()
+                  ? "holds the state of a discrete model (spins or Potts states), not of a "
+                    "continuous one"
+                  : "holds the state of a continuous model (real values), not of a discrete one");
+  }
+  CheckpointOf<Value> c;
   {
     ByteReader r(section("IDNT"), name + " section IDNT");
     c.identity = read_identity(r);
@@ -242,7 +266,8 @@ CheckpointFiles checkpoint_files(const fs::path& path) {
   return {path, fs::path(path.string() + ".new"), fs::path(path.string() + ".prev")};
 }
 
-void save_checkpoint(const fs::path& path, const Checkpoint& checkpoint) {
+template <class Value>
+void save_checkpoint(const fs::path& path, const CheckpointOf<Value>& checkpoint) {
   std::ostringstream buffer;
   write_checkpoint(buffer, checkpoint);
   const std::string bytes = buffer.str();
@@ -270,8 +295,9 @@ void save_checkpoint(const fs::path& path, const Checkpoint& checkpoint) {
   fsync_directory(path.parent_path(), path);
 }
 
-LoadedCheckpoint load_checkpoint(const fs::path& path) {
-  LoadedCheckpoint best;
+template <class Value>
+LoadedCheckpointOf<Value> load_checkpoint(const fs::path& path) {
+  LoadedCheckpointOf<Value> best;
   bool found = false;
   std::vector<std::string> problems;
   const CheckpointFiles files = checkpoint_files(path);
@@ -284,7 +310,7 @@ LoadedCheckpoint load_checkpoint(const fs::path& path) {
       continue;
     }
     try {
-      Checkpoint c = read_checkpoint(in, candidate.string());
+      CheckpointOf<Value> c = read_checkpoint<Value>(in, candidate.string());
       if (found && c.state.rounds_done <= best.checkpoint.state.rounds_done) {
         problems.push_back(candidate.string() + ": older than " + best.file.string());
         continue;
@@ -308,5 +334,14 @@ LoadedCheckpoint load_checkpoint(const fs::path& path) {
   }
   return best;
 }
+
+#define HAMON_CHECKPOINT_FILES(VALUE)                                                     \
+  template void write_checkpoint(std::ostream&, const CheckpointOf<VALUE>&);              \
+  template CheckpointOf<VALUE> read_checkpoint<VALUE>(std::istream&, const std::string&); \
+  template void save_checkpoint(const fs::path&, const CheckpointOf<VALUE>&);             \
+  template LoadedCheckpointOf<VALUE> load_checkpoint<VALUE>(const fs::path&);
+HAMON_CHECKPOINT_FILES(std::int8_t)
+HAMON_CHECKPOINT_FILES(double)
+#undef HAMON_CHECKPOINT_FILES
 
 }  // namespace hamon

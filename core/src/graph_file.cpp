@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // read_graph_file (hamon/core/model_builders.hpp): the graph text format (documented in
 // examples/README.md), reduced to SpinModel::from_edges (SpinModel::potts for a file with a
-// 'potts q' line) like every other builder.
+// 'potts q' line, SpinModel::gaussian / double_well for one with 'diag' / 'barrier' lines)
+// like every other builder.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -42,6 +43,12 @@ class GraphFileReader {
     check_duplicate_edges();
     try {
       if (q_ > 0) return SpinModel::potts(n_nodes_, q_, edges(), fields_, clamps());
+      if (kind_ == ContinuousKind::gaussian) {
+        return SpinModel::gaussian(n_nodes_, edges(), weights_, fields_);
+      }
+      if (kind_ == ContinuousKind::double_well) {
+        return SpinModel::double_well(n_nodes_, edges(), weights_, fields_);
+      }
       return SpinModel::from_edges(n_nodes_, edges(), fields_, clamps());
     } catch (const ModelError& e) {
       // Everything from_edges rejects is caught per line above; this is a safety net.
@@ -80,10 +87,15 @@ class GraphFileReader {
       parse_edge(tokens);
     } else if (directive == "field") {
       parse_field(tokens);
+    } else if (directive == "diag") {
+      parse_weight(tokens, ContinuousKind::gaussian);
+    } else if (directive == "barrier") {
+      parse_weight(tokens, ContinuousKind::double_well);
     } else if (directive == "clamp") {
       parse_clamp(tokens);
     } else {
-      fail("unknown directive '" + directive + "' (expected nodes, potts, edge, field or clamp)");
+      fail("unknown directive '" + directive +
+           "' (expected nodes, potts, edge, field, clamp, diag or barrier)");
     }
     if (directive != "nodes") after_nodes_ = true;
   }
@@ -160,7 +172,31 @@ class GraphFileReader {
     fields_[node] = value;
   }
 
+  /// `diag I D` (a Gaussian model's d_i) or `barrier I L` (a double well's lambda_i): the
+  /// first makes the file a continuous model; nodes without a line take 1.
+  void parse_weight(std::istringstream& tokens, ContinuousKind kind) {
+    const std::string name = kind == ContinuousKind::gaussian ? "diag" : "barrier";
+    if (q_ > 0) fail("'" + name + "' is for continuous models, not a Potts file");
+    if (kind_ != ContinuousKind::none && kind_ != kind) {
+      fail("'diag' (Gaussian) and 'barrier' (double well) cannot be mixed in one file");
+    }
+    if (has_clamps_) fail("continuous models have no clamped nodes ('clamp' lines)");
+    const auto args = arguments(tokens, 2, name + " I VALUE");
+    const auto node = static_cast<std::size_t>(parse_node(args[0]));
+    const double value = parse_finite(args[1], name);
+    if (!(value > 0.0)) fail(name + " of node " + args[0] + " is " + args[1] + ", not > 0");
+    if (kind_ == ContinuousKind::none) {
+      kind_ = kind;
+      weights_.assign(static_cast<std::size_t>(n_nodes_), 1.0);
+      weight_lines_.assign(static_cast<std::size_t>(n_nodes_), {});
+    }
+    set_once(weight_lines_[node], value, name + " of node " + args[0]);
+    weights_[node] = value;
+  }
+
   void parse_clamp(std::istringstream& tokens) {
+    if (kind_ != ContinuousKind::none) fail("continuous models have no clamped nodes");
+    has_clamps_ = true;
     if (q_ > 0) {
       const auto args = arguments(tokens, 2, "clamp I S");
       const auto node = static_cast<std::size_t>(parse_node(args[0]));
@@ -287,6 +323,10 @@ class GraphFileReader {
   std::vector<double> fields_;          // Potts: h_i(s) at [i * q + s], empty until one is given
   std::vector<NodeValue> field_lines_;  // per node (Potts: per node and state)
   std::vector<NodeValue> clamp_lines_;
+  bool has_clamps_ = false;
+  ContinuousKind kind_ = ContinuousKind::none;  // set by the first 'diag' or 'barrier' line
+  std::vector<double> weights_;                 // d_i or lambda_i
+  std::vector<NodeValue> weight_lines_;
 };
 
 }  // namespace

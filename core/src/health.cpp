@@ -180,6 +180,12 @@ std::vector<HealthCheck> swap_checks(const NrptResult& result, const HealthThres
 std::vector<HealthCheck> marginal_checks(const SpinModel& model, const NrptResult& result,
                                          const HealthThresholds& t) {
   std::vector<HealthCheck> checks;
+  if (model.is_continuous()) {  // a real value has no marginal entropy in bits
+    const char* why = "the marginal-entropy checks are for discrete variables";
+    checks.push_back(skipped("cold_chain_frozen", why));
+    checks.push_back(skipped("cold_chain_uniform", why));
+    return checks;
+  }
   const auto entropy = cold_marginal_entropy(model, result);
   if (!entropy) {
     const char* why = "no cold-chain marginals recorded (enable moments or samples)";

@@ -46,6 +46,7 @@ class SplitMix64 {
 // Couplings and fields get different streams, so equal seeds do not give correlated values.
 constexpr std::uint64_t kCouplingStream = 0x636f75706c696e67ULL;  // "coupling"
 constexpr std::uint64_t kFieldStream = 0x6669656c64730000ULL;     // "fields"
+constexpr std::uint64_t kWeightStream = 0x7765696768747300ULL;    // "weights"
 
 /// Draws values of one distribution, in order, from its own stream.
 class ValueSource {
@@ -186,6 +187,28 @@ SpinModel make_lattice(const std::vector<int>& extents, bool periodic,
   const std::vector<std::int32_t> checkerboard = checkerboard_colouring(extents, periodic);
   if (!checkerboard.empty()) model = model.with_blocks(checkerboard);
   return model.with_lattice_shape(LatticeShape{extents, periodic});
+}
+
+SpinModel make_continuous_lattice(ContinuousKind kind, const std::vector<int>& extents,
+                                  bool periodic, const ValueDistribution& coupling,
+                                  const std::vector<double>& weights,
+                                  const std::vector<double>& fields) {
+  check_distribution(coupling, "coupling");
+  const std::int64_t n_nodes = checked_lattice_size(extents, periodic);
+  const std::vector<Edge> bonds = lattice_bonds(extents, periodic, n_nodes, coupling);
+  SpinModel model = kind == ContinuousKind::gaussian
+                        ? SpinModel::gaussian(n_nodes, bonds, weights, fields)
+                        : SpinModel::double_well(n_nodes, bonds, weights, fields);
+  const std::vector<std::int32_t> checkerboard = checkerboard_colouring(extents, periodic);
+  if (!checkerboard.empty()) model = model.with_blocks(checkerboard);
+  return model.with_lattice_shape(LatticeShape{extents, periodic});
+}
+
+std::vector<double> draw_node_values(const ValueDistribution& distribution, NodeValueKind kind,
+                                     std::int64_t count) {
+  check_distribution(distribution, kind == NodeValueKind::weight ? "weight" : "field");
+  return draw_values(distribution, kind == NodeValueKind::weight ? kWeightStream : kFieldStream,
+                     static_cast<std::size_t>(count));
 }
 
 SpinModel make_potts_lattice(const std::vector<int>& extents, bool periodic, int q,

@@ -164,18 +164,38 @@ NrptResult sample_with(const DeviceDecision& decision, const SpinModel& model, d
   });
 }
 
+namespace {
+
+template <class Value>
+std::unique_ptr<SamplerBaseOf<Value>> sampler_of(const DeviceDecision& decision,
+                                                 const SpinModel& model, const NrptOptions& options,
+                                                 TraceSink* sink,
+                                                 const SamplerStateOf<Value>* resume_from,
+                                                 MachineExchange* exchange) {
+  detail::require_kokkos_initialized("make_sampler");
+  return with_space(decision, [&](const auto& space) -> std::unique_ptr<SamplerBaseOf<Value>> {
+    using Space = std::decay_t<decltype(space)>;
+    if (resume_from != nullptr) {
+      return std::make_unique<Sampler<Space, Value>>(space, model, options, *resume_from, sink,
+                                                     exchange);
+    }
+    return std::make_unique<Sampler<Space, Value>>(space, model, options, sink, exchange);
+  });
+}
+
+}  // namespace
+
 std::unique_ptr<SamplerBase> make_sampler(const DeviceDecision& decision, const SpinModel& model,
                                           const NrptOptions& options, TraceSink* sink,
                                           const SamplerState* resume_from,
                                           MachineExchange* exchange) {
-  detail::require_kokkos_initialized("make_sampler");
-  return with_space(decision, [&](const auto& space) -> std::unique_ptr<SamplerBase> {
-    using Space = std::decay_t<decltype(space)>;
-    if (resume_from != nullptr) {
-      return std::make_unique<Sampler<Space>>(space, model, options, *resume_from, sink, exchange);
-    }
-    return std::make_unique<Sampler<Space>>(space, model, options, sink, exchange);
-  });
+  return sampler_of(decision, model, options, sink, resume_from, exchange);
+}
+
+std::unique_ptr<SamplerBaseOf<double>> make_real_sampler(
+    const DeviceDecision& decision, const SpinModel& model, const NrptOptions& options,
+    TraceSink* sink, const SamplerStateOf<double>* resume_from, MachineExchange* exchange) {
+  return sampler_of(decision, model, options, sink, resume_from, exchange);
 }
 
 std::unique_ptr<RbmTrainerBase> make_rbm_trainer(const DeviceDecision& decision,

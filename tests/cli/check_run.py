@@ -32,6 +32,9 @@ NRPT_KEYS = {"n_chains", "rounds", "explore_sweeps", "betas", "acceptance", "Lam
              "round_trips"}
 OBSERVABLE_KEYS = {"energy_per_node", "abs_magnetization_per_node", "n_samples", "node_means",
                    "node_means_stderr"}
+# A continuous model's (summary model.variables): <x_i>, Var(x_i) and |sum_i x_i| / N.
+CONTINUOUS_OBSERVABLE_KEYS = {"energy_per_node", "abs_mean_per_node", "n_samples", "node_means",
+                              "node_means_stderr", "node_variances", "node_variances_stderr"}
 # A Potts model's (summary model.n_states = q): marginals P(x_i = s), one list of q per node.
 POTTS_OBSERVABLE_KEYS = {"energy_per_node", "potts_order_parameter", "n_samples",
                          "node_marginals", "node_marginals_stderr"}
@@ -103,8 +106,13 @@ def check_run(directory, failures):
     # model
     m = s["model"]
     q = m.get("n_states")  # a Potts model's q; absent for Ising spins
-    need(set(m) - {"n_states"} == {"n_nodes", "n_free", "n_edges", "n_colors"},
+    continuous = m.get("variables")  # gaussian or double_well; absent for discrete models
+    annealed = m.get("annealed", False)  # then energies.npy holds E - E_ref
+    need(set(m) - {"n_states", "variables", "annealed"} == {"n_nodes", "n_free", "n_edges",
+                                                           "n_colors"},
          f"model keys {sorted(m)}")
+    need(continuous in (None, "gaussian", "double_well") and
+         (("annealed" in m) == (continuous is not None)), f"model.variables {continuous}")
     need(q is None or (isinstance(q, int) and 2 <= q <= 256), f"model.n_states {q}")
     n_nodes = m["n_nodes"]
     need(isinstance(n_nodes, int) and n_nodes >= 1, "model.n_nodes")
@@ -188,26 +196,32 @@ def check_run(directory, failures):
         expect = (rounds // spec["every"], observed)
     else:
         expect = (0, 0)
-    need(samples.dtype == (np.uint8 if q else np.int8) and samples.shape == expect,
+    sample_type = np.float64 if continuous else np.uint8 if q else np.int8
+    need(samples.dtype == sample_type and samples.shape == expect,
          f"samples.npy {samples.dtype} {samples.shape} != {expect}")
-    if q:
+    if continuous:
+        need(np.all(np.isfinite(samples)), "samples are not all finite")
+    elif q:
         need(np.all(samples < q), f"samples are not all states 0 .. {q - 1}")
     else:
         need(np.all(np.abs(samples) == 1), "samples are not all +-1")
 
     # observables
     o = s["observables"]
-    need(set(o) == (POTTS_OBSERVABLE_KEYS if q else OBSERVABLE_KEYS),
+    need(set(o) == (CONTINUOUS_OBSERVABLE_KEYS if continuous else
+                    POTTS_OBSERVABLE_KEYS if q else OBSERVABLE_KEYS),
          f"observables keys {sorted(o)}")
     energy = o["energy_per_node"]
     if need(isinstance(energy, dict) and set(energy) == {"mean", "stderr"}, "energy_per_node"):
         need(math.isfinite(energy["mean"]) and energy["stderr"] >= 0, "energy_per_node values")
-        if e.size:
+        if e.size and not annealed:
             cold = e[:, -1].mean() / n_nodes
             need(close(energy["mean"], cold, 1e-9, 1e-9),
                  f"energy_per_node.mean {energy['mean']} != energies.npy cold mean {cold}")
     if q:
         check_potts_observables(o, c["output"]["moments"], n_nodes, q, rounds, need)
+    elif continuous:
+        check_continuous_observables(o, c["output"]["moments"], n_nodes, rounds, need)
     elif c["output"]["moments"]:
         mag = o["abs_magnetization_per_node"]
         need(isinstance(mag, dict) and 0 <= mag["mean"] <= 1 and mag["stderr"] >= 0,
@@ -222,7 +236,8 @@ def check_run(directory, failures):
         need(o["node_means"] is None and o["node_means_stderr"] is None,
              "node_means should be null without moments")
 
-    check_search_best(s["search"], "until" in cn, e, q, n_nodes, n["round_trips"], directory, need)
+    check_search_best(s["search"], "until" in cn, e, sample_type, n_nodes, n["round_trips"],
+                      directory, need)
     check_health(s["health"], c["output"]["energies"] and rounds >= 4, need)
     # log Z: known exactly when the ladder starts at beta = 0 (the CLI takes no reference
     # log Z), and estimated from the energies.
@@ -231,7 +246,8 @@ def check_run(directory, failures):
          f"log_z {'missing' if want_log_z else 'present'} (energies "
          f"{c['output']['energies']}, rounds {rounds}, beta_0 {betas[0]})")
     if "log_z" in s:
-        check_log_z(s["log_z"], betas, m["n_free"], q or 2, need)
+        # A continuous model's log Z(0) is its reference's (exact, not n_free log q).
+        check_log_z(s["log_z"], betas, m["n_free"], None if continuous else q or 2, need)
 
     # Two replicas or more in one process (over ranks the section is absent).
     if "overlap" in s:
@@ -321,7 +337,24 @@ def check_search_advice(search, cn, n, need):
          f"search.diagnosis.recommended {d['recommended']}")
 
 
-def check_search_best(search, until, energies, q, n_nodes, round_trips, directory, need):
+def check_continuous_observables(o, moments, n_nodes, rounds, need):
+    """<x_i>, Var(x_i) with errors with moments; null lists without."""
+    lists = ("node_means", "node_means_stderr", "node_variances", "node_variances_stderr")
+    if not moments:
+        need(all(o[key] is None for key in lists), "node lists should be null without moments")
+        return
+    need(o["n_samples"] == rounds, "observables.n_samples != rounds")
+    for key in lists:
+        values = o[key]
+        need(isinstance(values, list) and len(values) == n_nodes and
+             all(math.isfinite(v) for v in values), key)
+    for key in lists[1:]:
+        need(all(v >= 0 for v in o[key]), f"{key} not all >= 0")
+    mean = o["abs_mean_per_node"]
+    need(isinstance(mean, dict) and mean["mean"] >= 0 and mean["stderr"] >= 0, "abs_mean_per_node")
+
+
+def check_search_best(search, until, energies, sample_type, n_nodes, round_trips, directory, need):
     """search: the run's best (best_state.npy), at or below every energy of the trace."""
     if not need(isinstance(search, dict) and
                 set(search) - ADVICE_KEYS == SEARCH_KEYS | ({"ended_by"} if until else set()),
@@ -335,7 +368,7 @@ def check_search_best(search, until, energies, q, n_nodes, round_trips, director
         need(search["best_energy"] <= energies.min() + 1e-9,
              f"search.best_energy {search['best_energy']} above energies.npy's {energies.min()}")
     best = np.load(os.path.join(directory, "best_state.npy"))
-    need(best.dtype == (np.uint8 if q else np.int8) and best.shape == (1, n_nodes),
+    need(best.dtype == sample_type and best.shape == (1, n_nodes),
          f"best_state.npy {best.dtype} {best.shape}")
 
 
@@ -426,7 +459,8 @@ def check_log_z(z, betas, n_free, q, need):
                 f"log_z keys {sorted(z) if isinstance(z, dict) else z}"):
         return
     need(z["beta"] == betas[-1], "log_z.beta != the coldest beta")
-    need(z["log_z0_exact"] is True and close(z["log_z0"], n_free * math.log(q)),
+    need(z["log_z0_exact"] is True and
+         (close(z["log_z0"], n_free * math.log(q)) if q else math.isfinite(z["log_z0"])),
          f"log_z0 {z['log_z0']} != n_free log {q} (exact: {z['log_z0_exact']})")
     for key in ("thermodynamic_integration", "stepping_stone"):
         e = z[key]

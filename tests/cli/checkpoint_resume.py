@@ -12,7 +12,8 @@
   - extend: a complete run + N rounds == a run of rounds + N from the start;
   - a file-size limit during a checkpoint write: a clear error, the previous checkpoint
     survives and a later resume completes with the same bits;
-  - a q = 3 Potts glass (uint8 samples, node marginals): kill -9 and SIGTERM, resumed (the
+  - a q = 3 Potts glass (uint8 samples, node marginals) and a double-well lattice (float64
+    samples, node variances): kill -9 and SIGTERM, resumed (the
     latter on another device), and extended, give the same bits as uninterrupted."""
 
 import os
@@ -37,6 +38,13 @@ GLASS = """  kind: lattice
   periodic: true
   coupling: {distribution: gaussian, seed: 3}
   field: {distribution: gaussian, seed: 4, std: 0.3}"""
+# A 10x10 double-well (phi^4) lattice with random fields: float64 samples, node variances.
+DOUBLE_WELL = """  kind: double_well
+  shape: [10, 10]
+  periodic: true
+  coupling: 0.3
+  barrier: 1.0
+  field: {distribution: gaussian, seed: 7, std: 0.2}"""
 # A 10x10 q = 3 Gaussian Potts glass with per-state fields drawn per node and state.
 POTTS_GLASS = """  kind: lattice
   potts: 3
@@ -344,22 +352,23 @@ def main():
     r = clitest.run(hamon, ["resume", "run", "--quiet"], cwd=full)
     failures.check(r.returncode == 0, f"resume after the failed write: {r.stderr}")
     compare(failures, "resumed after a failed checkpoint write", os.path.join(full, "run"), want_full)
-    potts_cases(hamon, args.work, rng, failures)
+    stop_resume_extend_cases(hamon, args.work, rng, failures)
+    stop_resume_extend_cases(hamon, args.work, rng, failures, "double_well", DOUBLE_WELL)
     failures.finish("checkpoint/resume")
 
 
-def potts_cases(hamon, work, rng, failures):
-    """A Potts run stopped (kill -9 a few times; SIGTERM, resumed on another device) and
-    extended: the same bits as the uninterrupted run."""
-    config = os.path.join(work, "potts.yaml")
-    experiment(config, every=20, model=POTTS_GLASS)
-    ref_dir = fresh(work, "potts_reference")
+def stop_resume_extend_cases(hamon, work, rng, failures, name="Potts", model=POTTS_GLASS):
+    """A Potts run (or `model`'s) stopped (kill -9 a few times; SIGTERM, resumed on another
+    device) and extended: the same bits as the uninterrupted run."""
+    config = os.path.join(work, f"{name}.yaml")
+    experiment(config, every=20, model=model)
+    ref_dir = fresh(work, f"{name}_reference")
     ref = clitest.run(hamon, ["run", config, "--quiet", "--device", "serial"], cwd=ref_dir)
-    if not failures.check(ref.returncode == 0, f"Potts reference run: {ref.stderr}"):
+    if not failures.check(ref.returncode == 0, f"{name} reference run: {ref.stderr}"):
         return
     want = outputs(os.path.join(ref_dir, "run"))
     want_any_device = outputs(os.path.join(ref_dir, "run"), any_device=True)
-    kill_dir = fresh(work, "potts_killed")
+    kill_dir = fresh(work, f"{name}_killed")
     ckpt = os.path.join(kill_dir, "run.partial", "checkpoint.bin")
     command = ["run", config, "--quiet", "--device", "serial"]
     kills = 0
@@ -379,28 +388,28 @@ def potts_cases(hamon, work, rng, failures):
         if p.returncode == 0:
             break
         if not failures.check(p.returncode == -signal.SIGKILL,
-                              f"Potts attempt {attempt}: exit {p.returncode}: {err}"):
+                              f"{name} attempt {attempt}: exit {p.returncode}: {err}"):
             return
         command = ["resume", "run", "--quiet", "--device", "serial"]
-    failures.check(kills >= 1, "no kill landed before the Potts run finished")
-    compare(failures, f"Potts, killed {kills} times and resumed", os.path.join(kill_dir, "run"),
+    failures.check(kills >= 1, f"no kill landed before the {name} run finished")
+    compare(failures, f"{name}, killed {kills} times and resumed", os.path.join(kill_dir, "run"),
             want)
-    d = fresh(work, "potts_sigterm")
+    d = fresh(work, f"{name}_sigterm")
     p = stopped_run(hamon, d, config, signal.SIGTERM, device="serial")
-    failures.check(p.returncode == 3, f"Potts SIGTERM: exit {p.returncode}, want 3")
+    failures.check(p.returncode == 3, f"{name} SIGTERM: exit {p.returncode}, want 3")
     resumed = clitest.run(hamon, ["resume", "run", "--quiet", "--device", "openmp"], cwd=d,
                           env=clitest.clean_env(OMP_NUM_THREADS="2"))
-    failures.check(resumed.returncode == 0, f"Potts resume on openmp: {resumed.stderr}")
-    compare(failures, "Potts SIGTERM on serial, resumed on openmp (2 threads)",
+    failures.check(resumed.returncode == 0, f"{name} resume on openmp: {resumed.stderr}")
+    compare(failures, f"{name} SIGTERM on serial, resumed on openmp (2 threads)",
             os.path.join(d, "run"), want_any_device, any_device=True)
-    short_dir = fresh(work, "potts_extend")
+    short_dir = fresh(work, f"{name}_extend")
     r1 = clitest.run(hamon, ["run", config, "--quiet", "--rounds", "1000", "--device", "serial"],
                      cwd=short_dir)
     r2 = clitest.run(hamon, ["extend", "run", "--rounds", str(ROUNDS - 1000), "--quiet"],
                      cwd=short_dir)
     failures.check(r1.returncode == 0 and r2.returncode == 0,
-                   f"Potts extend: {r1.stderr} {r2.stderr}")
-    compare(failures, "Potts run of 1000 rounds extended", os.path.join(short_dir, "run"), want)
+                   f"{name} extend: {r1.stderr} {r2.stderr}")
+    compare(failures, f"{name} run of 1000 rounds extended", os.path.join(short_dir, "run"), want)
 
 
 _WANT50 = {}

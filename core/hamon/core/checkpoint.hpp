@@ -82,9 +82,13 @@ CheckpointIdentity identity_of(std::uint64_t model_fingerprint, const NrptOption
 void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& expected,
                     const std::string& name);
 
-void write_checkpoint(std::ostream& out, const Checkpoint& checkpoint);
+/// A checkpoint of a continuous model (CheckpointOf<double>) says so in a VKND section; a
+/// reader of the other kind refuses it by name. Instantiated for std::int8_t and double.
+template <class Value>
+void write_checkpoint(std::ostream& out, const CheckpointOf<Value>& checkpoint);
 /// `name` (a file name) is what errors call the stream.
-Checkpoint read_checkpoint(std::istream& in, const std::string& name);
+template <class Value = std::int8_t>
+CheckpointOf<Value> read_checkpoint(std::istream& in, const std::string& name);
 
 /// The files save_checkpoint keeps for `path` (see the top): `path` itself, `path`.new (a
 /// write a kill interrupted) and `path`.prev (its predecessor).
@@ -98,16 +102,20 @@ CheckpointFiles checkpoint_files(const std::filesystem::path& path);
 /// Atomic replacement of `path`, keeping the previous checkpoint (see the top). Throws
 /// std::runtime_error (a failed run, not bad input) naming the file and the system error;
 /// the earlier checkpoint survives.
-void save_checkpoint(const std::filesystem::path& path, const Checkpoint& checkpoint);
+template <class Value>
+void save_checkpoint(const std::filesystem::path& path, const CheckpointOf<Value>& checkpoint);
 
-struct LoadedCheckpoint {
-  Checkpoint checkpoint;
+template <class Value>
+struct LoadedCheckpointOf {
+  CheckpointOf<Value> checkpoint;
   std::filesystem::path file;        // the one used
   std::vector<std::string> skipped;  // "FILE: why" for each candidate not used
 };
 
 /// The newest good checkpoint of path, path.new and path.prev. Throws CheckpointError
 /// listing every candidate's problem when none is good.
-LoadedCheckpoint load_checkpoint(const std::filesystem::path& path);
+template <class Value = std::int8_t>
+LoadedCheckpointOf<Value> load_checkpoint(const std::filesystem::path& path);
+using LoadedCheckpoint = LoadedCheckpointOf<std::int8_t>;
 
 }  // namespace hamon

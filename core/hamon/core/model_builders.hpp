@@ -45,6 +45,20 @@ struct PottsFields {
   std::optional<ValueDistribution> drawn;
 };
 
+/// A continuous model (spin_model.hpp) on a lattice (extents, bonds and colouring as
+/// make_lattice, J_ij drawn from `coupling` in bond order), with one d_i or lambda_i and one
+/// field per node (empty fields: zero).
+SpinModel make_continuous_lattice(ContinuousKind kind, const std::vector<int>& extents,
+                                  bool periodic, const ValueDistribution& coupling,
+                                  const std::vector<double>& weights,
+                                  const std::vector<double>& fields = {});
+
+/// Per-node values drawn in node order from `distribution`: a continuous model's weights
+/// (d_i or lambda_i) or its fields, each kind from its own stream (as make_lattice's fields).
+enum class NodeValueKind { weight, field };
+std::vector<double> draw_node_values(const ValueDistribution& distribution, NodeValueKind kind,
+                                     std::int64_t count);
+
 /// A q-state Potts lattice (extents and bond order as make_lattice): J_ij drawn from
 /// `coupling` in bond order (constant 1: the ferromagnet; pm_one: the +-J Potts glass;
 /// gaussian: the Gaussian Potts glass), E = -(sum h_i(x_i) + sum J_ij delta(x_i, x_j)).

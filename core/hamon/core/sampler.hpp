@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "hamon/core/checkpoint.hpp"
@@ -50,6 +51,11 @@ class TraceSink {
   virtual void append_samples(const std::int8_t* rows, std::int64_t n_rows,
                               std::int64_t n_columns) = 0;
   virtual void append_energies(const double* rows, std::int64_t n_rows, std::int64_t n_columns) = 0;
+  /// Continuous models' sample rows; a sink that takes none throws std::logic_error.
+  virtual void append_real_samples(const double* /*rows*/, std::int64_t /*n_rows*/,
+                                   std::int64_t /*n_columns*/) {
+    throw std::logic_error("this trace sink takes no real-valued samples");
+  }
   virtual void append_index_process(const std::int32_t* rows, std::int64_t n_rows,
                                     std::int64_t n_columns) = 0;
   /// Every row handed over so far must be durable (called before a checkpoint records the

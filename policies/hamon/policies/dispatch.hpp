@@ -91,6 +91,13 @@ std::unique_ptr<SamplerBase> make_sampler(const DeviceDecision& decision, const 
                                           const NrptOptions& options, TraceSink* sink = nullptr,
                                           const SamplerState* resume_from = nullptr,
                                           MachineExchange* exchange = nullptr);
+/// The same for a continuous model (Sampler<Space, double>); `resume_from` may be null.
+std::unique_ptr<SamplerBaseOf<double>> make_real_sampler(const DeviceDecision& decision,
+                                                         const SpinModel& model,
+                                                         const NrptOptions& options,
+                                                         TraceSink* sink,
+                                                         const SamplerStateOf<double>* resume_from,
+                                                         MachineExchange* exchange = nullptr);
 
 /// An RBM trainer (hamon/core/train/rbm_trainer.hpp) in the space the decision names: a new
 /// run from `initial`, or (with `resume_from`) the continuation of a saved state, which any

@@ -188,15 +188,18 @@ bool record_traces(const ExecutionSpace& space,
   return chunk_full;
 }
 
-/// Sample rows to a sink, which takes bytes: one-byte variables (spins, Potts states) as
-/// they are stored. A wider storage type has no sink yet (its samples are kept).
+/// Sample rows to a sink: one-byte variables (spins, Potts states) as they are stored,
+/// continuous models' doubles as doubles; another storage type has no sink (its samples
+/// are kept).
 template <class T>
 void append_samples_to(TraceSink& sink, const T* rows, std::int64_t n_rows, std::int64_t columns) {
   if constexpr (sizeof(T) == 1) {
     sink.append_samples(reinterpret_cast<const std::int8_t*>(rows), n_rows, columns);
+  } else if constexpr (std::is_same_v<T, double>) {
+    sink.append_real_samples(rows, n_rows, columns);
   } else {
     (void)sink, (void)rows, (void)n_rows, (void)columns;
-    throw std::logic_error("trace sinks take one-byte variables; keep these samples instead");
+    throw std::logic_error("trace sinks take one-byte or double variables; keep these samples");
   }
 }
 
