@@ -182,6 +182,56 @@ TEST_P(DistributedRun, a_stop_asked_on_one_rank_ends_every_rank_at_the_same_roun
   if (exchange.is_root()) expect_same_but_overlaps(distributed, one_process(model, o));
 }
 
+/// Continuous models: their doubles travel between the ranks as bytes, their moment sums
+/// are fixed-point integers, so the ranks give one process's bits too; a one-process state
+/// resumes over the ranks and theirs (through checkpoint bytes) in one process.
+TEST(DistributedContinuousRun, gives_the_bits_of_one_process_and_resumes_across_rank_counts) {
+  for (const auto kind : {hamon::ContinuousKind::gaussian, hamon::ContinuousKind::double_well}) {
+    const hamon::SpinModel model = hamon::make_continuous_lattice(
+        kind, {6, 6}, true, hamon::ValueDistribution::gaussian(11, 0.25),
+        std::vector<double>(36, kind == hamon::ContinuousKind::gaussian ? 2.0 : 1.0),
+        hamon::draw_node_values(hamon::ValueDistribution::gaussian(12, 0.2),
+                                hamon::NodeValueKind::field, 36));
+    const hamon::NrptOptions o = hamon_test::observed_run(40);
+    const std::int64_t total = o.burn_in + o.n_rounds;
+    hamon::NrptResult reference;
+    hamon::SamplerStateOf<double> early;
+    {
+      hamon::Sampler<ReferenceSpace, double> s(ReferenceSpace(), model, o);
+      s.run(90);
+      early = s.state();
+      s.run(total - 90);
+      reference = s.result();
+    }
+    hamon::MpiExchange exchange;
+    hamon::NrptResult distributed;
+    hamon::SamplerStateOf<double> saved;
+    on_this_ranks_space([&](const auto& space) {
+      using Space = std::decay_t<decltype(space)>;
+      hamon::Sampler<Space, double> straight(space, model, o, nullptr, &exchange);
+      straight.run(100);
+      straight.run(total - 100);
+      distributed = straight.result();
+      hamon::Sampler<Space, double> resumed(space, model, o, early, nullptr, &exchange);
+      resumed.run(110);
+      saved = resumed.state();
+    });
+    if (!exchange.is_root()) continue;
+    expect_same_results(distributed, reference);
+    hamon::CheckpointOf<double> c;
+    c.identity = hamon::identity_of(model, o);
+    c.state = saved;
+    std::stringstream bytes;
+    hamon::write_checkpoint(bytes, c);
+    const auto back = hamon::read_checkpoint<double>(bytes, "in memory");
+    hamon::Sampler<ReferenceSpace, double> after(ReferenceSpace(), model, o, back.state);
+    EXPECT_EQ(after.rounds_done(), 200);
+    after.run(total - 200);
+    expect_same_results(after.result(), reference);
+    EXPECT_FALSE(reference.real_samples.empty());
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Mpi, DistributedRun,
                          ::testing::Values(Case{Couplings::real, 5}, Case{Couplings::real, 40},
                                            Case{Couplings::integer, 40},

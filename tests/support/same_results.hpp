@@ -19,12 +19,16 @@ inline void expect_same_results(const hamon::NrptResult& a, const hamon::NrptRes
   expect_same_bits(a.final_energies, b.final_energies, "final energies");
   EXPECT_EQ(a.n_samples, b.n_samples);
   expect_same_bits(a.samples, b.samples, "samples");
+  expect_same_bits(a.real_samples, b.real_samples, "real samples");
   expect_same_bits(a.energies, b.energies, "energy trace");
   expect_same_bits(a.index_process, b.index_process, "index process");
   EXPECT_EQ(a.moments.n_samples, b.moments.n_samples);
   expect_same_bits(a.moments.node_means, b.moments.node_means, "node means");
   expect_same_bits(a.moments.node_means_stderr, b.moments.node_means_stderr, "node stderr");
   expect_same_bits(a.moments.edge_means, b.moments.edge_means, "edge means");
+  expect_same_bits(a.moments.node_variances, b.moments.node_variances, "node variances");
+  expect_same_bits(a.moments.node_variances_stderr, b.moments.node_variances_stderr,
+                   "node variance stderr");
   EXPECT_EQ(a.moments.energy_per_node.mean, b.moments.energy_per_node.mean);
   EXPECT_EQ(a.moments.energy_per_node.standard_error, b.moments.energy_per_node.standard_error);
   expect_same_bits(a.moments.edge_means_stderr, b.moments.edge_means_stderr, "edge stderr");
@@ -36,6 +40,7 @@ inline void expect_same_results(const hamon::NrptResult& a, const hamon::NrptRes
   // The best states: where each machine's lowest energy was, and the run's best configuration.
   expect_same_bits(a.best_energies, b.best_energies, "best energies");
   expect_same_bits(a.best_state, b.best_state, "best state");
+  expect_same_bits(a.best_real_state, b.best_real_state, "best real state");
   EXPECT_EQ(a.best_energy, b.best_energy);
   EXPECT_EQ(a.best_round, b.best_round);
   EXPECT_EQ(a.best_chain, b.best_chain);
