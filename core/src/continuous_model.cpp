@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Continuous models (spin_model.hpp): Gaussian fields and phi^4 double wells on a
 // SpinModel's graph, their validation, energies and the exact log Z of their reference.
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hamon/core/spin_model.hpp"
@@ -137,7 +140,8 @@ namespace {
 /// log of the integral of exp(-beta (lambda (x^2 - 1)^2 - h x)) over the real line. The
 /// integrand is smooth and decays like exp(-beta lambda x^4), so the trapezoid rule on a
 /// fine grid over the interval where the exponent is within 60 of its maximum converges
-/// geometrically; the points are many more than needed for 1e-12.
+/// geometrically: 20 001 points leave an error far below 1e-12 (checked against a rule ten
+/// times finer in tests/unit/test_continuous_models.cpp).
 double double_well_site_log_z(double beta, double lambda, double h) {
   auto exponent = [&](double x) {
     const double s = x * x - 1.0;
@@ -147,7 +151,7 @@ double double_well_site_log_z(double beta, double lambda, double h) {
   // peak (the peak's exponent is at most beta (|h| (1 + |h| / lambda) + lambda) above 0).
   const double reach = 2.0 + std::cbrt(std::abs(h) / lambda) +
                        std::pow(80.0 / (beta * lambda), 0.25) + std::sqrt(std::abs(h) / lambda);
-  constexpr int kPoints = 200000;
+  constexpr int kPoints = 20000;
   const double step = 2.0 * reach / kPoints;
   double peak = exponent(-reach);
   for (int k = 0; k <= kPoints; ++k) peak = std::max(peak, exponent(-reach + k * step));
@@ -167,13 +171,20 @@ double reference_log_z(const SpinModel& model, double beta) {
     throw ModelError("reference_log_z: beta must be a finite number > 0");
   }
   constexpr double kTwoPi = 6.283185307179586476925;
+  // Sites of equal (weight, field) share their integral: a lattice's many equal sites cost
+  // one quadrature.
+  std::map<std::pair<double, double>, double> site_log_z;
   double sum = 0.0;
   for (std::size_t i = 0; i < model.node_weights().size(); ++i) {
     const double w = model.node_weights()[i];
     const double h = model.fields()[i];
-    sum += model.continuous_kind() == ContinuousKind::gaussian
-               ? 0.5 * std::log(kTwoPi / (beta * w)) + beta * h * h / (2.0 * w)
-               : double_well_site_log_z(beta, w, h);
+    if (model.continuous_kind() == ContinuousKind::gaussian) {
+      sum += 0.5 * std::log(kTwoPi / (beta * w)) + beta * h * h / (2.0 * w);
+      continue;
+    }
+    const auto [it, fresh] = site_log_z.try_emplace({w, h}, 0.0);
+    if (fresh) it->second = double_well_site_log_z(beta, w, h);
+    sum += it->second;
   }
   return sum;
 }

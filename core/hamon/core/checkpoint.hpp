@@ -86,6 +86,10 @@ void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& e
 /// reader of the other kind refuses it by name. Instantiated for std::int8_t and double.
 template <class Value>
 void write_checkpoint(std::ostream& out, const CheckpointOf<Value>& checkpoint);
+/// The one-byte variables' checkpoint, also from a braced initialiser.
+inline void write_checkpoint(std::ostream& out, const Checkpoint& checkpoint) {
+  write_checkpoint<std::int8_t>(out, checkpoint);
+}
 /// `name` (a file name) is what errors call the stream.
 template <class Value = std::int8_t>
 CheckpointOf<Value> read_checkpoint(std::istream& in, const std::string& name);
@@ -104,6 +108,10 @@ CheckpointFiles checkpoint_files(const std::filesystem::path& path);
 /// the earlier checkpoint survives.
 template <class Value>
 void save_checkpoint(const std::filesystem::path& path, const CheckpointOf<Value>& checkpoint);
+/// The one-byte variables' checkpoint, also from a braced initialiser.
+inline void save_checkpoint(const std::filesystem::path& path, const Checkpoint& checkpoint) {
+  save_checkpoint<std::int8_t>(path, checkpoint);
+}
 
 template <class Value>
 struct LoadedCheckpointOf {

@@ -117,7 +117,25 @@ void no_real_tables(const ExecutionSpace&,
                     const DeviceModel<typename ExecutionSpace::memory_space>&,
                     RealState<ExecutionSpace>&) {}
 
-/// One sweep: colour by colour, every (node of the colour, local machine) pair.
+/// Machines of one host work item: a node's machines in runs of this many, their values
+/// contiguous (ChainState's LayoutLeft), 8 Philox generators side by side for the
+/// Gaussian words.
+inline constexpr std::int32_t kRealLanes = 32;
+
+/// The Gaussian word of machine `machine` at site `node`: word machine % 4 of the draw of
+/// its group of four machines, so one Philox call serves four updates (a machine's word
+/// depends on its index only, never on which rank or work item holds it).
+KOKKOS_INLINE_FUNCTION std::uint32_t gaussian_word(std::uint64_t seed, std::int64_t node,
+                                                   std::int32_t machine, std::uint32_t sweep,
+                                                   std::uint32_t round) {
+  return real_draw(seed, node, machine / 4, sweep, round, 0u).w[machine % 4];
+}
+
+/// One sweep: colour by colour, every (node of the colour, local machine) pair. On the
+/// host a work item is one node's machines, whose coupled sums and Gaussian words are
+/// computed for 32 machines at a time in vectorised loops; elsewhere one (node, machine)
+/// pair per work item, consecutive items on consecutive machines. Either way every update
+/// does the same arithmetic: the same bits.
 template <class ExecutionSpace>
 void real_sweep(const ExecutionSpace& space,
                 const DeviceModel<typename ExecutionSpace::memory_space>& model,
@@ -133,32 +151,89 @@ void real_sweep(const ExecutionSpace& space,
   const std::int64_t n_machines = state.n_local_machines();
   const std::int32_t top = static_cast<std::int32_t>(betas.extent(0)) - 1;
   const bool annealed = model.annealed;
+  // The update of machine row m at node i, given its coupled sum and (Gaussian) word.
+  const auto update =
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t m, double phi, std::uint32_t word) {
+    const double beta = betas(chain_of_machine(m));
+    const double a = annealed ? betas(top) : beta;
+    if (views.gaussian) {
+      const double z = standard_normal_quantile(to_unit_interval(word));
+      x(m, i) = gaussian_site_value(views.weights(i), views.fields(i), phi, a, beta, z);
+      return;
+    }
+    const auto machine = static_cast<std::int32_t>(first + m);
+    const auto words = [&](std::uint32_t call) {
+      return real_draw(seed, i, machine, sweep, round, call);
+    };
+    const DoubleWellSite site{a * views.weights(i), a * views.fields(i) + beta * phi};
+    x(m, i) = double_well_slice_step(site, x(m, i), words, kSliceTries);
+  };
   const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
   for (std::size_t c = 0; c < n_colours; ++c) {
     const std::int64_t begin = model.block_offsets[c];
     const std::int64_t n_block = model.block_offsets[c + 1] - begin;
-    const std::int64_t n_items = n_block * n_machines;
-    if (n_items == 0) continue;
-    // The machines of a node side by side: consecutive items read consecutive values.
-    launch(
-        space, "hamon::real_sweep", n_items, n_items, KOKKOS_LAMBDA(const std::int64_t k) {
-          const std::int64_t i = block_nodes(begin + k / n_machines);
-          const std::int64_t m = k % n_machines;
-          const double beta = betas(chain_of_machine(m));
-          const double a = annealed ? betas(top) : beta;
-          const double phi = views.coupled_sum(i, x, m);
-          const auto machine = static_cast<std::int32_t>(first + m);
-          auto words = [&](std::uint32_t call) {
-            return real_draw(seed, i, machine, sweep, round, call);
-          };
-          if (views.gaussian) {
-            x(m, i) =
-                gaussian_site_draw(views.weights(i), views.fields(i), phi, a, beta, words(0u).w[0]);
-          } else {
-            const DoubleWellSite site{a * views.weights(i), a * views.fields(i) + beta * phi};
-            x(m, i) = double_well_slice_step(site, x(m, i), words, kSliceTries);
+    if (n_block == 0 || n_machines == 0) continue;
+    if constexpr (host_style<ExecutionSpace>) {
+      launch(space, "hamon::real_sweep", n_block, n_block * n_machines, [=](const std::int64_t k) {
+        const std::int64_t i = block_nodes(begin + k);
+        for (std::int64_t m0 = 0; m0 < n_machines; m0 += kRealLanes) {
+          const auto lanes = static_cast<std::int32_t>(
+              n_machines - m0 < kRealLanes ? n_machines - m0 : kRealLanes);
+          double phi[kRealLanes];
+          for (std::int32_t l = 0; l < kRealLanes; ++l) phi[l] = 0.0;
+          for (std::int64_t e = views.row_offsets(i); e < views.row_offsets(i + 1); ++e) {
+            const double coupling = views.couplings(e);
+            const double* neighbour = &x(m0, views.columns(e));
+            HAMON_SIMD
+            for (std::int32_t l = 0; l < lanes; ++l) phi[l] += coupling * neighbour[l];
           }
-        });
+          if (!views.gaussian) {
+            for (std::int32_t l = 0; l < lanes; ++l) update(i, m0 + l, phi[l], 0u);
+            continue;
+          }
+          // Gaussian: the words of 8 Philox generators side by side (first and m0 are
+          // multiples of 16: the lanes' groups of four start at l = 0), the normal
+          // quantile's central region for every lane in a vectorised loop, the tails
+          // (about 15% of the draws) one by one, then the values: the operations of
+          // the scalar update, lane by lane.
+          constexpr int kGroups = kRealLanes / 4;
+          std::uint32_t nodes[kGroups], groups[kGroups], words[kRealLanes];
+          for (int g = 0; g < kGroups; ++g) {
+            nodes[g] = static_cast<std::uint32_t>(i);
+            groups[g] = static_cast<std::uint32_t>((first + m0) / 4 + g);
+          }
+          philox4_lanes<kGroups>(seed, nodes, groups, sweep, round, words);
+          double z[kRealLanes];
+          HAMON_SIMD
+          for (std::int32_t l = 0; l < kRealLanes; ++l) {
+            z[l] = normal_quantile_central(to_unit_interval(words[l]) - 0.5);
+          }
+          for (std::int32_t l = 0; l < lanes; ++l) {
+            const double p = to_unit_interval(words[l]);
+            if (!normal_quantile_is_central(p - 0.5)) z[l] = standard_normal_quantile(p);
+          }
+          const double d = views.weights(i);
+          const double h = views.fields(i);
+          for (std::int32_t l = 0; l < lanes; ++l) {
+            const double beta = betas(chain_of_machine(m0 + l));
+            const double a = annealed ? betas(top) : beta;
+            x(m0 + l, i) = gaussian_site_value(d, h, phi[l], a, beta, z[l]);
+          }
+        }
+      });
+    } else {
+      launch(
+          space, "hamon::real_sweep", n_block * n_machines, n_block * n_machines,
+          KOKKOS_LAMBDA(const std::int64_t k) {
+            const std::int64_t i = block_nodes(begin + k / n_machines);
+            const std::int64_t m = k % n_machines;
+            const std::uint32_t word =
+                views.gaussian
+                    ? gaussian_word(seed, i, static_cast<std::int32_t>(first + m), sweep, round)
+                    : 0u;
+            update(i, m, views.coupled_sum(i, x, m), word);
+          });
+    }
   }
 }
 

@@ -31,13 +31,13 @@ KOKKOS_INLINE_FUNCTION Philox4 real_draw(std::uint64_t seed, std::int64_t node,
                  static_cast<std::uint32_t>(machine) | (call << 24), sweep, round);
 }
 
-/// Gaussian site: d x^2 / 2 - h x, so x ~ N((a h + b phi) / (a d), 1 / (a d)), exactly, by
-/// inverting the normal distribution function at one uniform word.
-KOKKOS_INLINE_FUNCTION double gaussian_site_draw(double d, double h, double phi, double a, double b,
-                                                 std::uint32_t word) {
+/// Gaussian site: d x^2 / 2 - h x, so x ~ N((a h + b phi) / (a d), 1 / (a d)), exactly:
+/// `z` is a standard normal draw (standard_normal_quantile of one uniform word).
+KOKKOS_INLINE_FUNCTION double gaussian_site_value(double d, double h, double phi, double a,
+                                                  double b, double z) {
   const double precision = a * d;
   const double mean = (a * h + b * phi) / precision;
-  return mean + standard_normal_quantile(to_unit_interval(word)) / device_sqrt(precision);
+  return mean + z / device_sqrt(precision);
 }
 
 /// The log density of a double-well site, up to a constant.
