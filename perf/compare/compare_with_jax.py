@@ -103,6 +103,25 @@ def python_version(exe):
                           capture_output=True, text=True).stdout.strip()
 
 
+def add_venv_args(ap):
+    """--venv, --base-python, --hamon-spec, --reinstall (resolve_venv fills the defaults)."""
+    ap.add_argument("--venv", default=None,
+                    help="the venv (default build/compare-venv-<base python version>)")
+    ap.add_argument("--base-python", default=None,
+                    help="interpreter for `-m venv` (default: the newest pyenv Python >= 3.12, "
+                         "else /usr/bin/python3)")
+    ap.add_argument("--hamon-spec", default="hamon",
+                    help="pip requirement for the Python hamon (default: newest that installs)")
+    ap.add_argument("--reinstall", action="store_true")
+
+
+def resolve_venv(a):
+    if a.base_python is None:
+        a.base_python = newest_python()
+    if a.venv is None:
+        a.venv = os.path.join(ROOT, "build", "compare-venv-" + python_version(a.base_python))
+
+
 def ensure_venv(venv, base_python, hamon_spec, reinstall):
     have = None if reinstall else venv_versions(venv)
     if have and (hamon_spec == "hamon" or hamon_spec == f"hamon=={have[0]}"):
@@ -140,14 +159,16 @@ def batch_means(x, n_batches=N_BATCHES):
     return float(x.mean()), float(means.std(ddof=1) / math.sqrt(n_batches))
 
 
-def write_yaml(path, L, betas, rounds, burn_in, sweeps, seed, device):
+def write_yaml(path, L, betas, rounds, burn_in, sweeps, seed, device, model=None, **nrpt):
+    """The C++ run's YAML: by default the L x L periodic Ising ferromagnet; `model` replaces
+    the model section, and `nrpt` adds keys to the nrpt section."""
     cfg = {
         "seed": seed,
         "device": device,
-        "model": {"kind": "lattice", "shape": [L, L], "periodic": True,
-                  "coupling": 1.0, "field": 0.0},
+        "model": model or {"kind": "lattice", "shape": [L, L], "periodic": True,
+                           "coupling": 1.0, "field": 0.0},
         "nrpt": {"betas": [float(b) for b in betas], "rounds": rounds, "burn_in": burn_in,
-                 "explore_sweeps": sweeps, "adapt_schedule": False},
+                 "explore_sweeps": sweeps, "adapt_schedule": False, **nrpt},
         "output": {"samples": False, "moments": False, "energies": True,
                    "index_process": True},
     }
@@ -184,10 +205,21 @@ def run_cpp(hamon_bin, cfg, out, env, timeout):
 
 def run_jax(venv, L, betas, total_rounds, sweeps, seed, out_json, warm, env, reps=5, lean=False):
     cmd = [venv_python(venv), os.path.join(ROOT, "perf", "compare", "jax_driver.py"),
-           "--L", str(L), "--chains", str(len(betas)), "--rounds", str(total_rounds),
-           "--sweeps", str(sweeps), "--betas", ",".join(repr(float(b)) for b in betas),
-           "--seed", str(seed), "--out", out_json, "--reps", str(reps)]
-    cmd += (["--warm"] if warm else []) + (["--lean"] if lean else [])
+           "--L", str(L)] + driver_args(betas, total_rounds, sweeps, seed, out_json, warm,
+                                        reps, lean)
+    return run_peer(cmd, out_json, env)
+
+
+def driver_args(betas, total_rounds, sweeps, seed, out_json, warm, reps, lean):
+    """The arguments jax_driver.timing_parser reads."""
+    return (["--chains", str(len(betas)), "--rounds", str(total_rounds),
+             "--sweeps", str(sweeps), "--betas", ",".join(repr(float(b)) for b in betas),
+             "--seed", str(seed), "--out", out_json, "--reps", str(reps)]
+            + (["--warm"] if warm else []) + (["--lean"] if lean else []))
+
+
+def run_peer(cmd, out_json, env):
+    """One fresh peer-driver process; its JSON, energies and cold time-to-result."""
     t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode != 0:
@@ -219,33 +251,51 @@ def cpu_model():
 
 
 def compare_one(a, venv, L, reps, workdir, env_cpp, env_jax, with_energy):
-    """reps fresh processes of each side (C++: per device) at lattice size L; best-of timings."""
+    """reps fresh processes of each side (C++: per device) at lattice size L."""
     betas = ladder(a.chains)
     total = a.rounds + a.burn_in
-    n = L * L
+
+    def write_cfg(path, device):
+        write_yaml(path, L, betas, a.rounds, a.burn_in, a.sweeps, a.seed, device)
+
+    def peer(seed, out_json, lean):
+        return run_jax(venv, L, betas, total, a.sweeps, seed, out_json, True, env_jax,
+                       a.peer_reps, lean)
+
+    res = compare_case(a, f"L{L}", L * L, write_cfg, peer, reps, workdir, env_cpp,
+                       with_energy)
+    res["L"] = L
+    return res
+
+
+def compare_case(a, tag, n, write_cfg, peer, reps, workdir, env_cpp, with_energy):
+    """reps fresh processes of each side (C++: one per device in a.devices) of one case.
+    `write_cfg(path, device)` writes the C++ YAML; `peer(seed, out_json, lean)` runs one
+    peer process (run_peer's result). Timings: medians on both sides, best-of beside them;
+    with `with_energy` the cold chain's energy per node is compared (batch means)."""
+    total = a.rounds + a.burn_in
     updates = n * a.chains * a.sweeps * total
-    res = {"L": L, "n": n, "updates": updates, "cpp": {}}
+    res = {"tag": tag, "n": n, "updates": updates, "cpp": {}}
     cfgs = {}
     for d in a.devices:
-        cfgs[d] = os.path.join(workdir, f"cpp_L{L}_{d}.yaml")
-        write_yaml(cfgs[d], L, betas, a.rounds, a.burn_in, a.sweeps, a.seed, d)
+        cfgs[d] = os.path.join(workdir, f"cpp_{tag}_{d}.yaml")
+        write_cfg(cfgs[d], d)
     cpp = {d: [] for d in a.devices}
     jx = []
     for r in range(reps):
         for d in a.devices:
-            c = run_cpp(a.hamon, cfgs[d], os.path.join(workdir, f"cpp_L{L}_{d}_{r}"),
+            c = run_cpp(a.hamon, cfgs[d], os.path.join(workdir, f"cpp_{tag}_{d}_{r}"),
                         env_cpp, a.cpp_timeout)
             if c is None:
-                log(f"  L={L} C++ {d:>7} rep {r}: killed after {a.cpp_timeout} s (--cpp-timeout)")
+                log(f"  {tag} C++ {d:>7} rep {r}: killed after {a.cpp_timeout} s (--cpp-timeout)")
                 cpp[d].append(None)
                 continue
             cpp[d].append(c)
-            log(f"  L={L} C++ {d:>7} rep {r}: cold {c['cold_s']:.3f} s, "
+            log(f"  {tag} C++ {d:>7} rep {r}: cold {c['cold_s']:.3f} s, "
                 f"sampling {c['sampling_s']:.3f} s ({c['placement']})")
-        jx.append(run_jax(venv, L, betas, total, a.sweeps, a.seed + 1 + r,
-                          os.path.join(workdir, f"jax_L{L}_{r}.json"), True, env_jax,
-                          a.peer_reps, a.peer_lean and with_energy))
-        log(f"  L={L} JAX         rep {r}: cold {jx[-1]['cold_s']:.3f} s "
+        jx.append(peer(a.seed + 1 + r, os.path.join(workdir, f"jax_{tag}_{r}.json"),
+                       a.peer_lean and with_energy))
+        log(f"  {tag} JAX         rep {r}: cold {jx[-1]['cold_s']:.3f} s "
             f"(first call {jx[-1]['first_call_s']:.3f} s), second call {jx[-1]['warm_call_s']:.3f} s, "
             f"own method median {median(jx[-1]['own_calls_s'][1:]):.3f} s")
     # The headline is the Python hamon's own timing (hamon.tuning._time_per_round: warm-up
@@ -270,7 +320,7 @@ def compare_one(a, venv, L, reps, workdir, env_cpp, env_jax, with_energy):
     for d in a.devices:
         done = [x for x in cpp[d] if x is not None]
         if not done:
-            raise SystemExit(f"error: every C++ run on device {d} at L={L} ran past "
+            raise SystemExit(f"error: every C++ run on device {d} of {tag} ran past "
                              f"--cpp-timeout {a.cpp_timeout} s")
         c = {"runs": cpp[d], "sampling_s": median([x["sampling_s"] for x in done]),
              "sampling_min_s": min(x["sampling_s"] for x in done),
@@ -330,47 +380,45 @@ def plot(points, devices, path):
     plt.close(fig)
 
 
+def add_case_args(ap, chains, rounds, burn_in, reps, peer_reps, device, cpp_timeout):
+    """The options compare_case reads (and --hamon), with the caller's defaults."""
+    ap.add_argument("--chains", type=int, default=chains, help=f"default {chains}")
+    ap.add_argument("--rounds", type=int, default=rounds, help=f"measured rounds, default {rounds}")
+    ap.add_argument("--burn-in", type=int, default=burn_in,
+                    help=f"rounds before measuring (run by both), default {burn_in}")
+    ap.add_argument("--sweeps", type=int, default=2, help="explore sweeps per round, default 2")
+    ap.add_argument("--reps", type=int, default=reps,
+                    help=f"fresh processes per side (and case), default {reps}")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--device", default=device,
+                    help="C++ devices, comma-separated (each is measured; the first is the "
+                         f"headline), default {device}")
+    ap.add_argument("--cpp-timeout", type=float, default=cpp_timeout,
+                    help="kill a C++ run after this many seconds (a stalled OpenMP run on an "
+                         "oversubscribed machine); such reps are left out of the timings")
+    ap.add_argument("--peer-reps", type=int, default=peer_reps,
+                    help="timed calls per JAX process after its warm-up (the median is the "
+                         f"steady state, as the Python hamon times itself), default {peer_reps}")
+    ap.add_argument("--peer-lean", action="store_true",
+                    help="also time the JAX loop without the energy observer (the Python "
+                         "hamon's own default; one more compile per process)")
+    ap.add_argument("--hamon", default=os.path.join(ROOT, "build", "bin", "hamon"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--L", type=int, default=32, help="lattice side (even), default 32")
-    ap.add_argument("--chains", type=int, default=16)
-    ap.add_argument("--rounds", type=int, default=2000, help="measured rounds")
-    ap.add_argument("--burn-in", type=int, default=200, help="rounds before measuring (run by both)")
-    ap.add_argument("--sweeps", type=int, default=2, help="explore sweeps per round")
-    ap.add_argument("--reps", type=int, default=3, help="fresh processes per side; timings are best-of")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--device", default="cpu,serial",
-                    help="C++ devices, comma-separated (each is measured; the first is the headline), "
-                         "default cpu,serial")
+    add_case_args(ap, chains=16, rounds=2000, burn_in=200, reps=3, peer_reps=5,
+                  device="cpu,serial", cpp_timeout=60.0)
     ap.add_argument("--plot-L", default="16,32,64",
                     help="lattice sides for the throughput plot; '' = no plot")
-    ap.add_argument("--cpp-timeout", type=float, default=60.0,
-                    help="kill a C++ run after this many seconds (a stalled OpenMP run on an "
-                         "oversubscribed machine); such reps are left out of the best-of")
     ap.add_argument("--plot-reps", type=int, default=2, help="reps per plot point other than --L")
-    ap.add_argument("--peer-reps", type=int, default=5,
-                    help="timed calls per JAX process after its warm-up (the median is the "
-                         "steady state, as the Python hamon times itself), default 5")
-    ap.add_argument("--peer-lean", action="store_true",
-                    help="also time the JAX loop without the energy observer at --L (the "
-                         "Python hamon's own default; one more compile per process)")
-    ap.add_argument("--hamon", default=os.path.join(ROOT, "build", "bin", "hamon"))
-    ap.add_argument("--venv", default=None,
-                    help="the venv (default build/compare-venv-<base python version>)")
-    ap.add_argument("--base-python", default=None,
-                    help="interpreter for `-m venv` (default: the newest pyenv Python >= 3.12, "
-                         "else /usr/bin/python3)")
-    ap.add_argument("--hamon-spec", default="hamon",
-                    help="pip requirement for the Python hamon (default: newest that installs)")
-    ap.add_argument("--reinstall", action="store_true")
+    add_venv_args(ap)
     ap.add_argument("--results", default=os.path.join(ROOT, "perf", "results", "compare_jax"),
                     help="folder for the record (default perf/results/compare_jax)")
     ap.add_argument("--no-record", action="store_true", help="print only, write no results file")
     a = ap.parse_args()
-    if a.base_python is None:
-        a.base_python = newest_python()
-    if a.venv is None:
-        a.venv = os.path.join(ROOT, "build", "compare-venv-" + python_version(a.base_python))
+    resolve_venv(a)
     if a.L % 2 or a.L < 4:
         raise SystemExit("error: --L must be even and >= 4")
     if a.chains < 2:

@@ -24,6 +24,9 @@ two ways, side by side:
   observer, as _time_per_round does by default (a second compile: the loop
   without an observer is another program, and it records no energies).
 
+`time_nrpt` and `timing_parser` are the harness; jax_continuous_driver.py imports them
+for the continuous models.
+
 Writes JSON: versions, the epoch time of the first result (the parent measures
 cold time-to-result from its own spawn time), the seconds of each call, and the
 energies of the first call (rounds x chains, coldest last) to an .npy file.
@@ -38,9 +41,9 @@ T_IMPORT_START = time.time()
 import numpy as np  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--L", type=int, required=True)
+def timing_parser(description=None):
+    """The arguments every peer driver shares (the model's own are added by the caller)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--chains", type=int, required=True)
     ap.add_argument("--rounds", type=int, required=True, help="total rounds (burn-in included)")
     ap.add_argument("--sweeps", type=int, required=True)
@@ -51,13 +54,25 @@ def main():
     ap.add_argument("--reps", type=int, default=5, help="timed calls of the own-method timing")
     ap.add_argument("--lean", action="store_true",
                     help="also time the loop without the observer (own method, a second compile)")
-    a = ap.parse_args()
+    return ap
 
+
+def ladder_of(a):
+    betas = [float(x) for x in a.betas.split(",")]
+    if len(betas) != a.chains:
+        raise SystemExit(f"--betas has {len(betas)} entries for --chains {a.chains}")
+    return betas
+
+
+def time_nrpt(a, ebm, program, make_init, n_nodes, extra=None):
+    """Runs hamon.nrpt on (ebm, program) in temperature-linear mode with the ladder
+    --betas, timed as the module docstring says, and writes --out (JSON) and the first
+    call's energies (rounds x chains, coldest last) beside it. `make_init(key)` returns the
+    stacked (chains, ...) initial block states; `extra` is merged into the JSON."""
     import jax
     import jax.numpy as jnp
     import hamon
-    from hamon import Block, SpinNode, AbstractNRPTObserver, nrpt
-    from hamon.models.ising import IsingEBM, IsingSamplingProgram, hinton_init
+    from hamon import AbstractNRPTObserver, nrpt
 
     class AllEnergies(AbstractNRPTObserver):
         """Records the base energy of every chain position after each round."""
@@ -65,34 +80,13 @@ def main():
         def __call__(self, stacked_states, base_energies, round_idx, carry):
             return None, base_energies
 
-    L = a.L
-    if L % 2:
-        raise SystemExit("L must be even (checkerboard blocks)")
-    n = L * L
-    betas = [float(x) for x in a.betas.split(",")]
-    assert len(betas) == a.chains
-
-    nodes = [SpinNode() for _ in range(n)]
-    edges = []
-    for i in range(L):
-        for j in range(L):
-            k = i * L + j
-            edges.append((nodes[k], nodes[i * L + (j + 1) % L]))      # right
-            edges.append((nodes[k], nodes[((i + 1) % L) * L + j]))    # down
-    weights = jnp.ones(len(edges), dtype=jnp.float32)
-    biases = jnp.zeros(n, dtype=jnp.float32)
-    black = [nodes[i * L + j] for i in range(L) for j in range(L) if (i + j) % 2 == 0]
-    white = [nodes[i * L + j] for i in range(L) for j in range(L) if (i + j) % 2 == 1]
-
-    ebm = IsingEBM(nodes, edges, biases, weights, jnp.array(1.0, dtype=jnp.float32))
-    program = IsingSamplingProgram(ebm, [Block(black), Block(white)], [])
-    ladder = jnp.asarray(betas, dtype=jnp.float32)
+    ladder = jnp.asarray(ladder_of(a), dtype=jnp.float32)
     observer = AllEnergies()
 
     def one_call(seed):
         key = jax.random.PRNGKey(seed)
         k_init, k_run = jax.random.split(key)
-        init = hinton_init(k_init, ebm, program.gibbs_spec.free_blocks, (a.chains,))
+        init = make_init(k_init)
         t = time.perf_counter()
         _, stats = nrpt(k_run, ebm, program, init, [], a.rounds, a.sweeps,
                         betas=ladder, observer=observer, device="cpu")
@@ -107,7 +101,7 @@ def main():
         diagnostics after `sampling_s` too); every call's seconds (the warm-up's first)."""
         key = jax.random.PRNGKey(seed)
         k_init, k_run = jax.random.split(key)
-        init = hinton_init(k_init, ebm, program.gibbs_spec.free_blocks, (a.chains,))
+        init = make_init(k_init)
 
         def run():
             return nrpt(k_run, ebm, program, init, [], a.rounds, a.sweeps, betas=ladder,
@@ -132,9 +126,10 @@ def main():
         "t_import_start": T_IMPORT_START,
         "t_first_result": t_first_result,
         "first_call_s": first_s,
-        "n_nodes": n,
+        "n_nodes": n_nodes,
         "acceptance": acc.tolist(),
     }
+    res.update(extra or {})
     if a.warm:
         warm_s, _, _ = one_call(a.seed + 1)
         res["warm_call_s"] = warm_s
@@ -147,6 +142,37 @@ def main():
     np.save(a.out.rsplit(".", 1)[0] + "_energies.npy", energies)
     with open(a.out, "w") as f:
         json.dump(res, f, indent=1)
+
+
+def main():
+    ap = timing_parser()
+    ap.add_argument("--L", type=int, required=True)
+    a = ap.parse_args()
+
+    import jax.numpy as jnp
+    from hamon import Block, SpinNode
+    from hamon.models.ising import IsingEBM, IsingSamplingProgram, hinton_init
+
+    L = a.L
+    if L % 2:
+        raise SystemExit("L must be even (checkerboard blocks)")
+    n = L * L
+    nodes = [SpinNode() for _ in range(n)]
+    edges = []
+    for i in range(L):
+        for j in range(L):
+            k = i * L + j
+            edges.append((nodes[k], nodes[i * L + (j + 1) % L]))      # right
+            edges.append((nodes[k], nodes[((i + 1) % L) * L + j]))    # down
+    weights = jnp.ones(len(edges), dtype=jnp.float32)
+    biases = jnp.zeros(n, dtype=jnp.float32)
+    black = [nodes[i * L + j] for i in range(L) for j in range(L) if (i + j) % 2 == 0]
+    white = [nodes[i * L + j] for i in range(L) for j in range(L) if (i + j) % 2 == 1]
+
+    ebm = IsingEBM(nodes, edges, biases, weights, jnp.array(1.0, dtype=jnp.float32))
+    program = IsingSamplingProgram(ebm, [Block(black), Block(white)], [])
+    time_nrpt(a, ebm, program,
+              lambda k: hinton_init(k, ebm, program.gibbs_spec.free_blocks, (a.chains,)), n)
 
 
 if __name__ == "__main__":

@@ -102,20 +102,12 @@ def main():
         os.path.join(ROOT, "shared", "data", "mnist")),
         help="folder of digits_{0,3,4}.npy (default shared/data/mnist here or one level up)")
     ap.add_argument("--out", default=None, help="write a markdown record here")
-    ap.add_argument("--venv", default=None,
-                    help="the venv (default build/compare-venv-<base python version>, as "
-                         "compare_with_jax.py)")
-    ap.add_argument("--base-python", default=None)
-    ap.add_argument("--hamon-spec", default="hamon")
-    ap.add_argument("--reinstall", action="store_true")
+    cw.add_venv_args(ap)
     a = ap.parse_args()
     a.data_dir = os.path.abspath(a.data_dir)
     if not 0.0 < a.train_fraction_of_rows <= 1.0:
         raise SystemExit("error: --train-fraction-of-rows must be in (0, 1]")
-    if a.base_python is None:
-        a.base_python = cw.newest_python()
-    if a.venv is None:
-        a.venv = os.path.join(ROOT, "build", "compare-venv-" + cw.python_version(a.base_python))
+    cw.resolve_venv(a)
 
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load_before = cw.loadavg()
