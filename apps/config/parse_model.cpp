@@ -2,6 +2,7 @@
 // The `model` section: lattice, graph or rbm.
 #include <cstdio>
 #include <filesystem>
+#include <initializer_list>
 #include <limits>
 #include <set>
 #include <string>
@@ -284,24 +285,33 @@ void parse_potts_graph_field(YamlReader& reader, const YAML::Node& node,
   }
 }
 
+/// `file`: the graph file's path, resolved and openable; none of `others` may stand beside it.
+std::string parse_graph_file_key(YamlReader& reader, const std::map<std::string, YAML::Node>& keys,
+                                 const std::string& base_dir,
+                                 std::initializer_list<const char*> others) {
+  for (const char* other : others) {
+    if (keys.count(other) != 0) {
+      reader.fail(std::string("model.") + other,
+                  "cannot be combined with 'file' (the graph file gives the whole model)");
+    }
+  }
+  std::string file = resolve_path(base_dir, reader.text(keys.at("file"), "model.file"));
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    reader.fail("model.file", "cannot open graph file '" + file +
+                                  "' (relative paths are resolved against the experiment "
+                                  "file's directory)");
+  }
+  return file;
+}
+
 GraphSpec parse_graph(YamlReader& reader, const std::map<std::string, YAML::Node>& keys,
                       const std::string& base_dir) {
   GraphSpec spec;
   spec.potts = parse_potts(reader, keys);
   if (keys.count("file") != 0) {
-    for (const char* other : {"nodes", "edges", "field", "clamped"}) {
-      if (keys.count(other) != 0) {
-        reader.fail(std::string("model.") + other,
-                    "cannot be combined with 'file' (the graph file gives the whole model)");
-      }
-    }
-    spec.file = resolve_path(base_dir, reader.text(keys.at("file"), "model.file"));
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(spec.file, ec)) {
-      reader.fail("model.file", "cannot open graph file '" + spec.file +
-                                    "' (relative paths are resolved against the experiment "
-                                    "file's directory)");
-    }
+    spec.file =
+        parse_graph_file_key(reader, keys, base_dir, {"nodes", "edges", "field", "clamped"});
     return spec;
   }
   if (keys.count("nodes") == 0) {
@@ -361,19 +371,8 @@ ContinuousSpec parse_continuous(YamlReader& reader, const std::map<std::string, 
                 "'file' (a graph file)");
   }
   if (keys.count("file") != 0) {
-    for (const char* key : {"edges", "field", "diag", "barrier", "coupling", "periodic"}) {
-      if (keys.count(key) != 0) {
-        reader.fail(std::string("model.") + key,
-                    "cannot be combined with 'file' (the graph file gives the whole model)");
-      }
-    }
-    spec.file = resolve_path(base_dir, reader.text(keys.at("file"), "model.file"));
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(spec.file, ec)) {
-      reader.fail("model.file", "cannot open graph file '" + spec.file +
-                                    "' (relative paths are resolved against the experiment "
-                                    "file's directory)");
-    }
+    spec.file = parse_graph_file_key(reader, keys, base_dir,
+                                     {"edges", "field", "diag", "barrier", "coupling", "periodic"});
     return spec;
   }
   std::int64_t nodes = 0;

@@ -39,6 +39,15 @@ std::vector<double> values_of(const ExperimentConfig& config, const ValuesSpec& 
   return values;
 }
 
+/// The model of a graph file, its errors reported at model.file.
+SpinModel graph_file_model(const ExperimentConfig& config, const std::string& file) {
+  try {
+    return read_graph_file(file);
+  } catch (const ModelError& e) {
+    config.fail("model.file", e.what());
+  }
+}
+
 SpinModel build(const ExperimentConfig& config, const LatticeSpec& spec) {
   try {
     if (spec.potts > 0) {
@@ -58,13 +67,7 @@ SpinModel build(const ExperimentConfig& config, const LatticeSpec& spec) {
 
 SpinModel build(const ExperimentConfig& config, const GraphSpec& spec) {
   if (!spec.file.empty()) {
-    SpinModel model = [&] {
-      try {
-        return read_graph_file(spec.file);
-      } catch (const ModelError& e) {
-        config.fail("model.file", e.what());
-      }
-    }();
+    SpinModel model = graph_file_model(config, spec.file);
     // `potts: q` next to a file must agree with the file's own 'potts q' line.
     if (spec.potts > 0 && (!model.is_potts() || model.n_states() != spec.potts)) {
       config.fail("model.potts",
@@ -145,13 +148,7 @@ SpinModel build(const ExperimentConfig& config, const ContinuousSpec& spec) {
   const std::string weight_key =
       spec.kind == ContinuousKind::gaussian ? "model.diag" : "model.barrier";
   if (!spec.file.empty()) {
-    SpinModel model = [&] {
-      try {
-        return read_graph_file(spec.file);
-      } catch (const ModelError& e) {
-        config.fail("model.file", e.what());
-      }
-    }();
+    SpinModel model = graph_file_model(config, spec.file);
     if (model.continuous_kind() != spec.kind) {
       config.fail("model.file",
                   "kind: " + std::string(to_string(spec.kind)) + " but " + spec.file + " is " +
