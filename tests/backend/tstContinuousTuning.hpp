@@ -5,6 +5,10 @@
 // batch-means standard error), and the same seed giving the same plan and the same bits here
 // as on Serial. Tuning runs on the annealing path production samples (the independent-site
 // reference at beta 0), so the tuned ladder keeps the range's ends.
+// The run has the same bits on every backend, so its verdict does not vary from run to run.
+// Over 13 seeds the largest |z| of the means and variances stayed below 2.9, and so did
+// log Z's, though its z^2 averaged about 2.7: the stepping-stone error looks about 1.6x
+// small on these short tuned ladders, which 4.5 still covers.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
