@@ -8,8 +8,8 @@
 #include <iostream>
 #include <limits>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "hamon/core/sampler.hpp"
 #include "hamon/core/schedule.hpp"
@@ -188,9 +188,9 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   }
 
   // Each run keeps where it stopped, so the polished ladder's last run can start production.
-  // Over ranks, each run is spread over them (every rank runs the same flow). Every run
-  // anneals from the reference production uses (o.reference), so the ladder tuned is the
-  // ladder production samples.
+  // Over ranks, each run is spread over them (every rank runs the same flow). Every run has
+  // the annealing reference production has (o.reference): the ladder is tuned on the path
+  // production samples.
   const NrptRunner run = [&decision, &model, &o](const NrptOptions& flow_run) {
     NrptOptions options = flow_run;
     options.reference = o.reference;
