@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <variant>
 
 #include "config/emit_experiment.hpp"
 #include "hamon/core/checkpoint.hpp"
@@ -75,7 +76,9 @@ std::vector<RankInput> rank_inputs(const ExperimentConfig& config,
 /// The tuned plan on every rank: every rank runs the tuning flow, each tuning run spread
 /// over the ranks (AutotuneOptions::exchange), so every rank makes the one-process plan's
 /// decisions (the measured exploration cost is rank 0's). The plan's warm start (the last
-/// tuning run's state) is complete on rank 0 only and is sent to the others.
+/// tuning run's state, of the model's Value) is complete on rank 0 only and is sent to the
+/// others.
+template <class Value>
 Plan tuned_plan(const PreparedRun& run, MpiJob& job) {
   AutotuneOptions tuning = *run.tuning;
   tuning.exchange = job.exchange();
@@ -83,8 +86,8 @@ Plan tuned_plan(const PreparedRun& run, MpiJob& job) {
   if (!job.distributed()) return plan;
   std::string warm;
   if (job.is_root() && plan.warm_start) {
-    Checkpoint c;
-    c.state = *plan.warm_start;
+    CheckpointOf<Value> c;
+    c.state = std::get<SamplerStateOf<Value>>(*plan.warm_start);
     std::ostringstream bytes;
     write_checkpoint(bytes, c);
     warm = bytes.str();
@@ -94,8 +97,8 @@ Plan tuned_plan(const PreparedRun& run, MpiJob& job) {
     plan.warm_start = nullptr;
     if (!warm.empty()) {
       std::istringstream bytes(warm);
-      plan.warm_start = std::make_shared<const SamplerState>(
-          read_checkpoint(bytes, "the tuned warm start").state);
+      plan.warm_start = std::make_shared<const AnySamplerState>(
+          read_checkpoint<Value>(bytes, "the tuned warm start").state);
     }
   }
   return plan;
@@ -115,20 +118,6 @@ void stop_if_requested_before_sampling(const ExperimentConfig& config, MpiJob& j
   throw RunStopped("stopped by " + signal + " before sampling started; the run is saved in " +
                    partial_dir_of(final_dir).string() + ". Start it with: hamon resume " +
                    final_dir.string());
-}
-
-/// The sampler of the model's variables (bytes, or doubles for continuous models).
-template <class Value>
-std::unique_ptr<SamplerBaseOf<Value>> new_sampler(const DeviceDecision& decision,
-                                                  const SpinModel& model,
-                                                  const NrptOptions& options, TraceSink* sink,
-                                                  const SamplerStateOf<Value>* resume_from,
-                                                  MachineExchange* exchange) {
-  if constexpr (std::is_same_v<Value, double>) {
-    return make_real_sampler(decision, model, options, sink, resume_from, exchange);
-  } else {
-    return make_sampler(decision, model, options, sink, resume_from, exchange);
-  }
 }
 
 /// A continuation from its checkpoint on: rank 0 takes the run directory (DIR.partial;
@@ -161,8 +150,8 @@ RunOutcome continue_in_directory(const PreparedRun& run, ContinueHow how, bool p
   NoTraces no_traces;
   TraceSink* sampler_sink = sink != nullptr ? static_cast<TraceSink*>(sink) : &no_traces;
   Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
-  const auto sampler = new_sampler(outcome.decision, *run.model, driver.options(), sampler_sink,
-                                   &checkpoint.state, job.exchange());
+  const auto sampler = make_sampler_of<Value>(outcome.decision, *run.model, driver.options(),
+                                              sampler_sink, &checkpoint.state, job.exchange());
   return driver.drive(*sampler, sink, started, std::move(outcome));
 }
 
@@ -196,7 +185,7 @@ RunOutcome start_run_of(const PreparedRun& run, bool progress, RunClock::time_po
     ProgressDisplay display(progress && job.is_root());
     FinishOnExit finish{display};
     display.note("tuning " + tuned_parts(config.nrpt.tune) + " ...");
-    outcome.plan = tuned_plan(run, job);
+    outcome.plan = tuned_plan<Value>(run, job);
     display.note(tuned_line(*outcome.plan));
     outcome.explore_sweeps = outcome.plan->n_expl;
     production.options = outcome.plan->options_for(config.nrpt.rounds, run.options);
@@ -216,18 +205,12 @@ RunOutcome start_run_of(const PreparedRun& run, bool progress, RunClock::time_po
   NoTraces no_traces;
   TraceSink* sampler_sink = sink != nullptr ? static_cast<TraceSink*>(sink) : &no_traces;
   Driver driver(run, dir ? &*dir : nullptr, std::move(production), progress);
-  // A tuned run starts where tuning left the plan's ladder (Plan::warm_start); a continuous
-  // model is never tuned (prepare_run refuses it).
-  std::unique_ptr<SamplerBaseOf<Value>> sampler;
-  if constexpr (std::is_same_v<Value, std::int8_t>) {
-    if (outcome.plan) {
-      sampler = outcome.plan->production_sampler(driver.options(), sampler_sink, job.exchange());
-    }
-  }
-  if (!sampler) {
-    sampler = new_sampler<Value>(outcome.decision, *run.model, driver.options(), sampler_sink,
-                                 nullptr, job.exchange());
-  }
+  // A tuned run starts where tuning left the plan's ladder (Plan::warm_start).
+  const std::unique_ptr<SamplerBaseOf<Value>> sampler =
+      outcome.plan ? outcome.plan->production_sampler_of<Value>(driver.options(), sampler_sink,
+                                                                job.exchange())
+                   : make_sampler_of<Value>(outcome.decision, *run.model, driver.options(),
+                                            sampler_sink, nullptr, job.exchange());
   if (config.output.checkpoint.enabled) driver.save(*sampler);  // round 0: resumable at once
   return driver.drive(*sampler, sink, started, std::move(outcome));
 }
@@ -278,6 +261,7 @@ RunOutcome continue_run_of(const PreparedRun& run, ContinueHow how, bool progres
       }
       plan.decision = run.decision;
       plan.model = std::make_shared<const SpinModel>(*run.model);
+      plan.reference = run.tuning->reference;
       outcome.explore_sweeps = plan.n_expl;
       production.options = plan.options_for(config.nrpt.rounds, run.options);
       outcome.plan = plan;

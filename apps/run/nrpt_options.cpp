@@ -67,6 +67,7 @@ AutotuneOptions make_autotune_options(const ExperimentConfig& config) {
   o.exploration.burn_in = r / 2;
 
   o.seed = config.seed;
+  o.reference = spec.reference;
   o.use_cache = true;  // the cache decides itself whether it is on (HAMON_CACHE_DIR)
   return o;
 }

@@ -33,11 +33,6 @@ void check_against_model(const ExperimentConfig& config, const SpinModel& model)
       config.fail("nrpt.cluster_moves",
                   "houdayer cluster moves flip Ising spins; kind " + kind + " has real values");
     }
-    if (config.nrpt.tune.any()) {
-      config.fail("nrpt.tune", "automatic tuning is for discrete models; kind " + kind +
-                                   " needs its chains and betas given (chains, beta_max, "
-                                   "adapt_schedule: true tunes the ladder's spacing)");
-    }
     if (config.nrpt.beta_max_auto) {
       config.fail("nrpt.beta_max", "beta_max: auto estimates from spin excitations; kind " + kind +
                                        " needs a number");

@@ -9,6 +9,7 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 
 #include "hamon/core/sampler.hpp"
 #include "hamon/core/schedule.hpp"
@@ -25,6 +26,24 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The one place that tells the two storages of a model's variables apart: calls
+// run(Value()) with Value = double for a continuous model, std::int8_t otherwise
+// (the samplers of make_sampler_of).
+template <class Run>
+auto with_variables_of(const SpinModel& model, Run&& run) {
+  if (model.is_continuous()) return run(double());
+  return run(std::int8_t());
+}
+
+// The result of a run so far, carrying where it stopped (Continuation).
+template <class Value>
+NrptResult finish(SamplerBaseOf<Value>& sampler) {
+  NrptResult result = sampler.result();
+  result.continuation =
+      std::make_shared<const Continuation>(Continuation{sampler.state(), sampler.options()});
+  return result;
 }
 
 void validate(const AutotuneOptions& o) {
@@ -136,6 +155,7 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   plan.execution_space = execution_space_of(plan.decision);
   plan.model = std::make_shared<const SpinModel>(model);
   plan.seed = o.seed;
+  plan.reference = o.reference;
 
   const std::string key = autotune_cache_key(model, o, plan.execution_space);
   std::optional<TuningCache> cache;
@@ -168,14 +188,19 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   }
 
   // Each run keeps where it stopped, so the polished ladder's last run can start production.
-  // Over ranks, each run is spread over them (every rank runs the same flow).
-  const NrptRunner run = [&decision, &model, &o](const NrptOptions& options) {
-    const auto sampler = make_sampler(decision, model, options, nullptr, nullptr, o.exchange);
-    sampler->run(options.burn_in + options.n_rounds);
-    NrptResult result = sampler->result();
-    result.continuation =
-        std::make_shared<const Continuation>(Continuation{sampler->state(), sampler->options()});
-    return result;
+  // Over ranks, each run is spread over them (every rank runs the same flow). Every run has
+  // the annealing reference production has (o.reference): the ladder is tuned on the path
+  // production samples.
+  const NrptRunner run = [&decision, &model, &o](const NrptOptions& flow_run) {
+    NrptOptions options = flow_run;
+    options.reference = o.reference;
+    return with_variables_of(model, [&](auto value) {
+      using Value = decltype(value);
+      const auto sampler =
+          make_sampler_of<Value>(decision, model, options, nullptr, nullptr, o.exchange);
+      sampler->run(options.burn_in + options.n_rounds);
+      return finish(*sampler);
+    });
   };
   AutotuneOptions flow_options = o;
   if (o.exchange != nullptr) {
@@ -203,7 +228,7 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   if (plan.details.schedule) {
     const auto& last = plan.details.schedule->best.last_run;
     if (last && last->options.betas == plan.betas && last->options.n_expl == plan.n_expl) {
-      plan.warm_start = std::make_shared<const SamplerState>(last->state);
+      plan.warm_start = std::make_shared<const AnySamplerState>(last->state);
     }
   }
   plan.seconds = seconds_since(start);
@@ -228,6 +253,7 @@ NrptOptions Plan::options_for(std::int64_t n_rounds, NrptOptions base) const {
   base.n_expl = n_expl;
   base.n_rounds = n_rounds;
   base.seed = derive_seed(seed, SeedStream::production, 0);
+  base.reference = reference;
   base.adapt_schedule = false;
   return base;
 }
@@ -236,34 +262,33 @@ std::int64_t Plan::default_burn_in(std::int64_t n_rounds) {
   return std::max<std::int64_t>(100, n_rounds / 10);
 }
 
-namespace {
-
-NrptResult finish(SamplerBase& sampler) {
-  NrptResult result = sampler.result();
-  result.continuation =
-      std::make_shared<const Continuation>(Continuation{sampler.state(), sampler.options()});
-  return result;
-}
-
-}  // namespace
-
-std::unique_ptr<SamplerBase> Plan::production_sampler(const NrptOptions& options, TraceSink* sink,
-                                                      MachineExchange* exchange) const {
+template <class Value>
+std::unique_ptr<SamplerBaseOf<Value>> Plan::production_sampler_of(const NrptOptions& options,
+                                                                  TraceSink* sink,
+                                                                  MachineExchange* exchange) const {
   if (!model) throw std::logic_error("hamon::Plan: the plan has no model");
-  auto sampler = make_sampler(decision, *model, options, sink, nullptr, exchange);
-  if (warm_start && static_cast<std::size_t>(warm_start->n_machines) == options.betas.size()) {
-    sampler->start_from(*warm_start);
+  auto sampler = make_sampler_of<Value>(decision, *model, options, sink, nullptr, exchange);
+  const auto* start = warm_start ? std::get_if<SamplerStateOf<Value>>(warm_start.get()) : nullptr;
+  if (start != nullptr && static_cast<std::size_t>(start->n_machines) == options.betas.size()) {
+    sampler->start_from(*start);
   }
   return sampler;
 }
+
+template std::unique_ptr<SamplerBaseOf<std::int8_t>> Plan::production_sampler_of<std::int8_t>(
+    const NrptOptions&, TraceSink*, MachineExchange*) const;
+template std::unique_ptr<SamplerBaseOf<double>> Plan::production_sampler_of<double>(
+    const NrptOptions&, TraceSink*, MachineExchange*) const;
 
 NrptResult Plan::sample(std::int64_t n_rounds, NrptOptions options) const {
   if (!model) throw std::logic_error("hamon::Plan::sample: the plan has no model");
   if (options.burn_in == 0) options.burn_in = default_burn_in(n_rounds);
   const NrptOptions run = options_for(n_rounds, std::move(options));
-  const auto sampler = production_sampler(run);
-  sampler->run(run.burn_in + run.n_rounds);
-  return finish(*sampler);
+  return with_variables_of(*model, [&](auto value) {
+    const auto sampler = production_sampler_of<decltype(value)>(run);
+    sampler->run(run.burn_in + run.n_rounds);
+    return finish(*sampler);
+  });
 }
 
 NrptResult Plan::extend(const NrptResult& previous, std::int64_t n_more,
@@ -283,9 +308,16 @@ NrptResult Plan::extend(const NrptResult& previous, std::int64_t n_more,
   run.n_rounds = previous.n_rounds + n_more;
   run.progress_every = options.progress_every;
   run.on_progress = std::move(options.on_progress);
-  const auto sampler = make_sampler(decision, *model, run, nullptr, &previous.continuation->state);
-  sampler->run(n_more);
-  return finish(*sampler);
+  return with_variables_of(*model, [&](auto value) {
+    using Value = decltype(value);
+    const auto* state = std::get_if<SamplerStateOf<Value>>(&previous.continuation->state);
+    if (state == nullptr) {
+      throw std::invalid_argument("hamon::Plan::extend: the result was not run on this plan");
+    }
+    const auto sampler = make_sampler_of<Value>(decision, *model, run, nullptr, state);
+    sampler->run(n_more);
+    return finish(*sampler);
+  });
 }
 
 AutosampleResult autosample(const SpinModel& model, std::int64_t n_rounds,

@@ -35,6 +35,7 @@ std::string autotune_cache_key(const SpinModel& model, const AutotuneOptions& o,
     for (double beta : o.betas) key += " " + hex_float(beta);
     key += n;
   }
+  key += "reference " + std::string(to_string(o.reference)) + n;
   key += "tune chains=" + flag(o.tune_chains) + " betas=" + flag(o.tune_betas) +
          " exploration=" + flag(o.tune_exploration) + n;
   key += "fixed n_chains=" + std::to_string(o.n_chains) + " n_expl=" + std::to_string(o.n_expl) + n;

@@ -204,6 +204,14 @@ CASES = [
     case("continuous_reference_none_at_zero",
          "model: {kind: gaussian, shape: [4, 4]}\n" + NRPT + "  reference: none\n",
          "nrpt.reference", "does not normalise at beta = 0"),
+    case("continuous_beta_max_auto",
+         "model: {kind: gaussian, shape: [4, 4]}\nnrpt:\n  chains: 4\n  beta_max: auto\n"
+         "  rounds: 10\n", "nrpt.beta_max", "kind gaussian needs a number"),
+    case("continuous_instances", "instances: 2\nmodel: {kind: double_well, shape: [4, 4]}\n" + NRPT,
+         "instances", "kind double_well runs one instance"),
+    case("continuous_houdayer",
+         "replicas: 2\nmodel: {kind: gaussian, shape: [4, 4]}\n" + NRPT +
+         "  cluster_moves: houdayer\n", "nrpt.cluster_moves", "kind gaussian has real values"),
     case("reference_independent_on_spins", LATTICE + NRPT + "  reference: independent\n",
          "nrpt.reference", "continuous model"),
     case("continuous_file_mixed", "model: {kind: double_well, file: g.txt}\n" + NRPT, "model.file",

@@ -12,7 +12,12 @@ couplings of both signs and fields (given inline, and again as a graph text file
     n/2 log(2 pi / beta) - 1/2 log det P + beta/2 h' P^-1 h within 5 of its errors;
   - samples.npy is float64, and its column means agree with node_means;
   - the same model from a graph file gives the same model and the same bits (samples.npy,
-    energies.npy, node_means).
+    energies.npy, node_means);
+  - tuned (`tune: auto`: chains, ladder and sweeps, on the annealing path from the
+    independent-site reference): the plan's ladder keeps the ends 0 and beta_max exactly,
+    and the tuned run meets the same closed forms with the same tolerances; a repeat run
+    with the same inputs loads the plan from the tuning cache (under --work), the same plan
+    bit for bit.
 """
 
 import math
@@ -61,6 +66,57 @@ output:
 """
 
 
+TUNED = """seed: 3
+model:
+{model}
+nrpt:
+  tune: auto
+  beta_max: {beta}
+  max_chains: 8
+  tune_rounds: 100
+  rounds: 8000
+  burn_in: 500
+output:
+  dir: {out}
+  moments: true
+"""
+
+
+def check_exact(s, label, failures):
+    """The summary's moments, energy and log Z against the closed forms (5 of their errors)."""
+    o = s["observables"]
+    mean, var, energy, log_z = exact()
+    worst = 0.0
+    for key, want in (("node_means", mean), ("node_variances", var)):
+        got, err = np.array(o[key]), np.array(o[key + "_stderr"])
+        z = np.abs(got - want) / err
+        worst = max(worst, float(z.max()))
+        failures.check(np.all(z <= 5), f"{label}: {key}: {got} vs exact {want} (z {z})")
+    e = o["energy_per_node"]
+    failures.check(abs(e["mean"] - energy) <= 5 * e["stderr"],
+                   f"{label}: energy_per_node {e} vs exact {energy}")
+    ss = s["log_z"]["stepping_stone"]
+    failures.check(abs(ss["value"] - log_z) <= 5 * ss["error"],
+                   f"{label}: log_z {ss} vs exact {log_z}")
+    print(f"{label}: largest |z| of means and variances {worst:.2f}; energy {e['mean']:.4f} +- "
+          f"{e['stderr']:.4f} (exact {energy:.4f}); log Z {ss['value']:.4f} +- {ss['error']:.4f} "
+          f"(exact {log_z:.4f})")
+
+
+def run_and_check(args, name, text, failures):
+    config = os.path.join(args.work, name + ".yaml")
+    with open(config, "w") as f:
+        f.write(text)
+    r = clitest.run(args.hamon, ["run", config, "--quiet", "--device", "serial"], cwd=args.work)
+    if not failures.check(r.returncode == 0, f"{name}: exit {r.returncode}: {r.stderr}"):
+        failures.finish("Gaussian closed forms")
+    problems = []
+    summary = check_run(os.path.join(args.work, name), problems)
+    for p in problems:
+        failures.check(False, p)
+    return summary
+
+
 def main():
     args = clitest.arguments(__doc__.split("\n")[0])
     failures = clitest.Failures()
@@ -72,35 +128,9 @@ def main():
                 "".join(f"field {i} {h}\n" for i, h in enumerate(FIELD)))
     runs = {}
     for name, model in (("inline", inline), ("file", "  kind: gaussian\n  file: g.txt")):
-        config = os.path.join(args.work, name + ".yaml")
-        with open(config, "w") as f:
-            f.write(experiment(model, name))
-        r = clitest.run(args.hamon, ["run", config, "--quiet", "--device", "serial"],
-                        cwd=args.work)
-        if not failures.check(r.returncode == 0, f"{name}: exit {r.returncode}: {r.stderr}"):
-            failures.finish("Gaussian closed forms")
-        problems = []
-        runs[name] = check_run(os.path.join(args.work, name), problems)
-        for p in problems:
-            failures.check(False, p)
-    s = runs["inline"]
-    o = s["observables"]
-    mean, var, energy, log_z = exact()
-    worst = 0.0
-    for key, want in (("node_means", mean), ("node_variances", var)):
-        got, err = np.array(o[key]), np.array(o[key + "_stderr"])
-        z = np.abs(got - want) / err
-        worst = max(worst, float(z.max()))
-        failures.check(np.all(z <= 5), f"{key}: {got} vs exact {want} (z {z})")
-    e = o["energy_per_node"]
-    failures.check(abs(e["mean"] - energy) <= 5 * e["stderr"],
-                   f"energy_per_node {e} vs exact {energy}")
-    ss = s["log_z"]["stepping_stone"]
-    failures.check(abs(ss["value"] - log_z) <= 5 * ss["error"],
-                   f"log_z {ss} vs exact {log_z}")
-    print(f"largest |z| of means and variances {worst:.2f}; energy {e['mean']:.4f} +- "
-          f"{e['stderr']:.4f} (exact {energy:.4f}); log Z {ss['value']:.4f} +- {ss['error']:.4f} "
-          f"(exact {log_z:.4f})")
+        runs[name] = run_and_check(args, name, experiment(model, name), failures)
+    o = runs["inline"]["observables"]
+    check_exact(runs["inline"], "fixed ladder", failures)
     samples = np.load(os.path.join(args.work, "inline", "samples.npy"))
     failures.check(samples.dtype == np.float64 and samples.shape == (2000, N),
                    f"samples.npy {samples.dtype} {samples.shape}")
@@ -112,6 +142,20 @@ def main():
             failures.check(a.read() == b.read(), f"{name}: inline and graph file differ")
     failures.check(runs["file"]["observables"]["node_means"] == o["node_means"],
                    "node_means: inline and graph file differ")
+
+    tuned = run_and_check(args, "tuned", TUNED.format(model=inline, beta=BETA, out="tuned"),
+                          failures)
+    plan = tuned["tuning"]["plan"]
+    failures.check(not tuned["tuning"]["cache_hit"], "tuned: the first run hit the cache")
+    failures.check(plan["betas"][0] == 0.0 and plan["betas"][-1] == BETA,
+                   f"tuned: the ladder's ends moved: {plan['betas']}")
+    check_exact(tuned, "tuned", failures)
+    again = run_and_check(args, "tuned_again", TUNED.format(model=inline, beta=BETA,
+                                                            out="tuned_again"), failures)
+    failures.check(again["tuning"]["cache_hit"], "tuned_again: the repeat run tuned again")
+    failures.check(again["tuning"]["plan"]["betas"] == plan["betas"] and
+                   again["tuning"]["plan"]["explore_sweeps"] == plan["explore_sweeps"],
+                   f"tuned_again: another plan: {again['tuning']['plan']} vs {plan}")
     failures.finish("Gaussian closed forms")
 
 

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <set>
+#include <variant>
 #include <vector>
 
 #include "hamon/core/model_builders.hpp"
@@ -385,18 +386,20 @@ TEST_F(AutotuneTest, resolves_once_and_every_run_follows_the_decision) {
   // Production starts where the polish's best measurement left the plan's ladder.
   ASSERT_TRUE(plan.warm_start);
   ASSERT_TRUE(plan.details.schedule && plan.details.schedule->best.last_run);
-  EXPECT_EQ(plan.warm_start->spins, plan.details.schedule->best.last_run->state.spins);
-  EXPECT_EQ(plan.warm_start->n_machines, plan.n_chains);
+  const auto& warm = std::get<hamon::SamplerState>(*plan.warm_start);
+  EXPECT_EQ(warm.spins,
+            std::get<hamon::SamplerState>(plan.details.schedule->best.last_run->state).spins);
+  EXPECT_EQ(warm.n_machines, plan.n_chains);
   const auto start = plan.production_sampler(used);
   const NrptResult at_start = start->result();  // before any round: the warm configuration
   for (std::int32_t c = 0; c < plan.n_chains; ++c) {
-    const auto m = static_cast<std::size_t>(plan.warm_start->machine_of_chain[c]);
-    const std::vector<std::int8_t> spins(plan.warm_start->spins.begin() + m * 36,
-                                         plan.warm_start->spins.begin() + (m + 1) * 36);
+    const auto m = static_cast<std::size_t>(warm.machine_of_chain[c]);
+    const std::vector<std::int8_t> spins(warm.spins.begin() + m * 36,
+                                         warm.spins.begin() + (m + 1) * 36);
     EXPECT_DOUBLE_EQ(at_start.final_energies[static_cast<std::size_t>(c)], model.energy(spins));
   }
   start->run(1);
-  EXPECT_THROW(start->start_from(*plan.warm_start), std::logic_error);
+  EXPECT_THROW(start->start_from(warm), std::logic_error);
   // Without a burn-in the plan still burns in (never measures from the random start).
   NrptOptions cold = options;
   cold.burn_in = 0;
@@ -437,6 +440,41 @@ TEST_F(AutotuneTest, fixed_parts_are_kept_and_inconsistent_options_rejected) {
   EXPECT_THROW(
       hamon::autotune(model, backwards, hamon::DeviceSpec::backend(hamon::Placement::serial)),
       std::invalid_argument);
+}
+
+TEST_F(AutotuneTest, a_continuous_model_tunes_on_the_path_production_samples) {
+  const auto shape = hamon::make_lattice({4, 4}, true, hamon::ValueDistribution::constant(0.2));
+  const auto model = hamon::SpinModel::gaussian(16, shape.edges(), std::vector<double>(16, 1.0));
+  const auto serial = hamon::DeviceSpec::backend(hamon::Placement::serial);
+  hamon::AutotuneOptions o = small_flow();
+  o.beta_max = 1.0;
+  o.tune_chains = false;
+  o.n_chains = 4;
+  o.tune_exploration = false;
+  o.schedule.n_tune = 1;
+  o.use_cache = false;
+  // Without the annealing reference every tuning run samples exp(-beta E), which does not
+  // normalise at beta = 0: the flow refuses the range as production would.
+  o.reference = hamon::AnnealingReference::none;
+  EXPECT_THROW(hamon::autotune(model, o, serial), std::invalid_argument);
+  o.beta_min = 0.5;
+  const hamon::Plan hot = hamon::autotune(model, o, serial);
+  EXPECT_EQ(hot.betas.front(), 0.5);
+  EXPECT_EQ(hot.options_for(100).reference, hamon::AnnealingReference::none);
+  EXPECT_FALSE(hot.sample(100).annealed);
+  // The default anneals from the independent sites, in tuning and in production, and the
+  // warm start carries the real values.
+  o.reference = hamon::AnnealingReference::automatic;
+  o.beta_min = 0.0;
+  const hamon::Plan plan = hamon::autotune(model, o, serial);
+  EXPECT_EQ(plan.betas.front(), 0.0);
+  ASSERT_TRUE(plan.warm_start);
+  EXPECT_TRUE(std::holds_alternative<hamon::SamplerStateOf<double>>(*plan.warm_start));
+  const NrptResult r = plan.sample(100);
+  EXPECT_TRUE(r.annealed);
+  ASSERT_TRUE(r.continuation);
+  EXPECT_TRUE(std::holds_alternative<hamon::SamplerStateOf<double>>(r.continuation->state));
+  EXPECT_THROW(plan.production_sampler(plan.options_for(100)), std::invalid_argument);
 }
 
 TEST_F(AutotuneTest, autosample_returns_the_plan_the_run_and_its_diagnostics) {

@@ -191,9 +191,20 @@ TEST_F(TuningCacheTest, any_fingerprinted_input_changes_the_key) {
   changed = edges;
   changed.pop_back();
   EXPECT_NE(key_of(base, SpinModel::from_edges(n, changed)), key);
+  // A continuous model on the same graph (weights above the 4 unit couplings of a node, so
+  // the Gaussian is positive definite): its kind and each weight are in the key.
+  const std::vector<double> weights(static_cast<std::size_t>(n), 5.0);
+  const std::string gaussian = key_of(base, SpinModel::gaussian(n, edges, weights));
+  EXPECT_NE(gaussian, key);
+  EXPECT_NE(key_of(base, SpinModel::double_well(n, edges, weights)), gaussian);
+  auto other = weights;
+  other[7] = 5.25;
+  EXPECT_NE(key_of(base, SpinModel::gaussian(n, edges, other)), gaussian);
+  EXPECT_NE(key_of(base, SpinModel::double_well(n, edges, other)),
+            key_of(base, SpinModel::double_well(n, edges, weights)));
 
   // The beta range, the targets and every tuning parameter.
-  std::vector<AutotuneOptions> variants(12, base);
+  std::vector<AutotuneOptions> variants(13, base);
   variants[0].beta_max = 0.55;
   variants[1].beta_min = 0.05;
   variants[2].chains.target_acceptance = 0.6;
@@ -206,6 +217,7 @@ TEST_F(TuningCacheTest, any_fingerprinted_input_changes_the_key) {
   variants[9].n_expl = 2;
   variants[10].tune_chains = false;
   variants[11].chains.initial_chains = 6;
+  variants[12].reference = hamon::AnnealingReference::none;
   for (std::size_t k = 0; k < variants.size(); ++k) {
     EXPECT_NE(key_of(variants[k]), key) << "variant " << k;
     EXPECT_NE(TuningCache::fingerprint(key_of(variants[k])), TuningCache::fingerprint(key))

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <variant>
 #include <vector>
 
 #include "hamon/core/device_model.hpp"
@@ -192,9 +193,13 @@ struct NrptResult {
   std::shared_ptr<const Continuation> continuation;
 };
 
+/// A sampler state of either storage of the variables (variable_kind.hpp): bytes for
+/// spins and Potts states, doubles for continuous models.
+using AnySamplerState = std::variant<SamplerState, SamplerStateOf<double>>;
+
 /// A run's state and options, to continue it (Plan::extend).
 struct Continuation {
-  SamplerState state;
+  AnySamplerState state;
   NrptOptions options;
 };
 

@@ -6,7 +6,7 @@
 //
 // Every algorithm runs the sampler through an NrptRunner: the caller binds the model and
 // the place (policies/ binds nrpt_with(decision, model, .), so a whole flow runs in one
-// execution space). Each run starts from fresh uniform spins (independent runs), so
+// execution space). Each run starts from a fresh random start (independent runs), so
 // each run has its own burn-in, and every run gets its own seed, derived from the seed the
 // caller passes (seeds.hpp).
 

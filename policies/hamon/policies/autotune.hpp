@@ -11,13 +11,16 @@
 //      between tuning phases and production. A caller that resolved it already passes its
 //      DeviceDecision instead of a DeviceSpec.
 //   2. Looks the plan up in the tuning cache (tuning_cache.hpp). The key holds the model's
-//      fingerprint (graph, couplings, fields, clamps, colouring), the beta range, every
-//      tuning target and parameter, the fixed inputs, the execution space (n_expl is
+//      fingerprint (graph, couplings, fields, clamps, colouring; a continuous model's kind
+//      and diag or barrier), the beta range, the annealing reference, every tuning target
+//      and parameter, the fixed inputs, the execution space (n_expl is
 //      tuned by wall time, which depends on it) and hamon::version. The seed is not in
 //      the key: a plan is a tuning, not a sample. A hit skips tuning.
 //   3. On a miss: chains (tune_chains, which tunes the ladder at every iteration), then
 //      exploration (tune_exploration on that ladder), then a schedule polish
 //      (tune_schedule with the chosen n_expl) -> the plan, stored in the cache.
+// Continuous models (SpinModel::is_continuous) tune alike: every run of the flow and of the
+// plan is a Sampler<Space, double>, on the same annealing reference and ladder ends.
 // Every run gets its own seed, derived from options.seed (seeds.hpp): the chain search
 // from stream chain_pilot, the exploration probes from exploration, the polish from
 // schedule_polish, production from production.
@@ -55,6 +58,10 @@ struct AutotuneOptions {
   ScheduleTuningOptions schedule;
   ExplorationTuningOptions exploration;
   std::uint64_t seed = 0;
+  /// What the bottom of the ladder samples in every tuning run (NrptOptions::reference);
+  /// the plan's production runs use the same (Plan::options_for). A continuous model
+  /// anneals from its independent-site reference by default.
+  AnnealingReference reference = AnnealingReference::automatic;
   bool use_cache = true;  // false: neither read nor write the tuning cache
   /// Over MPI ranks (every rank calls autotune with the same options): each tuning run is
   /// spread over the ranks like a production run, every rank makes the same decisions, the
@@ -92,22 +99,31 @@ struct Plan {
   TuningSummary tuning;
   TuningDetails details;
   std::uint64_t seed = 0;  // the flow's seed (production seeds derive from it)
+  AnnealingReference reference = AnnealingReference::automatic;  // the tuning runs'
   std::shared_ptr<const SpinModel> model;
-  /// The spins and permutation at the end of the last tuning run on the plan's ladder (the
-  /// polish's best measurement), when tuning ran and its sweeps are the plan's: production
-  /// starts there instead of from random spins. Empty on a cache hit (a cold start, with
-  /// the same burn-in); reset it for the bits a plan from the cache gives.
-  std::shared_ptr<const SamplerState> warm_start;
+  /// The variables and permutation at the end of the last tuning run on the plan's ladder
+  /// (the polish's best measurement), when tuning ran and its sweeps are the plan's:
+  /// production starts there instead of from a random start. A SamplerState for discrete
+  /// models, a SamplerStateOf<double> for continuous ones. Empty on a cache hit (a cold
+  /// start, with the same burn-in); reset it for the bits a plan from the cache gives.
+  std::shared_ptr<const AnySamplerState> warm_start;
 
-  /// `base` with the plan's ladder, n_expl, n_rounds and the production seed (burn-in,
-  /// observers and progress are the caller's).
+  /// `base` with the plan's ladder, n_expl, n_rounds, annealing reference and the
+  /// production seed (burn-in, observers and progress are the caller's).
   NrptOptions options_for(std::int64_t n_rounds, NrptOptions base = {}) const;
   /// A production sampler (not yet run) for `options` (from options_for), on the plan's
   /// decision, started from warm_start when there is one. `sink` and `exchange` as
-  /// make_sampler's.
+  /// make_sampler's. Value: std::int8_t for discrete models, double for continuous ones
+  /// (make_sampler_of); production_sampler is the discrete one.
+  template <class Value>
+  std::unique_ptr<SamplerBaseOf<Value>> production_sampler_of(
+      const NrptOptions& options, TraceSink* sink = nullptr,
+      MachineExchange* exchange = nullptr) const;
   std::unique_ptr<SamplerBase> production_sampler(const NrptOptions& options,
                                                   TraceSink* sink = nullptr,
-                                                  MachineExchange* exchange = nullptr) const;
+                                                  MachineExchange* exchange = nullptr) const {
+    return production_sampler_of<std::int8_t>(options, sink, exchange);
+  }
   /// A production run of n_rounds measured rounds (options.seed is ignored: the seed
   /// derives from the plan's) after options.burn_in rounds, or when that is 0 after
   /// default_burn_in(n_rounds): production never measures from its start. It starts from
