@@ -283,6 +283,13 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
   }
   if (has("reference")) {
     spec.reference = reader.choice(keys.at("reference"), "nrpt.reference", kReferenceNames);
+    // The tuner's ladders run from the uniform beta = 0: they say nothing of this path.
+    if (spec.reference == AnnealingReference::independent && tune.any()) {
+      reader.fail("nrpt.reference",
+                  "automatic tuning tunes a ladder from uniform spins at beta = 0; the annealing "
+                  "path (reference: independent) needs its chains and betas given (drop tune "
+                  "and the auto keys, or the reference)");
+    }
   }
   if (has("until")) spec.until = read_until(reader, keys.at("until"), spec.rounds);
   return spec;
