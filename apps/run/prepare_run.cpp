@@ -83,7 +83,7 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
   run.beta_max = resolve_beta_max(config, *run.model);
   run.options = make_nrpt_options(config);
   try {
-    anneals(run.options, run.model->continuous_kind());
+    anneals(run.options, run.model->continuous_kind(), run.model->is_potts());
   } catch (const std::invalid_argument& e) {
     config.fail(config.locations.count("nrpt.reference") != 0 ? "nrpt.reference" : "nrpt",
                 e.what());

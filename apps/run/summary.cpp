@@ -266,6 +266,8 @@ std::string summary_yaml(const SummaryInputs& in) {
   if (in.model.is_potts()) out << YAML::Key << "n_states" << YAML::Value << in.model.n_states();
   if (in.model.is_continuous()) {
     out << YAML::Key << "variables" << YAML::Value << to_string(in.model.continuous_kind());
+  }
+  if (in.model.is_continuous() || in.result.annealed) {
     out << YAML::Key << "annealed" << YAML::Value << in.result.annealed;
   }
   out << YAML::EndMap;

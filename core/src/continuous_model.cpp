@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Continuous models (spin_model.hpp): Gaussian fields and phi^4 double wells on a
-// SpinModel's graph, their validation, energies and the exact log Z of their reference.
+// SpinModel's graph, their validation, energies and the exact log Z of their reference
+// (and of an Ising model's: independent spins in its fields).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -165,8 +167,30 @@ double double_well_site_log_z(double beta, double lambda, double h) {
 
 }  // namespace
 
+namespace {
+
+/// Independent spins in the fields: log 2 cosh(beta h_i) per free node (as
+/// |x| + log1p(exp(-2 |x|)), which cannot overflow), beta h_i c_i per node clamped to c_i.
+double ising_reference_log_z(const SpinModel& model, double beta) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < model.fields().size(); ++i) {
+    const double x = beta * model.fields()[i];
+    const std::int8_t clamp = model.clamped()[i];
+    sum += clamp != 0 ? x * clamp : std::abs(x) + std::log1p(std::exp(-2.0 * std::abs(x)));
+  }
+  return sum;
+}
+
+}  // namespace
+
 double reference_log_z(const SpinModel& model, double beta) {
-  if (!model.is_continuous()) throw ModelError("reference_log_z: not a continuous model");
+  if (model.is_potts()) throw ModelError("reference_log_z: a Potts model has no reference");
+  if (!model.is_continuous()) {
+    if (!(beta >= 0.0) || !std::isfinite(beta)) {
+      throw ModelError("reference_log_z: beta must be a finite number >= 0");
+    }
+    return ising_reference_log_z(model, beta);
+  }
   if (!(beta > 0.0) || !std::isfinite(beta)) {
     throw ModelError("reference_log_z: beta must be a finite number > 0");
   }

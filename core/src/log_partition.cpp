@@ -271,8 +271,8 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   if (result.betas.empty() || result.energies.size() < 2 * result.betas.size()) {
     return std::nullopt;
   }
-  // From beta = 0: uniform spins or states, or on a continuous model's annealing path its
-  // reference at the ladder's top (whose energies are E - E_ref: NrptResult::annealed).
+  // From beta = 0: uniform spins or states, or on an annealing path the reference at the
+  // ladder's top (whose energies are E - E_ref: NrptResult::annealed).
   const bool from_zero = result.betas.front() == 0.0 && (result.annealed || !model.is_continuous());
   if (!from_zero && !reference_log_z0) return std::nullopt;
   double log_z0 = 0.0;

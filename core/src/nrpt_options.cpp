@@ -146,15 +146,15 @@ const char* to_string(AnnealingReference reference) {
   return "automatic";
 }
 
-bool anneals(const NrptOptions& options, ContinuousKind kind) {
-  const bool continuous = kind != ContinuousKind::none;
-  if (!continuous) {
-    if (options.reference == AnnealingReference::independent) {
+bool anneals(const NrptOptions& options, ContinuousKind kind, bool potts) {
+  if (kind == ContinuousKind::none) {
+    if (potts && options.reference == AnnealingReference::independent) {
       throw std::invalid_argument(
-          "NRPT options: reference independent anneals from a continuous model's node terms; "
-          "a discrete model's ladder starts at beta = 0 (uniform): use reference none");
+          "NRPT options: reference independent anneals from independent spins in an Ising "
+          "model's fields or a continuous model's node terms; a Potts model's ladder starts "
+          "at beta = 0 (uniform states): use reference none");
     }
-    return false;
+    return options.reference == AnnealingReference::independent;
   }
   if (options.reference != AnnealingReference::none) return true;
   const std::vector<double> betas = ladder_of(options);

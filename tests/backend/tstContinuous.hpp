@@ -278,8 +278,6 @@ TEST(TEST_CATEGORY, continuous_models_refuse_what_they_cannot_do) {
   EXPECT_THROW(hamon::Sampler<Space>(Space(), model, o), std::invalid_argument);
   const auto ising = hamon::make_lattice({4, 4}, true);
   EXPECT_THROW((hamon::Sampler<Space, double>(Space(), ising, o)), std::invalid_argument);
-  o.reference = hamon::AnnealingReference::independent;
-  EXPECT_THROW(hamon::nrpt(Space(), ising, o), std::invalid_argument);
   // A state with a NaN is refused by name.
   hamon::Sampler<Space, double> s(Space(), model, annealed_options(1, 10));
   s.run(3);

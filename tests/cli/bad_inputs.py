@@ -212,8 +212,9 @@ CASES = [
     case("continuous_houdayer",
          "replicas: 2\nmodel: {kind: gaussian, shape: [4, 4]}\n" + NRPT +
          "  cluster_moves: houdayer\n", "nrpt.cluster_moves", "kind gaussian has real values"),
-    case("reference_independent_on_spins", LATTICE + NRPT + "  reference: independent\n",
-         "nrpt.reference", "continuous model"),
+    case("reference_independent_on_potts",
+         "model: {kind: lattice, shape: [4, 4], potts: 3}\n" + NRPT +
+         "  reference: independent\n", "nrpt.reference", "a Potts model's ladder starts at beta = 0"),
     case("continuous_file_mixed", "model: {kind: double_well, file: g.txt}\n" + NRPT, "model.file",
          "g.txt:3: 'diag' (Gaussian) and 'barrier' (double well) cannot be mixed",
          files={"g.txt": "nodes 2\ndiag 0 1.0\nbarrier 1 1.0\n"}),

@@ -111,8 +111,11 @@ def check_run(directory, failures):
     need(set(m) - {"n_states", "variables", "annealed"} == {"n_nodes", "n_free", "n_edges",
                                                            "n_colors"},
          f"model keys {sorted(m)}")
+    # Continuous models always say whether they anneal; Ising models only when they do.
     need(continuous in (None, "gaussian", "double_well") and
-         (("annealed" in m) == (continuous is not None)), f"model.variables {continuous}")
+         (("annealed" in m) == (continuous is not None or annealed is True)),
+         f"model.variables {continuous}, annealed {m.get('annealed')}")
+    need(not annealed or q is None, "a Potts model annealed")
     need(q is None or (isinstance(q, int) and 2 <= q <= 256), f"model.n_states {q}")
     n_nodes = m["n_nodes"]
     need(isinstance(n_nodes, int) and n_nodes >= 1, "model.n_nodes")
@@ -246,8 +249,8 @@ def check_run(directory, failures):
          f"log_z {'missing' if want_log_z else 'present'} (energies "
          f"{c['output']['energies']}, rounds {rounds}, beta_0 {betas[0]})")
     if "log_z" in s:
-        # A continuous model's log Z(0) is its reference's (exact, not n_free log q).
-        check_log_z(s["log_z"], betas, m["n_free"], None if continuous else q or 2, need)
+        # On an annealing path log Z(0) is the reference's (exact, not n_free log q).
+        check_log_z(s["log_z"], betas, m["n_free"], None if annealed else q or 2, need)
 
     # Two replicas or more in one process (over ranks the section is absent).
     if "overlap" in s:

@@ -80,11 +80,13 @@ struct Case {
   Couplings couplings;
   int n_chains;
   int n_replicas = 1;
+  bool annealed = false;  // reference independent: the annealing path's update
 };
 
 hamon::NrptOptions options_of(const Case& c) {
   hamon::NrptOptions o = hamon_test::observed_run(c.n_chains);
   o.n_replicas = c.n_replicas;
+  if (c.annealed) o.reference = hamon::AnnealingReference::independent;
   return o;
 }
 
@@ -232,24 +234,24 @@ TEST(DistributedContinuousRun, gives_the_bits_of_one_process_and_resumes_across_
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Mpi, DistributedRun,
-                         ::testing::Values(Case{Couplings::real, 5}, Case{Couplings::real, 40},
-                                           Case{Couplings::integer, 40},
-                                           Case{Couplings::integer, 17}, Case{Couplings::potts, 40},
-                                           // 3 replicas of 12 chains: 36 machines, 16 + 16 + 4
-                                           // over 3 ranks, replica 1 split between two.
-                                           Case{Couplings::real, 12, 3}),
-                         [](const ::testing::TestParamInfo<Case>& param_info) {
-                           const Couplings c = param_info.param.couplings;
-                           return std::string(c == Couplings::real      ? "real"
-                                              : c == Couplings::integer ? "integer"
-                                                                        : "potts") +
-                                  "_couplings_" + std::to_string(param_info.param.n_chains) +
-                                  "_chains" +
-                                  (param_info.param.n_replicas > 1
-                                       ? "_" + std::to_string(param_info.param.n_replicas) +
-                                             "_replicas"
-                                       : std::string());
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Mpi, DistributedRun,
+    ::testing::Values(Case{Couplings::real, 5}, Case{Couplings::real, 40},
+                      Case{Couplings::integer, 40}, Case{Couplings::integer, 17},
+                      Case{Couplings::potts, 40},
+                      // 3 replicas of 12 chains: 36 machines, 16 + 16 + 4
+                      // over 3 ranks, replica 1 split between two.
+                      Case{Couplings::real, 12, 3}, Case{Couplings::real, 40, 1, true}),
+    [](const ::testing::TestParamInfo<Case>& param_info) {
+      const Couplings c = param_info.param.couplings;
+      return std::string(c == Couplings::real      ? "real"
+                         : c == Couplings::integer ? "integer"
+                                                   : "potts") +
+             "_couplings_" + std::to_string(param_info.param.n_chains) + "_chains" +
+             (param_info.param.n_replicas > 1
+                  ? "_" + std::to_string(param_info.param.n_replicas) + "_replicas"
+                  : std::string()) +
+             (param_info.param.annealed ? "_annealed" : "");
+    });
 
 }  // namespace

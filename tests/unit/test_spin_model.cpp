@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "expect_model_error.hpp"
+#include "hamon/core/nrpt.hpp"
 #include "hamon/core/spin_model.hpp"
 
 namespace {
@@ -489,6 +490,44 @@ TEST(PottsModelEnergy, ClampedNodesTakeTheirStateAndBadStatesAreRefused) {
         (void)SpinModel::from_edges(2, {}).potts_energy({0, 1});
       },
       {"not a Potts model"});
+}
+
+TEST(IsingReference, LogZIsTheEnumeratedOneOfIndependentSpins) {
+  // Three free spins and one clamped to -1: enumerate exp(beta sum_i h_i s_i), couplings
+  // ignored (the reference is the fields alone).
+  const auto model =
+      SpinModel::from_edges(4, {{0, 1, 1.0}, {1, 3, -2.0}}, {0.7, -1.3, 0.0, 0.4}, {{3, -1}});
+  const double beta = 1.7;
+  double z = 0.0;
+  for (int bits = 0; bits < 8; ++bits) {
+    double field_sum = 0.4 * -1.0;
+    for (int i = 0; i < 3; ++i) field_sum += model.fields()[i] * ((bits >> i) & 1 ? 1.0 : -1.0);
+    z += std::exp(beta * field_sum);
+  }
+  EXPECT_NEAR(hamon::reference_log_z(model, beta), std::log(z), 1e-13);
+  EXPECT_NEAR(hamon::reference_log_z(model, 0.0), 3.0 * std::log(2.0), 1e-15);
+  // Fields far beyond exp's range: log 2 cosh x = |x| + log1p(exp(-2|x|)), no overflow.
+  const auto strong = SpinModel::from_edges(2, {}, {1e4, -3e4});
+  EXPECT_DOUBLE_EQ(hamon::reference_log_z(strong, 2.0), 8e4);
+  expect_model_error([&] { hamon::reference_log_z(model, -1.0); }, {"beta", ">= 0"});
+  const auto potts = SpinModel::potts(2, 3, {{0, 1, 1.0}});
+  expect_model_error([&] { hamon::reference_log_z(potts, 1.0); }, {"Potts"});
+}
+
+TEST(IsingReference, OnlyIsingAndContinuousModelsAnneal) {
+  hamon::NrptOptions o;
+  EXPECT_FALSE(hamon::anneals(o, hamon::ContinuousKind::none, false));  // automatic: uniform
+  EXPECT_TRUE(hamon::anneals(o, hamon::ContinuousKind::gaussian, false));
+  o.reference = hamon::AnnealingReference::independent;
+  EXPECT_TRUE(hamon::anneals(o, hamon::ContinuousKind::none, false));
+  try {
+    hamon::anneals(o, hamon::ContinuousKind::none, true);
+    ADD_FAILURE() << "a Potts model anneals";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("Potts"), std::string::npos) << e.what();
+  }
+  o.reference = hamon::AnnealingReference::none;
+  EXPECT_FALSE(hamon::anneals(o, hamon::ContinuousKind::none, true));
 }
 
 }  // namespace

@@ -119,6 +119,7 @@ const char* to_string(LogZMethod method);
 struct LogPartition {
   double log_z0 = 0.0;        // log Z(beta_0) that the estimates start from
   bool log_z0_exact = false;  // true when it is n_free log q (beta_0 = 0; q = 2 for spins)
+                              // or, on an annealing path, the reference's exact log Z
   LogZEstimate thermodynamic_integration;
   LogZEstimate stepping_stone;
   LogZMethod preferred = LogZMethod::stepping_stone;  // trusted first, then the smaller error()
@@ -150,8 +151,8 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
                            double log_z0, const LogZErrorOptions& errors = {},
                            const std::vector<double>& swap_acceptance = {});
 
-/// From a run of `model`: log Z(beta_0) = n_free log q when the ladder starts at 0 (a
-/// continuous model's annealing path: reference_log_z at the ladder's top), else
+/// From a run of `model`: log Z(beta_0) = n_free log q when the ladder starts at 0 (on an
+/// annealing path, NrptResult::annealed: reference_log_z at the ladder's top), else
 /// `reference_log_z0`; nullopt when neither is available or the run recorded no energies.
 std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResult& result,
                                           std::optional<double> reference_log_z0 = std::nullopt,

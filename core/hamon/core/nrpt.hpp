@@ -76,9 +76,10 @@ enum class AnnealingReference : std::int32_t {
   /// The machine at beta samples exp(-beta E): beta = 0 is uniform (discrete models only;
   /// a continuous model's ladder must then start above 0).
   none = 1,
-  /// Continuous models: the machine at beta samples exp(-beta_max E_ref - beta (E - E_ref)),
-  /// E_ref the model's node terms (independent sites, exact log Z: reference_log_z), so
-  /// beta = 0 is proper and beta_max the model; swaps and log Z use E - E_ref.
+  /// The machine at beta samples exp(-beta_max E_ref - beta (E - E_ref)), E_ref the model's
+  /// node terms (a continuous model's; an Ising model's fields, -sum_i h_i s_i: independent
+  /// sites, exact log Z: reference_log_z), so beta = 0 is the reference at beta_max and
+  /// beta_max the model; swaps and log Z use E - E_ref. Not for Potts models.
   independent = 2
 };
 
@@ -121,11 +122,11 @@ struct NrptOptions {
 void validate_options(const NrptOptions& options, std::int64_t n_nodes);
 /// The ladder the options describe (explicit betas or the linear default).
 std::vector<double> ladder_of(const NrptOptions& options);
-/// Whether a run of `options` on a model of `kind` samples the annealing path
-/// (AnnealingReference::independent, or automatic for a continuous model). Throws
-/// std::invalid_argument for independent on a discrete model, and for a continuous model
-/// without it whose ladder starts at beta <= 0 (exp(-0 E) does not normalise).
-bool anneals(const NrptOptions& options, ContinuousKind kind);
+/// Whether a run of `options` on a model of `kind` (`potts`: a Potts model) samples the
+/// annealing path (AnnealingReference::independent, or automatic for a continuous model).
+/// Throws std::invalid_argument for independent on a Potts model, and for a continuous
+/// model without it whose ladder starts at beta <= 0 (exp(-0 E) does not normalise).
+bool anneals(const NrptOptions& options, ContinuousKind kind, bool potts);
 
 /// The cold chain's moments. For a Potts model (q states): node_means are the marginals
 /// P(x_i = s) at [i * q + s], edge_means the agreements <delta(x_i, x_j)>, and
@@ -160,7 +161,7 @@ struct NrptResult {
   std::vector<std::int32_t> machine_of_chain;  // at r * n_chains + chain for replica r
   std::vector<double> final_energies;          // per chain (temperature index), replica 0
   std::int64_t spin_updates = 0;               // heat-bath updates done, burn-in included
-  /// The run sampled the annealing path of a continuous model (AnnealingReference): then
+  /// The run sampled the annealing path (AnnealingReference::independent): then
   /// `energies`, `final_energies` and the best energies are E - E_ref, not E, and log Z
   /// starts from reference_log_z(model, betas.back()).
   bool annealed = false;

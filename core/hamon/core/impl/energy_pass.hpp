@@ -39,10 +39,16 @@ struct ChunkEnergy {
   using Bonds = CountedBonds<typename ExecutionSpace::memory_space>;
   using Cursor = typename Bonds::Cursor;
 
+  /// The field in node i's energy term: h_i, or 0 on the annealing path, whose swap energy
+  /// E - E_ref is the couplings' terms alone (impl/annealed_spins.hpp).
+  KOKKOS_FORCEINLINE_FUNCTION double swap_field(std::int64_t i) const {
+    return model.annealed ? 0.0 : model.fields(i);
+  }
+
   /// Fixed-point energy term of node c.node in machine m: -s_i (h_i + sum of its counted
   /// bonds J_ij s_j).
   KOKKOS_FORCEINLINE_FUNCTION std::int64_t term(const Cursor& c, std::int32_t m) const {
-    double field = model.fields(c.node);
+    double field = swap_field(c.node);
     Bonds::for_each(model, c, [&](std::int64_t j, auto coupling, std::int64_t) {
       field += coupling * spins(m, j);
     });
@@ -74,7 +80,7 @@ struct ChunkEnergy {
         Cursor c = Bonds::first(model, begin);
         for (std::int64_t i = begin; i < end; ++i, Bonds::next(model, c)) {
           double field[kHostLanes];
-          const double h = model.fields(i);
+          const double h = swap_field(i);
           for (std::int32_t lane = 0; lane < kHostLanes; ++lane) field[lane] = h;
           Bonds::for_each(model, c, [&](std::int64_t j, auto coupling, std::int64_t) {
             const std::int8_t* neighbour = &spins(first, j);
@@ -105,7 +111,8 @@ struct ChunkEnergy {
 
 #if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
   /// Integer couplings and fields: every node term -s_i (h_i + its counted bonds J_ij s_j) is an
-  /// integer of magnitude <= integer_field_bound <= 64, so terms add exactly in 16-bit
+  /// integer of magnitude <= integer_field_bound <= 64 (also without h_i, on the annealing
+  /// path: the bound is the largest |h_i| + sum_j |J_ij|), so terms add exactly in 16-bit
   /// lanes (256 at a time) and 32-bit lanes (a chunk), and the fixed-point energy is that
   /// integer times 2^fraction_bits, exactly what the general path sums term by term.
   template <int LatticeDims>
@@ -123,7 +130,7 @@ struct ChunkEnergy {
         Cursor c = Bonds::first(model, part);
         for (std::int64_t i = part; i < part_end;
              ++i, Bonds::template next<LatticeDims>(model, c)) {
-          __m512i field = _mm512_set1_epi16(static_cast<short>(model.fields(i)));
+          __m512i field = _mm512_set1_epi16(static_cast<short>(swap_field(i)));
           Bonds::template for_each<LatticeDims>(
               model, c, [&](std::int64_t j, auto coupling, std::int64_t) HAMON_AVX512 {
                 const __m512i s =

@@ -60,7 +60,7 @@ DeviceModel<MemorySpace> sampled_model(DeviceModel<MemorySpace> model, const Nrp
                                     : "a continuous model samples with Sampler<Space, double> "
                                       "(hamon::nrpt chooses it)");
   }
-  model.annealed = anneals(options, kind);
+  model.annealed = anneals(options, kind, model.n_states > 0);
   return model;
 }
 

@@ -12,6 +12,7 @@
 #include "hamon/core/chain_state.hpp"
 #include "hamon/core/device_model.hpp"
 #include "hamon/core/host_kernel.hpp"
+#include "hamon/core/impl/annealed_spins.hpp"
 #include "hamon/core/impl/energy_pass.hpp"
 #include "hamon/core/impl/field_boundaries.hpp"
 #include "hamon/core/impl/heat_bath.hpp"
@@ -51,11 +52,13 @@ void refresh_field_boundaries(const ExecutionSpace& space, SpinState<ExecutionSp
 }
 
 /// The decision tables from the ladder: state.up_limit / up_floor with integer local fields,
-/// state.field_boundary otherwise (allocated here).
+/// state.field_boundary otherwise (allocated here); none on the annealing path, which
+/// decides with exp (impl/annealed_spins.hpp).
 template <class ExecutionSpace>
 void refresh_spin_tables(const ExecutionSpace& space,
                          const DeviceModel<typename ExecutionSpace::memory_space>& model,
                          SpinState<ExecutionSpace>& state) {
+  if (model.annealed) return;
   const std::int32_t bound = model.integer_field_bound;
   if (bound < 0) {
     refresh_field_boundaries(space, state);
@@ -90,7 +93,7 @@ void start_spins(const ExecutionSpace& space,
                  SpinState<ExecutionSpace>& state, std::uint64_t seed) {
   using memory_space = typename ExecutionSpace::memory_space;
   const auto n_chains = static_cast<std::int64_t>(state.betas.extent(0));
-  if (model.integer_field_bound >= 0) {
+  if (model.integer_field_bound >= 0 && !model.annealed) {
     state.up_limit = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space>(
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_limit")),
         n_chains, 2 * model.integer_field_bound + 1);
@@ -106,12 +109,17 @@ void start_spins(const ExecutionSpace& space,
 }
 
 /// One block-Gibbs sweep: each colour class in turn; periodic lattices with integer local
-/// fields take the lattice fast path (same bits as the general path).
+/// fields take the lattice fast path (same bits as the general path). The annealing path
+/// takes its own update, never the fast paths (impl/annealed_spins.hpp).
 template <class ExecutionSpace>
 void sweep_spins(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
                  const SpinState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep, HostKernel kernel) {
+  if (model.annealed) {
+    annealed_spin_sweep(space, model, state, seed, round, sweep);
+    return;
+  }
   const std::int32_t bound = state.up_limit.extent(0) > 0 ? model.integer_field_bound : -1;
   for_each_colour_block(
       model, model.lattice.enabled && bound >= 0, [&](const auto& block, std::int64_t n_block) {

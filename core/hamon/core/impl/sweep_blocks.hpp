@@ -37,8 +37,14 @@ struct CsrBlock {
   template <class Spins>
   KOKKOS_INLINE_FUNCTION void local_fields(std::int64_t i, const Spins& spins, std::int32_t first,
                                            std::int32_t lanes, double* phi) const {
-    const double h = model.fields(i);
-    for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] = h;
+    coupled_sums(i, spins, first, lanes, model.fields(i), phi);
+  }
+
+  /// origin + sum_j J_ij s_j for machines [first, first + lanes), summed in CRS order.
+  template <class Spins>
+  KOKKOS_INLINE_FUNCTION void coupled_sums(std::int64_t i, const Spins& spins, std::int32_t first,
+                                           std::int32_t lanes, double origin, double* phi) const {
+    for (std::int32_t lane = 0; lane < lanes; ++lane) phi[lane] = origin;
     for (std::int64_t e = model.row_offsets(i); e < model.row_offsets(i + 1); ++e) {
       const double coupling = model.couplings(e);
       const std::int8_t* neighbour = &spins(first, model.columns(e));

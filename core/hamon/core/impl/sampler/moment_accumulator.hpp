@@ -183,6 +183,13 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
         energy[k] += static_cast<double>(terms) * unit;
       }
     }
+  } else if (model.annealed) {  // E_ref = -sum_i h_i s_i, from the batches' spin sums
+    const auto fields = to_host_vector<double>(space, model.fields);
+    for (std::size_t k = 0; k < rows; ++k) {
+      for (std::size_t i = 0; i < n_nodes; ++i) {
+        energy[k] -= fields[i] * static_cast<double>(node_sums[k * n_nodes + i]);
+      }
+    }
   }
   for (std::size_t e = 0; e < n_edges; ++e) {
     const MeanWithError m = column_stats(edge_sums, n_edges, e);
