@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "hamon/core/impl/counter_rng.hpp"
 #include "hamon/core/impl/deterministic_math.hpp"
+#include "hamon/core/impl/real_host_simd.hpp"
 
 namespace {
 
@@ -137,6 +139,80 @@ TEST(DeterministicMath, NormalQuantileOfTheExtremeRandomWords) {
   EXPECT_NEAR(lo, -6.33795775455379, 1e-12);
   EXPECT_EQ(hi, -lo);
   EXPECT_LE(quantile_relative_error(to_unit_interval(0)), 1e-14);
+}
+
+#ifdef HAMON_HOST_AVX512
+/// simd::log8 and simd::normal_quantile8 of 8 doubles (compiled for AVX-512, called only
+/// where the CPU has it).
+HAMON_AVX512 void register_log(const double* in, double* out) {
+  _mm512_storeu_pd(out, hamon::detail::simd::log8(_mm512_loadu_pd(in)));
+}
+HAMON_AVX512 void register_quantile(const double* in, double* out) {
+  _mm512_storeu_pd(out, hamon::detail::simd::normal_quantile8(_mm512_loadu_pd(in)));
+}
+
+/// Every lane of f(xs) has the bits of scalar(x).
+template <class Register, class Scalar>
+void expect_lanes_match(std::vector<double> xs, Register f, Scalar scalar) {
+  while (xs.size() % 8 != 0) xs.push_back(0.5);
+  for (std::size_t i = 0; i < xs.size(); i += 8) {
+    double out[8];
+    f(&xs[i], out);
+    for (std::size_t l = 0; l < 8; ++l) {
+      const double expected = scalar(xs[i + l]);
+      ASSERT_EQ(0, std::memcmp(&out[l], &expected, sizeof(double))) << "x = " << xs[i + l];
+    }
+  }
+}
+#endif
+
+TEST(DeterministicMath, RegisterLogAndQuantileMatchTheScalarBitForBit) {
+#ifdef HAMON_HOST_AVX512
+  if (!hamon::detail::simd::cpu_has_avx512()) GTEST_SKIP() << "this CPU has no AVX-512";
+  // log: subnormals (scaled first), zero, the sqrt(2) split of the mantissa, powers of
+  // two, log-uniform values over the whole range.
+  std::vector<double> xs = {0.0,
+                            std::numeric_limits<double>::denorm_min(),
+                            1e-310,
+                            std::numeric_limits<double>::min(),
+                            1.0,
+                            2.0,
+                            0.5,
+                            std::sqrt(2.0),
+                            std::nextafter(std::sqrt(2.0), 0.0),
+                            std::nextafter(1.0, 0.0),
+                            1e300,
+                            std::numeric_limits<double>::max()};
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  for (int k = 0; k < 20000; ++k) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    xs.push_back(std::pow(10.0, -320.0 + 628.0 * static_cast<double>(state >> 11) * 0x1p-53));
+  }
+  expect_lanes_match(xs, register_log, [](double x) { return deterministic_log(x); });
+  // The quantile: every region (central, near tail, far tail beyond r = 5) and their
+  // boundaries, both signs, the extreme words and many random ones.
+  std::vector<double> ps = {0.075,
+                            0.925,
+                            std::nextafter(0.075, 0.0),
+                            std::nextafter(0.925, 1.0),
+                            0.5,
+                            to_unit_interval(0),
+                            to_unit_interval(0xFFFFFFFFu),
+                            1e-11,
+                            1e-12,
+                            1e-100,
+                            1e-300,
+                            1.0 - 1e-12,
+                            std::exp(-25.0),
+                            std::nextafter(std::exp(-25.0), 0.0)};
+  for (std::uint32_t k = 0; k < 40000; ++k) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    ps.push_back(to_unit_interval(static_cast<std::uint32_t>(state >> 32)));
+  }
+  expect_lanes_match(ps, register_quantile, [](double p) { return standard_normal_quantile(p); });
+#else
+  GTEST_SKIP() << "the register path is not compiled in";
+#endif
 }
 
 }  // namespace

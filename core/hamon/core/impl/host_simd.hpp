@@ -191,6 +191,86 @@ HAMON_AVX512 inline __m512d exp8(__m512d x) {
   return _mm512_mul_pd(p, _mm512_castsi512_pd(bits));
 }
 
+/// deterministic_log (impl/deterministic_math.hpp) on 8 lanes: the same operations in the
+/// same order (subnormals scaled by 2^54 first where a lane has one), so the same bits.
+HAMON_AVX512 inline __m512d log8(__m512d x) {
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  const __m512i exponent_mask = _mm512_set1_epi64(0x7FF0000000000000ll);
+  __m512i bits = _mm512_and_si512(_mm512_castpd_si512(x), _mm512_set1_epi64(0x7FFFFFFFFFFFFFFFll));
+  const __mmask8 subnormal =
+      _mm512_cmpeq_epi64_mask(_mm512_and_si512(bits, exponent_mask), _mm512_setzero_si512());
+  bits =
+      _mm512_mask_mov_epi64(bits, subnormal,
+                            _mm512_castpd_si512(_mm512_mul_pd(
+                                _mm512_castsi512_pd(bits), _mm512_set1_pd(18014398509481984.0))));
+  __m512i k = _mm512_mask_mov_epi64(_mm512_set1_epi64(-1023), subnormal, _mm512_set1_epi64(-1077));
+  k = _mm512_add_epi64(k, _mm512_srli_epi64(bits, 52));
+  const __m512i fraction = _mm512_and_si512(bits, _mm512_set1_epi64(0x000FFFFFFFFFFFFFll));
+  const __mmask8 halve = _mm512_cmpge_epu64_mask(fraction, _mm512_set1_epi64(0x0006A09E667F3BCDll));
+  const __m512i m_bits = _mm512_or_si512(
+      fraction, _mm512_mask_mov_epi64(_mm512_set1_epi64(0x3FF0000000000000ll), halve,
+                                      _mm512_set1_epi64(0x3FE0000000000000ll)));
+  k = _mm512_mask_add_epi64(k, halve, k, _mm512_set1_epi64(1));
+  const __m512d f = _mm512_sub_pd(_mm512_castsi512_pd(m_bits), _mm512_set1_pd(1.0));
+  const __m512d s = _mm512_div_pd(f, _mm512_add_pd(_mm512_set1_pd(2.0), f));
+  const __m512d z = _mm512_mul_pd(s, s);
+  auto step = [&z](__m512d r, double c)
+                  HAMON_AVX512 { return _mm512_add_pd(_mm512_mul_pd(r, z), _mm512_set1_pd(c)); };
+  __m512d r = _mm512_set1_pd(2.0 / 21.0);
+  r = step(r, 2.0 / 19.0);
+  r = step(r, 2.0 / 17.0);
+  r = step(r, 2.0 / 15.0);
+  r = step(r, 2.0 / 13.0);
+  r = step(r, 2.0 / 11.0);
+  r = step(r, 2.0 / 9.0);
+  r = step(r, 2.0 / 7.0);
+  r = step(r, 2.0 / 5.0);
+  r = step(r, 2.0 / 3.0);
+  r = _mm512_mul_pd(r, z);
+  const __m512d half_f2 = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(0.5), f), f);
+  const __m512d dk = _mm512_cvtepi64_pd(k);
+  const __m512d small = _mm512_add_pd(_mm512_mul_pd(s, _mm512_add_pd(half_f2, r)),
+                                      _mm512_mul_pd(dk, _mm512_set1_pd(kLn2Lo)));
+  return _mm512_sub_pd(_mm512_mul_pd(dk, _mm512_set1_pd(kLn2Hi)),
+                       _mm512_sub_pd(_mm512_sub_pd(half_f2, small), f));
+}
+
+/// Philox4x32-10 (counter_rng.hpp) for 8 R generators in 64-bit lanes, R registers per
+/// counter word, in place: on entry the counters' words in the low dwords (the high ones
+/// zero), on return the words in the low dwords (the high ones hold anything). The rounds
+/// of philox16.
+template <int R>
+HAMON_AVX512 inline void philox_lanes64(std::uint64_t seed, __m512i (&c0)[R], __m512i (&c1)[R],
+                                        __m512i (&c2)[R], __m512i (&c3)[R]) {
+  const __m512i m0 = _mm512_set1_epi64(kPhiloxMultiplier0);
+  const __m512i m1 = _mm512_set1_epi64(kPhiloxMultiplier1);
+  auto k0 = static_cast<std::uint32_t>(seed);
+  auto k1 = static_cast<std::uint32_t>(seed >> 32);
+  for (int r = 0; r < kPhiloxRounds; ++r) {
+    const __m512i key0 = _mm512_set1_epi64(k0);
+    const __m512i key1 = _mm512_set1_epi64(k1);
+    for (int h = 0; h < R; ++h) {
+      const __m512i p0 = _mm512_mul_epu32(c0[h], m0);
+      const __m512i p1 = _mm512_mul_epu32(c2[h], m1);
+      const __m512i hi0 = _mm512_shuffle_epi32(p0, _MM_PERM_CDAB);
+      const __m512i hi1 = _mm512_shuffle_epi32(p1, _MM_PERM_CDAB);
+      c0[h] = _mm512_ternarylogic_epi64(hi1, c1[h], key0, 0x96);
+      c2[h] = _mm512_ternarylogic_epi64(hi0, c3[h], key1, 0x96);
+      c1[h] = p1;
+      c3[h] = p0;
+    }
+    k0 += kPhiloxWeyl0;
+    k1 += kPhiloxWeyl1;
+  }
+}
+
+/// to_unit_interval of the low dwords of 8 64-bit lanes.
+HAMON_AVX512 inline __m512d unit_interval64(__m512i words) {
+  const __m512d w = _mm512_cvtepu64_pd(_mm512_and_si512(words, _mm512_set1_epi64(0xFFFFFFFFll)));
+  return _mm512_mul_pd(_mm512_add_pd(w, _mm512_set1_pd(0.5)), _mm512_set1_pd(1.0 / 4294967296.0));
+}
+
 /// to_unit_interval (counter_rng.hpp) of 8 words.
 HAMON_AVX512 inline __m512d unit_interval8(__m256i words) {
   return _mm512_mul_pd(_mm512_add_pd(_mm512_cvtepu32_pd(words), _mm512_set1_pd(0.5)),

@@ -29,8 +29,10 @@
 #include "hamon/core/impl/initial_values.hpp"
 #include "hamon/core/impl/launch.hpp"
 #include "hamon/core/impl/model_family.hpp"
+#include "hamon/core/impl/real_host_simd.hpp"
 #include "hamon/core/impl/real_updates.hpp"
 #include "hamon/core/impl/sampler/moment_buffers.hpp"
+#include "hamon/core/impl/sweep_launch.hpp"
 #include "hamon/core/spin_model.hpp"
 
 namespace hamon::detail {
@@ -132,15 +134,17 @@ KOKKOS_INLINE_FUNCTION std::uint32_t gaussian_word(std::uint64_t seed, std::int6
 }
 
 /// One sweep: colour by colour, every (node of the colour, local machine) pair. On the
-/// host a work item is one node's machines, whose coupled sums and Gaussian words are
-/// computed for 32 machines at a time in vectorised loops; elsewhere one (node, machine)
-/// pair per work item, consecutive items on consecutive machines. Either way every update
-/// does the same arithmetic: the same bits.
+/// host a work item is one node's machines, 32 at a time: their coupled sums in vectorised
+/// loops, then the updates of the 32 lanes in AVX-512 registers (impl/real_host_simd.hpp)
+/// or, in the portable loops, the Gaussian quantile's central region vectorised and the
+/// rest lane by lane. Elsewhere (and with HostKernel::device) one (node, machine) pair per
+/// work item, consecutive items on consecutive machines. Every path does the arithmetic of
+/// the scalar update on the same words: the same bits.
 template <class ExecutionSpace>
 void real_sweep(const ExecutionSpace& space,
                 const DeviceModel<typename ExecutionSpace::memory_space>& model,
                 const RealState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
-                std::uint32_t sweep, HostKernel) {
+                std::uint32_t sweep, HostKernel kernel) {
   using memory_space = typename ExecutionSpace::memory_space;
   const RealModelViews<memory_space> views(model);
   const auto x = state.spins;
@@ -168,60 +172,90 @@ void real_sweep(const ExecutionSpace& space,
     const DoubleWellSite site{a * views.weights(i), a * views.fields(i) + beta * phi};
     x(m, i) = double_well_slice_step(site, x(m, i), words, kSliceTries);
   };
+  const bool registers = use_host_registers<ExecutionSpace>(kernel);
   const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
   for (std::size_t c = 0; c < n_colours; ++c) {
     const std::int64_t begin = model.block_offsets[c];
     const std::int64_t n_block = model.block_offsets[c + 1] - begin;
     if (n_block == 0 || n_machines == 0) continue;
     if constexpr (host_style<ExecutionSpace>) {
-      launch(space, "hamon::real_sweep", n_block, n_block * n_machines, [=](const std::int64_t k) {
-        const std::int64_t i = block_nodes(begin + k);
-        for (std::int64_t m0 = 0; m0 < n_machines; m0 += kRealLanes) {
-          const auto lanes = static_cast<std::int32_t>(
-              n_machines - m0 < kRealLanes ? n_machines - m0 : kRealLanes);
-          double phi[kRealLanes];
-          for (std::int32_t l = 0; l < kRealLanes; ++l) phi[l] = 0.0;
-          for (std::int64_t e = views.row_offsets(i); e < views.row_offsets(i + 1); ++e) {
-            const double coupling = views.couplings(e);
-            const double* neighbour = &x(m0, views.columns(e));
-            HAMON_SIMD
-            for (std::int32_t l = 0; l < lanes; ++l) phi[l] += coupling * neighbour[l];
-          }
-          if (!views.gaussian) {
-            for (std::int32_t l = 0; l < lanes; ++l) update(i, m0 + l, phi[l], 0u);
-            continue;
-          }
-          // Gaussian: the words of 8 Philox generators side by side (first and m0 are
-          // multiples of 16: the lanes' groups of four start at l = 0), the normal
-          // quantile's central region for every lane in a vectorised loop, the tails
-          // (about 15% of the draws) one by one, then the values: the operations of
-          // the scalar update, lane by lane.
-          constexpr int kGroups = kRealLanes / 4;
-          std::uint32_t nodes[kGroups], groups[kGroups], words[kRealLanes];
-          for (int g = 0; g < kGroups; ++g) {
-            nodes[g] = static_cast<std::uint32_t>(i);
-            groups[g] = static_cast<std::uint32_t>((first + m0) / 4 + g);
-          }
-          philox4_lanes<kGroups>(seed, nodes, groups, sweep, round, words);
-          double z[kRealLanes];
-          HAMON_SIMD
-          for (std::int32_t l = 0; l < kRealLanes; ++l) {
-            z[l] = normal_quantile_central(to_unit_interval(words[l]) - 0.5);
-          }
-          for (std::int32_t l = 0; l < lanes; ++l) {
-            const double p = to_unit_interval(words[l]);
-            if (!normal_quantile_is_central(p - 0.5)) z[l] = standard_normal_quantile(p);
-          }
-          const double d = views.weights(i);
-          const double h = views.fields(i);
-          for (std::int32_t l = 0; l < lanes; ++l) {
-            const double beta = betas(chain_of_machine(m0 + l));
-            const double a = annealed ? betas(top) : beta;
-            x(m0 + l, i) = gaussian_site_value(d, h, phi[l], a, beta, z[l]);
-          }
-        }
-      });
-    } else {
+      if (kernel != HostKernel::device) {
+        launch(
+            space, "hamon::real_sweep", n_block, n_block * n_machines, [=](const std::int64_t k) {
+              const std::int64_t i = block_nodes(begin + k);
+              for (std::int64_t m0 = 0; m0 < n_machines; m0 += kRealLanes) {
+                const auto lanes = static_cast<std::int32_t>(
+                    n_machines - m0 < kRealLanes ? n_machines - m0 : kRealLanes);
+                double phi[kRealLanes];
+                for (std::int32_t l = 0; l < kRealLanes; ++l) phi[l] = 0.0;
+                for (std::int64_t e = views.row_offsets(i); e < views.row_offsets(i + 1); ++e) {
+                  const double coupling = views.couplings(e);
+                  const double* neighbour = &x(m0, views.columns(e));
+                  HAMON_SIMD
+                  for (std::int32_t l = 0; l < lanes; ++l) phi[l] += coupling * neighbour[l];
+                }
+                if (!views.gaussian && !registers) {
+                  for (std::int32_t l = 0; l < lanes; ++l) update(i, m0 + l, phi[l], 0u);
+                  continue;
+                }
+                // The lanes' inverse temperatures (a, b above); unused lanes get harmless ones.
+                double a[kRealLanes], b[kRealLanes];
+                for (std::int32_t l = 0; l < kRealLanes; ++l) {
+                  b[l] = l < lanes ? betas(chain_of_machine(m0 + l)) : 1.0;
+                  a[l] = annealed && l < lanes ? betas(top) : b[l];
+                }
+                double* values = &x(m0, i);
+                const auto machine0 = static_cast<std::uint32_t>(first + m0);
+#ifdef HAMON_HOST_AVX512
+                if (!views.gaussian) {
+                  double a_lambda[kRealLanes], slope[kRealLanes];
+                  for (std::int32_t l = 0; l < kRealLanes; ++l) {
+                    a_lambda[l] = a[l] * views.weights(i);
+                    slope[l] = a[l] * views.fields(i) + b[l] * phi[l];
+                  }
+                  simd::double_well_lanes<kRealLanes / 8>(seed, static_cast<std::uint32_t>(i),
+                                                          machine0, sweep, round, values, a_lambda,
+                                                          slope, values, lanes, kSliceTries);
+                  continue;
+                }
+#endif
+                // Gaussian: the words of 8 Philox generators side by side (first and m0 are
+                // multiples of 16: the lanes' groups of four start at l = 0).
+                constexpr int kGroups = kRealLanes / 4;
+                std::uint32_t nodes[kGroups], groups[kGroups], words[kRealLanes];
+                for (int g = 0; g < kGroups; ++g) {
+                  nodes[g] = static_cast<std::uint32_t>(i);
+                  groups[g] = machine0 / 4 + static_cast<std::uint32_t>(g);
+                }
+                philox4_lanes<kGroups>(seed, nodes, groups, sweep, round, words);
+                const double d = views.weights(i);
+                const double h = views.fields(i);
+#ifdef HAMON_HOST_AVX512
+                if (registers) {
+                  simd::gaussian_lanes(words, phi, a, b, d, h, values, lanes, annealed);
+                  continue;
+                }
+#endif
+                // The portable loops: the quantile's central region for every lane vectorised,
+                // the tails (about 15% of the draws) one by one.
+                double z[kRealLanes];
+                HAMON_SIMD
+                for (std::int32_t l = 0; l < kRealLanes; ++l) {
+                  z[l] = normal_quantile_central(to_unit_interval(words[l]) - 0.5);
+                }
+                for (std::int32_t l = 0; l < lanes; ++l) {
+                  const double p = to_unit_interval(words[l]);
+                  if (!normal_quantile_is_central(p - 0.5)) z[l] = standard_normal_quantile(p);
+                }
+                for (std::int32_t l = 0; l < lanes; ++l) {
+                  values[l] = gaussian_site_value(d, h, phi[l], a[l], b[l], z[l]);
+                }
+              }
+            });
+        continue;
+      }
+    }
+    {
       launch(
           space, "hamon::real_sweep", n_block * n_machines, n_block * n_machines,
           KOKKOS_LAMBDA(const std::int64_t k) {
@@ -237,17 +271,50 @@ void real_sweep(const ExecutionSpace& space,
   }
 }
 
+/// Machines of one host work item of the energy pass: their sums side by side in a
+/// vectorised loop, each machine's in its own order (node by node, as machine_energy).
+inline constexpr std::int32_t kRealEnergyLanes = 8;
+
 template <class ExecutionSpace>
 void add_real_energies(const ExecutionSpace& space,
                        const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                       const RealState<ExecutionSpace>& state, HostKernel) {
+                       const RealState<ExecutionSpace>& state, HostKernel kernel) {
   const RealModelViews<typename ExecutionSpace::memory_space> views(model);
   const auto x = state.spins;
   const auto energy_fixed = state.local_energy_fixed();
   const std::int64_t n_nodes = model.n_nodes;
+  const std::int64_t n_machines = state.n_local_machines();
   const bool with_nodes = !model.annealed;
+  if constexpr (host_style<ExecutionSpace>) {
+    if (kernel != HostKernel::device) {
+      launch(space, "hamon::real_energies", (n_machines + kRealEnergyLanes - 1) / kRealEnergyLanes,
+             n_machines * n_nodes, [=](const std::int64_t g) {
+               const std::int64_t m0 = g * kRealEnergyLanes;
+               const auto lanes = static_cast<std::int32_t>(
+                   n_machines - m0 < kRealEnergyLanes ? n_machines - m0 : kRealEnergyLanes);
+               double sum[kRealEnergyLanes] = {};
+               for (std::int64_t i = 0; i < n_nodes; ++i) {
+                 const double* xi = &x(m0, i);
+                 if (with_nodes) {
+                   HAMON_SIMD
+                   for (std::int32_t l = 0; l < lanes; ++l) sum[l] += views.node_energy(i, xi[l]);
+                 }
+                 for (std::int64_t e = views.row_offsets(i); e < views.row_offsets(i + 1); ++e) {
+                   if (views.columns(e) <= i) continue;
+                   const double coupling = views.couplings(e);
+                   const double* xj = &x(m0, views.columns(e));
+                   HAMON_SIMD
+                   for (std::int32_t l = 0; l < lanes; ++l) sum[l] -= coupling * xi[l] * xj[l];
+                 }
+               }
+               for (std::int32_t l = 0; l < lanes; ++l)
+                 energy_fixed(m0 + l) += real_to_fixed(sum[l]);
+             });
+      return;
+    }
+  }
   launch(
-      space, "hamon::real_energies", state.n_local_machines(), state.n_local_machines() * n_nodes,
+      space, "hamon::real_energies", n_machines, n_machines * n_nodes,
       KOKKOS_LAMBDA(const std::int64_t m) {
         energy_fixed(m) += real_to_fixed(views.machine_energy(x, m, n_nodes, with_nodes));
       });
