@@ -24,8 +24,8 @@ endfunction()
 
 # hamon_precompile_headers(<target> [<header>...]): Kokkos and the standard headers that
 # hamon's sources include everywhere, parsed once per target instead of once per
-# translation unit (about a third of a host build's compile time), plus the given headers
-# (the tests' gtest). For targets of several sources only: a one-source target would parse
+# translation unit (30-50 % of a light source's compile time, far less of a kernel's),
+# plus the given headers (the tests' gtest). For targets of several sources only: a one-source target would parse
 # them once anyway, and pay for the header's own compile. HAMON_PRECOMPILE_HEADERS is on
 # where hamon is the top-level project, and never with nvcc_wrapper (a Cuda build). The
 # Kokkos compile check configures it off, so every source must still include what it uses.
