@@ -55,28 +55,12 @@ struct PhiloxWords16 {
   __m512i words[4];
 };
 
-/// Philox4x32-10 for N batches of 16 counters (node[b][g], group[g], c, d) under `seed`.
-/// The counters live in 64-bit lanes (8 generators per register): _mm512_mul_epu32 forms
-/// the full 32x32->64 products in one instruction and reads only the low halves, so the
-/// high halves may hold anything between rounds. A round is a chain multiply -> swap ->
-/// xor (~7 cycles); 2 N independent registers per word keep the multiplier busy meanwhile.
-template <int N>
-HAMON_AVX512 inline void philox16(std::uint64_t seed, const __m512i (&node)[N], __m512i group,
-                                  std::uint32_t c, std::uint32_t d, PhiloxWords16 (&out)[N]) {
-  constexpr int R = 2 * N;  // registers per counter word
-  __m512i c0[R], c1[R], c2[R], c3[R];
-  const __m512i group_lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(group));
-  const __m512i group_hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(group, 1));
-  for (int b = 0; b < N; ++b) {
-    c0[2 * b] = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(node[b]));
-    c0[2 * b + 1] = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(node[b], 1));
-    c1[2 * b] = group_lo;
-    c1[2 * b + 1] = group_hi;
-  }
-  for (int h = 0; h < R; ++h) {
-    c2[h] = _mm512_set1_epi64(c);
-    c3[h] = _mm512_set1_epi64(d);
-  }
+/// Philox4x32-10 (counter_rng.hpp) for 8 R generators in 64-bit lanes, R registers per
+/// counter word, in place: on entry the counters' words in the low dwords (the high ones
+/// zero), on return the words in the low dwords (the high ones hold anything).
+template <int R>
+HAMON_AVX512 inline void philox_lanes64(std::uint64_t seed, __m512i (&c0)[R], __m512i (&c1)[R],
+                                        __m512i (&c2)[R], __m512i (&c3)[R]) {
   const __m512i m0 = _mm512_set1_epi64(kPhiloxMultiplier0);
   const __m512i m1 = _mm512_set1_epi64(kPhiloxMultiplier1);
   auto k0 = static_cast<std::uint32_t>(seed);
@@ -99,6 +83,31 @@ HAMON_AVX512 inline void philox16(std::uint64_t seed, const __m512i (&node)[N], 
     k0 += kPhiloxWeyl0;
     k1 += kPhiloxWeyl1;
   }
+}
+
+/// Philox4x32-10 for N batches of 16 counters (node[b][g], group[g], c, d) under `seed`.
+/// The counters live in 64-bit lanes (8 generators per register): _mm512_mul_epu32 forms
+/// the full 32x32->64 products in one instruction and reads only the low halves, so the
+/// high halves may hold anything between rounds. A round is a chain multiply -> swap ->
+/// xor (~7 cycles); 2 N independent registers per word keep the multiplier busy meanwhile.
+template <int N>
+HAMON_AVX512 inline void philox16(std::uint64_t seed, const __m512i (&node)[N], __m512i group,
+                                  std::uint32_t c, std::uint32_t d, PhiloxWords16 (&out)[N]) {
+  constexpr int R = 2 * N;  // registers per counter word
+  __m512i c0[R], c1[R], c2[R], c3[R];
+  const __m512i group_lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(group));
+  const __m512i group_hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(group, 1));
+  for (int b = 0; b < N; ++b) {
+    c0[2 * b] = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(node[b]));
+    c0[2 * b + 1] = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(node[b], 1));
+    c1[2 * b] = group_lo;
+    c1[2 * b + 1] = group_hi;
+  }
+  for (int h = 0; h < R; ++h) {
+    c2[h] = _mm512_set1_epi64(c);
+    c3[h] = _mm512_set1_epi64(d);
+  }
+  philox_lanes64<R>(seed, c0, c1, c2, c3);
   // The low dword of each 64-bit lane, generators 0..7 then 8..15.
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   for (int b = 0; b < N; ++b) {
@@ -234,35 +243,6 @@ HAMON_AVX512 inline __m512d log8(__m512d x) {
                                       _mm512_mul_pd(dk, _mm512_set1_pd(kLn2Lo)));
   return _mm512_sub_pd(_mm512_mul_pd(dk, _mm512_set1_pd(kLn2Hi)),
                        _mm512_sub_pd(_mm512_sub_pd(half_f2, small), f));
-}
-
-/// Philox4x32-10 (counter_rng.hpp) for 8 R generators in 64-bit lanes, R registers per
-/// counter word, in place: on entry the counters' words in the low dwords (the high ones
-/// zero), on return the words in the low dwords (the high ones hold anything). The rounds
-/// of philox16.
-template <int R>
-HAMON_AVX512 inline void philox_lanes64(std::uint64_t seed, __m512i (&c0)[R], __m512i (&c1)[R],
-                                        __m512i (&c2)[R], __m512i (&c3)[R]) {
-  const __m512i m0 = _mm512_set1_epi64(kPhiloxMultiplier0);
-  const __m512i m1 = _mm512_set1_epi64(kPhiloxMultiplier1);
-  auto k0 = static_cast<std::uint32_t>(seed);
-  auto k1 = static_cast<std::uint32_t>(seed >> 32);
-  for (int r = 0; r < kPhiloxRounds; ++r) {
-    const __m512i key0 = _mm512_set1_epi64(k0);
-    const __m512i key1 = _mm512_set1_epi64(k1);
-    for (int h = 0; h < R; ++h) {
-      const __m512i p0 = _mm512_mul_epu32(c0[h], m0);
-      const __m512i p1 = _mm512_mul_epu32(c2[h], m1);
-      const __m512i hi0 = _mm512_shuffle_epi32(p0, _MM_PERM_CDAB);
-      const __m512i hi1 = _mm512_shuffle_epi32(p1, _MM_PERM_CDAB);
-      c0[h] = _mm512_ternarylogic_epi64(hi1, c1[h], key0, 0x96);
-      c2[h] = _mm512_ternarylogic_epi64(hi0, c3[h], key1, 0x96);
-      c1[h] = p1;
-      c3[h] = p0;
-    }
-    k0 += kPhiloxWeyl0;
-    k1 += kPhiloxWeyl1;
-  }
 }
 
 /// to_unit_interval of the low dwords of 8 64-bit lanes.
