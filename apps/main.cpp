@@ -14,7 +14,7 @@
 
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
-#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
 #include "hamon/policies/resolve_device.hpp"
 #include "hamon/version.hpp"
 #include "run/execute_run.hpp"

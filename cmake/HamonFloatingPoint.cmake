@@ -5,7 +5,7 @@
 # everywhere: no fused multiply-add contraction on the host (-ffp-contract=off) or on the
 # GPU (--fmad=false for nvcc). hamon applies them to its own targets only (PRIVATE), so an
 # application that links hamon::hamon keeps its own flags. An application that
-# instantiates hamon's kernel templates itself (the headers under hamon/core/impl/) calls
+# instantiates hamon's kernel templates itself (the kernel headers under hamon/core/families/) calls
 # this function on that target, so its instantiations give hamon's bits too; installed
 # with the package (find_package(hamon) defines it).
 function(hamon_floating_point target)

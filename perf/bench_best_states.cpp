@@ -17,10 +17,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "hamon/core/impl/chain_state_shell.hpp"
-#include "hamon/core/impl/model_families.hpp"
-#include "hamon/core/impl/sampler/round_loop.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/families/model_families.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/detail/chain_state_shell.hpp"
+#include "hamon/core/sampler/detail/round_loop.hpp"
 
 namespace {
 

@@ -45,7 +45,7 @@
 
 #include "bench_machine.hpp"
 #include "bench_text.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/dispatch.hpp"
 

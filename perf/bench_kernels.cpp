@@ -41,13 +41,13 @@
 
 #include "bench_timing.hpp"
 #include "hamon/backend_list.hpp"
-#include "hamon/core/chain_state.hpp"
-#include "hamon/core/device_model.hpp"
-#include "hamon/core/energy.hpp"
-#include "hamon/core/gibbs_sweep.hpp"
-#include "hamon/core/make_chain_state.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/swap.hpp"
+#include "hamon/core/families/energy.hpp"
+#include "hamon/core/families/gibbs_sweep.hpp"
+#include "hamon/core/model/device_model.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/make_chain_state.hpp"
+#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/tempering/swap.hpp"
 #include "plain_sweep_benchmark.hpp"
 
 namespace {

@@ -18,8 +18,8 @@
 
 #include "bench_timing.hpp"
 #include "hamon/backend_list.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "plain_sweep_benchmark.hpp"
 
 namespace {

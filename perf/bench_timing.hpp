@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 
 namespace hamon::perf {
 

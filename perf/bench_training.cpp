@@ -43,9 +43,9 @@
 #endif
 
 #include "hamon/backend_list.hpp"
-#include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/train/dense_gemm.hpp"
+#include "hamon/core/train/detail/dense_gemm.hpp"
 #include "hamon/core/train/rbm_trainer.hpp"
+#include "hamon/core/util/counter_rng.hpp"
 
 namespace {
 

@@ -58,7 +58,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/calibrate.hpp"
 #include "hamon/policies/dispatch.hpp"

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hamon/core/seeds.hpp"
+#include "hamon/core/util/seeds.hpp"
 
 namespace hamon::perf {
 

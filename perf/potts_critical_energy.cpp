@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "bench_text.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 
 int main(int argc, char** argv) {
   int q = 3;

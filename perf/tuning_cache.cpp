@@ -38,7 +38,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 #include "hamon/policies/autotune.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #   into a prefix outside the checkout, reused by every later build and every clone:
 #     ${HAMON_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hamon/deps}/<variant>
 #   The host variant's Kokkos Kernels calls Debian's OpenBLAS for host GEMMs (its BLAS
-#   TPL; training's GEMMs, core/hamon/core/train/dense_gemm.hpp); the Cuda variant's does
+#   TPL; training's GEMMs, core/hamon/core/train/detail/dense_gemm.hpp); the Cuda variant's does
 #   not (its GEMMs run on the device). Kokkos Kernels is stamped with a hash of its
 #   configuration, so a changed configuration rebuilds it (not Kokkos) in an existing prefix.
 # - deb-src and the non-free component (CUDA toolkit) are reached through a private

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "config/config_error.hpp"
-#include "hamon/core/enum_names.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/util/enum_names.hpp"
 
 namespace hamon::cli {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "config/experiment_config.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace hamon::cli {
 

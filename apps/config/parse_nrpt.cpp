@@ -8,8 +8,8 @@
 
 #include "config/parse_experiment.hpp"
 #include "config/parse_sections.hpp"
-#include "hamon/core/beta_max_estimate.hpp"
-#include "hamon/core/text.hpp"
+#include "hamon/core/tuning/beta_max_estimate.hpp"
+#include "hamon/core/util/text.hpp"
 
 namespace hamon::cli::detail {
 

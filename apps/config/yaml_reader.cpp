@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-#include "hamon/core/text.hpp"
+#include "hamon/core/util/text.hpp"
 
 namespace hamon::cli {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "config/config_error.hpp"
-#include "hamon/core/enum_names.hpp"
+#include "hamon/core/util/enum_names.hpp"
 
 namespace hamon::cli {
 
@@ -48,7 +48,7 @@ class YamlReader {
   /// One of `choices` (case-sensitive), with "did you mean" otherwise.
   std::string choice(const YAML::Node& node, const std::string& path,
                      const std::vector<std::string>& choices) const;
-  /// One of a table's names (hamon/core/enum_names.hpp), as its enumerator.
+  /// One of a table's names (hamon/core/util/enum_names.hpp), as its enumerator.
   template <class Enum, std::size_t N>
   Enum choice(const YAML::Node& node, const std::string& path,
               const EnumNames<Enum, N>& table) const {

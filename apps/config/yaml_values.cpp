@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "hamon/core/text.hpp"
+#include "hamon/core/util/text.hpp"
 
 namespace hamon::cli {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 
 namespace hamon::cli {
 

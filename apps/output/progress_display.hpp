@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 
 namespace hamon::cli {
 

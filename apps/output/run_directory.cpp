@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
 #include "output/atomic_file.hpp"
 
 namespace hamon::cli {

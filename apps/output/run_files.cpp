@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
 
 namespace hamon::cli {
 

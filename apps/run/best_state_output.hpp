@@ -10,7 +10,7 @@
 #include <ostream>
 #include <string>
 
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 
 namespace hamon::cli {
 

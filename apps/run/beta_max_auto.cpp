@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 
-#include "hamon/core/excitation_costs.hpp"
-#include "hamon/core/text.hpp"
+#include "hamon/core/model/excitation_costs.hpp"
+#include "hamon/core/util/text.hpp"
 
 namespace hamon::cli {
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "config/experiment_config.hpp"
-#include "hamon/core/beta_max_estimate.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/tuning/beta_max_estimate.hpp"
 
 namespace hamon::cli {
 

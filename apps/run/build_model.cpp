@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 #include "run/numbers_file.hpp"
 
 namespace hamon::cli {

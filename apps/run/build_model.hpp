@@ -5,7 +5,7 @@
 // builder error comes back as a ConfigError at the key that described the offending part.
 
 #include "config/experiment_config.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace hamon::cli {
 

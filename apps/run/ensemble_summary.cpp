@@ -12,8 +12,8 @@
 
 #include "config/emit_experiment.hpp"
 #include "config/yaml_values.hpp"
-#include "hamon/core/jackknife.hpp"
-#include "hamon/core/overlap_statistics.hpp"
+#include "hamon/core/stats/jackknife.hpp"
+#include "hamon/core/stats/overlap_statistics.hpp"
 #include "output/atomic_file.hpp"
 #include "output/npy.hpp"
 #include "output/run_files.hpp"

@@ -8,7 +8,7 @@
 //     section (q2, q2_stderr, q4, q4_stderr, abs_q, abs_q_stderr, binder, binder_stderr,
 //     chi_sg, link_overlap, xi) that every instance has, T its `betas`;
 //   - summary.yaml: the hamon block, the resolved config and `ensemble:`, the disorder
-//     averages with jackknife errors over the instances (hamon/core/jackknife.hpp). The
+//     averages with jackknife errors over the instances (hamon/core/stats/jackknife.hpp). The
 //     Binder ratio is g of the averages [q2], [q4] (the ratio of averages, not the average
 //     of the instances' g); every other quantity is a plain average.
 

@@ -12,10 +12,10 @@
 #include <variant>
 
 #include "config/emit_experiment.hpp"
-#include "hamon/core/checkpoint.hpp"
-#include "hamon/core/fingerprint.hpp"
-#include "hamon/core/rank_agreement.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/model/fingerprint.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
+#include "hamon/core/sampler/rank_agreement.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "output/npy_stream.hpp"
 #include "output/progress_display.hpp"

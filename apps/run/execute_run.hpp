@@ -23,9 +23,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "hamon/core/diagnostics.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/search_diagnosis.hpp"
+#include "hamon/core/analysis/diagnostics.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/tuning/search_diagnosis.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/placement.hpp"
 #include "run/exit_status.hpp"

@@ -4,7 +4,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "hamon/core/seeds.hpp"
+#include "hamon/core/util/seeds.hpp"
 
 namespace hamon::cli {
 

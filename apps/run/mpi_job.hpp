@@ -2,7 +2,7 @@
 #pragma once
 // The MPI job a `hamon` process belongs to. `mpirun -np 4 hamon run exp.yaml` (or srun)
 // starts four processes; each finds the others here and runs its block of the machines
-// (hamon/core/machine_exchange.hpp). Rank 0 alone prints and writes the run directory.
+// (hamon/core/sampler/machine_exchange.hpp). Rank 0 alone prints and writes the run directory.
 //
 // MPI is started only in a build with HAMON_ENABLE_MPI and only when a launcher started this
 // process (its environment names a rank: Open MPI, PMI/PMIx, MPICH's Hydra), or when
@@ -25,8 +25,8 @@
 #include <utility>
 #include <vector>
 
-#include "hamon/core/machine_exchange.hpp"
-#include "hamon/core/rank_agreement.hpp"
+#include "hamon/core/sampler/machine_exchange.hpp"
+#include "hamon/core/sampler/rank_agreement.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/resolve_device.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "hamon/core/schedule.hpp"
+#include "hamon/core/tempering/schedule.hpp"
 
 namespace hamon::cli {
 

@@ -6,7 +6,7 @@
 // With tuning (nrpt.tune) also the hamon::AutotuneOptions of the flow.
 
 #include "config/experiment_config.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "hamon/policies/autotune.hpp"
 
 namespace hamon::cli {

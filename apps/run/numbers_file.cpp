@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "hamon/core/text.hpp"
+#include "hamon/core/util/text.hpp"
 #include "run/npy_file.hpp"
 
 namespace hamon::cli {

@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/spin_model.hpp"
-#include "hamon/core/statistics.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/stats/statistics.hpp"
 
 namespace hamon::cli {
 

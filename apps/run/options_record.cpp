@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "config/emit_experiment.hpp"
-#include "hamon/core/text.hpp"
+#include "hamon/core/util/text.hpp"
 #include "hamon/version.hpp"
 
 namespace hamon::cli {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config/experiment_config.hpp"
-#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
 
 namespace hamon::cli {
 

@@ -9,7 +9,7 @@
 
 #include <ostream>
 
-#include "hamon/core/overlap_statistics.hpp"
+#include "hamon/core/stats/overlap_statistics.hpp"
 
 namespace hamon::cli {
 

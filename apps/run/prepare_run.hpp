@@ -10,8 +10,8 @@
 #include <string>
 
 #include "config/experiment_config.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/placement.hpp"

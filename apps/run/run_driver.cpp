@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
 #include "output/npy.hpp"
 #include "run/best_state_output.hpp"
 #include "run/mpi_job.hpp"

@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "output/npy_stream.hpp"
 #include "output/progress_display.hpp"

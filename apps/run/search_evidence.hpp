@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The evidence diagnose_search judges a run by (hamon/core/search_diagnosis.hpp), read from
+// The evidence diagnose_search judges a run by (hamon/core/tuning/search_diagnosis.hpp), read from
 // what a run has: its swap statistics and round trips, the energies trace (when recorded:
 // the best energy over all chains round by round, and the cold chain's energies), the cold
 // chain's effective sample size, and the beta_max estimate when the run made one.
@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <optional>
 
-#include "hamon/core/diagnostics.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/search_diagnosis.hpp"
+#include "hamon/core/analysis/diagnostics.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/tuning/search_diagnosis.hpp"
 #include "run/beta_max_auto.hpp"
 
 namespace hamon::cli {

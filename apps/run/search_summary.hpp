@@ -6,7 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "hamon/core/search_diagnosis.hpp"
+#include "hamon/core/tuning/search_diagnosis.hpp"
 #include "run/beta_max_auto.hpp"
 
 namespace hamon::cli {

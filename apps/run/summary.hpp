@@ -10,10 +10,10 @@
 #include <string>
 
 #include "config/experiment_config.hpp"
-#include "hamon/core/diagnostics.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/search_diagnosis.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/analysis/diagnostics.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/tuning/search_diagnosis.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/placement.hpp"
 #include "run/beta_max_auto.hpp"

@@ -3,9 +3,9 @@
 // The traces a sampling run streams: the shape of its files, from the options that say
 // what is recorded, and the sink of the ranks that write none.
 
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/sampler.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "output/npy_stream.hpp"
 
 namespace hamon::cli {

@@ -18,10 +18,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <hamon/core/checkpoint.hpp>
-#include <hamon/core/device_model.hpp>
-#include <hamon/core/model_from_views.hpp>
-#include <hamon/core/sampler.hpp>
+#include <hamon/core/model/device_model.hpp>
+#include <hamon/core/model/model_from_views.hpp>
+#include <hamon/core/sampler/checkpoint.hpp>
+#include <hamon/core/sampler/sampler.hpp>
 #include <hamon/version.hpp>
 #include <sstream>
 #include <string>

@@ -11,9 +11,9 @@
 #include <utility>
 #include <variant>
 
-#include "hamon/core/sampler.hpp"
-#include "hamon/core/schedule.hpp"
-#include "hamon/core/seeds.hpp"
+#include "hamon/core/sampler/sampler.hpp"
+#include "hamon/core/tempering/schedule.hpp"
+#include "hamon/core/util/seeds.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "hamon/policies/thresholds.hpp"
 #include "hamon/policies/tuning_cache.hpp"

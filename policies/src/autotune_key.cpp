@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <string>
 
-#include "hamon/core/fingerprint.hpp"
-#include "hamon/core/text.hpp"
+#include "hamon/core/model/fingerprint.hpp"
+#include "hamon/core/util/text.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/version.hpp"
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/backends.hpp"
 #include "hamon/policies/dispatch.hpp"

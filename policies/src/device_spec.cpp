@@ -6,8 +6,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "hamon/core/enum_names.hpp"
-#include "hamon/core/text.hpp"
+#include "hamon/core/util/enum_names.hpp"
+#include "hamon/core/util/text.hpp"
 
 namespace hamon {
 

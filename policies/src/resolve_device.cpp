@@ -10,8 +10,8 @@
 #include <variant>
 #include <vector>
 
-#include "hamon/core/memory_limit.hpp"
-#include "hamon/core/text.hpp"
+#include "hamon/core/util/memory_limit.hpp"
+#include "hamon/core/util/text.hpp"
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/env.hpp"
 #include "hamon/policies/thresholds.hpp"

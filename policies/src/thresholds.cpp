@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "hamon/core/enum_names.hpp"
-#include "hamon/core/text.hpp"
+#include "hamon/core/util/enum_names.hpp"
+#include "hamon/core/util/text.hpp"
 #include "hamon/policies/env.hpp"
 
 namespace hamon {

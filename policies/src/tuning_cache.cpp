@@ -14,9 +14,9 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "hamon/core/fingerprint.hpp"
-#include "hamon/core/schedule.hpp"
-#include "hamon/core/text.hpp"
+#include "hamon/core/model/fingerprint.hpp"
+#include "hamon/core/tempering/schedule.hpp"
+#include "hamon/core/util/text.hpp"
 #include "hamon/policies/env.hpp"
 
 namespace hamon {

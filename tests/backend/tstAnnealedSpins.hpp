@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "exact_enumeration.hpp"
-#include "hamon/core/log_partition.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/analysis/log_partition.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "same_bits.hpp"
 #include "state_fields.hpp"
 #include "statistics_checks.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The best-state tracker (impl/sampler/best_states.hpp) against the traces: every machine's
+// The best-state tracker (sampler/detail/best_states.hpp) against the traces: every machine's
 // best energy is the lowest it had in the rounds traced, the run's best is the lowest of the
 // energy trace, found in the round the trace says, and the saved configuration has that
 // energy when recomputed on the host. Ising and Potts; splits and checkpoints are covered by
@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <limits>
 
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "run_options.hpp"
 
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "continuous_checks.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/backends.hpp"
 #include "same_bits.hpp"

@@ -7,8 +7,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstring>
 
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "same_bits.hpp"
 
 namespace {

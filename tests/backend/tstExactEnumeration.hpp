@@ -15,8 +15,8 @@
 #include <map>
 
 #include "exact_enumeration.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "statistics_checks.hpp"
 
 namespace {

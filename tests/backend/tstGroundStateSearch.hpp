@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "ising_strip.hpp"
 #include "strip_ground_state.hpp"
 

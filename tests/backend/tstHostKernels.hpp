@@ -14,10 +14,10 @@
 #include <cstring>
 #include <vector>
 
-#include "hamon/core/energy.hpp"
-#include "hamon/core/gibbs_sweep.hpp"
-#include "hamon/core/make_chain_state.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/families/energy.hpp"
+#include "hamon/core/families/gibbs_sweep.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/make_chain_state.hpp"
 
 namespace {
 

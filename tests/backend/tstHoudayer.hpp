@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Houdayer's cluster moves (impl/houdayer.hpp, NrptOptions::cluster_moves).
+// Houdayer's cluster moves (sampler/detail/houdayer.hpp, NrptOptions::cluster_moves).
 //   - Exactly: on a model of 5 free spins with fields, mixed-sign couplings and a clamp,
 //     the transition matrix of one move over all 2^10 replica pairs, built from the
 //     cluster flip the kernel runs, satisfies detailed balance with pi(a) pi(b), so the
@@ -17,14 +17,14 @@
 #include <vector>
 
 #include "exact_enumeration.hpp"
-#include "hamon/core/checkpoint.hpp"
-#include "hamon/core/energy.hpp"
-#include "hamon/core/impl/chain_state_shell.hpp"
-#include "hamon/core/impl/host_copies.hpp"
-#include "hamon/core/impl/houdayer.hpp"
-#include "hamon/core/impl/model_families.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/families/energy.hpp"
+#include "hamon/core/families/model_families.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
+#include "hamon/core/sampler/detail/chain_state_shell.hpp"
+#include "hamon/core/sampler/detail/houdayer.hpp"
+#include "hamon/core/sampler/sampler.hpp"
+#include "hamon/core/util/host_copies.hpp"
 #include "resumed_run.hpp"
 #include "same_results.hpp"
 #include "statistics_checks.hpp"

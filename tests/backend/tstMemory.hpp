@@ -2,7 +2,7 @@
 // What a sampler allocates in its execution space, seen through Kokkos's allocation hooks
 // (allocation_log.hpp): trace chunks no longer than the run writes, a run continued past
 // its plan that grows them without changing a bit, and the memory check's count of the
-// sampler's allocations (impl/sampler/space_memory.hpp), which is the peak of what it
+// sampler's allocations (sampler/detail/space_memory.hpp), which is the peak of what it
 // really holds, for every family and decision table.
 #include <gtest/gtest.h>
 
@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "allocation_log.hpp"
-#include "hamon/core/device_model.hpp"
-#include "hamon/core/impl/model_families.hpp"
-#include "hamon/core/impl/sampler/space_memory.hpp"
-#include "hamon/core/impl/sampler_impl.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/families/model_families.hpp"
+#include "hamon/core/model/device_model.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/detail/sampler_impl.hpp"
+#include "hamon/core/sampler/detail/space_memory.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "same_bits.hpp"
 
 namespace {

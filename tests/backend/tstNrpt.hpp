@@ -7,8 +7,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Replica overlaps (impl/sampler/overlap_accumulator.hpp, overlap_statistics.hpp) against
+// Replica overlaps (sampler/detail/overlap_accumulator.hpp, overlap_statistics.hpp) against
 // the exact two-replica distribution of small models (overlap_enumeration.hpp), at every
 // temperature of the ladder, and bit for bit across spaces and through a checkpoint.
 //
@@ -21,9 +21,9 @@
 #include <cstdio>
 #include <string>
 
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "overlap_enumeration.hpp"
 #include "resumed_run.hpp"
 #include "same_results.hpp"

@@ -7,8 +7,8 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 
-#include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/impl/deterministic_math.hpp"
+#include "hamon/core/util/counter_rng.hpp"
+#include "hamon/core/util/deterministic_math.hpp"
 
 namespace {
 

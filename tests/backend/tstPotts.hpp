@@ -24,12 +24,12 @@
 #include <vector>
 
 #include "exact_enumeration.hpp"
-#include "hamon/core/energy.hpp"
-#include "hamon/core/gibbs_sweep.hpp"
-#include "hamon/core/log_partition.hpp"
-#include "hamon/core/make_chain_state.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/analysis/log_partition.hpp"
+#include "hamon/core/families/energy.hpp"
+#include "hamon/core/families/gibbs_sweep.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/make_chain_state.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "potts_strip.hpp"
 #include "potts_torus.hpp"
 #include "same_results.hpp"

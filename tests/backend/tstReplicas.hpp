@@ -9,9 +9,9 @@
 #include <Kokkos_Core.hpp>
 #include <vector>
 
-#include "hamon/core/checkpoint.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "resumed_run.hpp"
 #include "same_bits.hpp"
 #include "same_results.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The resumable sampler (hamon/core/sampler.hpp): its contracts, on every space and (CTest
+// The resumable sampler (hamon/core/sampler/sampler.hpp): its contracts, on every space and (CTest
 // runs OpenMP with 1 and 2 threads) thread count:
 //   run(a); run(b) == run(a + b), for splits inside burn-in, adaptation and measurement;
 //   state() -> checkpoint bytes -> a new Sampler -> run == never stopping, on this space
@@ -12,10 +12,10 @@
 #include <cstring>
 #include <sstream>
 
-#include "hamon/core/checkpoint.hpp"
-#include "hamon/core/impl/sampler_impl.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
+#include "hamon/core/sampler/detail/sampler_impl.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "same_bits.hpp"
 #include "same_results.hpp"
 

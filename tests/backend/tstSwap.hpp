@@ -5,9 +5,9 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 
-#include "hamon/core/make_chain_state.hpp"
-#include "hamon/core/swap.hpp"
-#include "hamon/core/train/impl/rbm_ladders.hpp"
+#include "hamon/core/sampler/make_chain_state.hpp"
+#include "hamon/core/tempering/swap.hpp"
+#include "hamon/core/train/detail/rbm_ladders.hpp"
 
 namespace {
 

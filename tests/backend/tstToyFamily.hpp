@@ -15,16 +15,16 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/impl/chain_state_shell.hpp"
-#include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/impl/deterministic_math.hpp"
-#include "hamon/core/impl/fixed_point.hpp"
-#include "hamon/core/impl/initial_values.hpp"
-#include "hamon/core/impl/sampler/moment_accumulator.hpp"
-#include "hamon/core/impl/sampler/round_loop.hpp"
-#include "hamon/core/impl/sampler/trace_buffer.hpp"
-#include "hamon/core/impl/state_sections.hpp"
-#include "hamon/core/variable_kind.hpp"
+#include "hamon/core/families/detail/initial_values.hpp"
+#include "hamon/core/model/variable_kind.hpp"
+#include "hamon/core/sampler/detail/chain_state_shell.hpp"
+#include "hamon/core/sampler/detail/moment_accumulator.hpp"
+#include "hamon/core/sampler/detail/round_loop.hpp"
+#include "hamon/core/sampler/detail/state_sections.hpp"
+#include "hamon/core/sampler/detail/trace_buffer.hpp"
+#include "hamon/core/util/counter_rng.hpp"
+#include "hamon/core/util/deterministic_math.hpp"
+#include "hamon/core/util/fixed_point.hpp"
 #include "state_fields.hpp"
 
 namespace {

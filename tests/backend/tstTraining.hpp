@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/train/impl/rbm_trainer_core.hpp"
+#include "hamon/core/train/detail/rbm_trainer_core.hpp"
 #include "hamon/core/train/rbm_trainer.hpp"
+#include "hamon/core/util/counter_rng.hpp"
 #include "same_bits.hpp"
 
 // OpenBLAS' thread count, where the library's GEMMs are OpenBLAS's (a weak reference: null

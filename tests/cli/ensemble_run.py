@@ -65,7 +65,7 @@ def splitmix64(x):
 
 
 def derive_seed(seed, stream, index):
-    """hamon/core/seeds.hpp's derive_seed."""
+    """hamon/core/util/seeds.hpp's derive_seed."""
     s = splitmix64(seed ^ splitmix64(stream))
     return splitmix64((s + splitmix64((index + 0x632be59bd9b4e019) & MASK)) & MASK)
 

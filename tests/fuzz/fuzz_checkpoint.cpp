@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// libFuzzer harness: the checkpoint reader (hamon/core/checkpoint.hpp), the one reader of
+// libFuzzer harness: the checkpoint reader (hamon/core/sampler/checkpoint.hpp), the one reader of
 // binary input. Any input must either read or throw CheckpointError; what reads must write
 // back to the same bytes' meaning (written again, it reads to an equal encoding). Anything
 // else (a crash, a sanitizer report, another exception, an absurd allocation) is a finding.
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
 
 namespace {
 

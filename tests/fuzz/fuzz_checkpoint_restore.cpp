@@ -28,9 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/checkpoint.hpp"
-#include "hamon/core/sampler.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 
 namespace {
 

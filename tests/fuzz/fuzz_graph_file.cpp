@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "fuzz_input_file.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 
 // A declared node count costs memory in proportion; HAMON_MEMORY_LIMIT keeps what the
 // reader may allocate far below libFuzzer's RSS limit, so a large count is refused

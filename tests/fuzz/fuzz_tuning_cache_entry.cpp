@@ -9,7 +9,7 @@
 #include <string>
 
 #include "fuzz_input_file.hpp"
-#include "hamon/core/fingerprint.hpp"
+#include "hamon/core/model/fingerprint.hpp"
 #include "hamon/policies/tuning_cache.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

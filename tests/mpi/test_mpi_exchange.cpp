@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/machine_exchange.hpp"
+#include "hamon/core/sampler/machine_exchange.hpp"
 #include "hamon/policies/mpi_exchange.hpp"
 
 namespace {

@@ -13,9 +13,9 @@
 #include <optional>
 #include <sstream>
 
-#include "hamon/core/checkpoint.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "hamon/policies/mpi_exchange.hpp"
 #include "run_options.hpp"
 #include "same_results.hpp"

@@ -12,6 +12,12 @@ it only.
     apps/commands -> run and everything below
     apps/main.cpp -> commands and everything below
 
+Inside core, the areas (core/hamon/core/AREA/, docs/architecture.md) are ordered the same
+way, lowest first (CORE_AREAS): an area includes itself and the areas before it only, and
+a folder named detail/ is its area's own: no other area, layer or tool includes from it.
+Every source is named after the header it implements, in its folder or its detail/: X.cpp,
+or X_PART.cpp where one header's definitions are split by topic.
+
 A static library's link does not catch an include back (the program links every layer),
 so this check does. Lists the offending lines and exits 1; run from anywhere:
 python3 check_layers.py REPOSITORY."""
@@ -31,6 +37,10 @@ BELOW = {
     "commands": {"run", "config", "output", "policies", "core"},
     "main": {"commands", "run", "config", "output", "policies", "core"},
 }
+# core's areas, lowest first: each may include itself and those before it.
+CORE_AREAS = ["util", "model", "state", "stats", "families", "tempering", "sampler", "analysis",
+              "tuning", "train"]
+CORE_ROOT = ("core", "hamon", "core")
 # Headers that CMake generates into build/generated/hamon, with the layer that owns them.
 GENERATED = {
     "hamon/version.hpp": "core",
@@ -71,6 +81,47 @@ def layer_of_include(name, including, root):
     return None
 
 
+def core_area(parts):
+    """The area of a path under core/hamon/core/ (as parts after hamon/core), or None."""
+    return parts[0] if len(parts) > 1 and parts[0] in CORE_AREAS else None
+
+
+def area_problems(f, number, name):
+    """What is wrong with `#include "name"` (line `number` of f) between core's areas."""
+    if not name.startswith("hamon/core/"):
+        return []
+    target = name.split("/")[2:]
+    to_area = core_area(target)
+    if to_area is None:
+        return [f"{f}:{number}: \"{name}\" is in no area of core"]
+    from_area = core_area(f.parts[3:]) if f.parts[:3] == CORE_ROOT else None
+    problems = []
+    if "detail" in target[:-1] and from_area != to_area:
+        problems.append(f"{f}:{number}: includes \"{name}\", the inside (detail/) of area "
+                        f"{to_area}")
+    if from_area and CORE_AREAS.index(to_area) > CORE_AREAS.index(from_area):
+        problems.append(f"{f}:{number}: area {from_area} includes \"{name}\" ({to_area}), "
+                        f"which comes after it")
+    return problems
+
+
+def naming_problems(files):
+    """Sources of core not named after a header in their folder or its detail/."""
+    problems = []
+    for f in files:
+        if f.parts[:3] != CORE_ROOT or f.suffix != ".cpp":
+            continue
+        if core_area(f.parts[3:]) is None:
+            problems.append(f"{f}: a source outside core's areas")
+            continue
+        stems = {h.stem for d in (f.parent, f.parent / "detail") for h in files
+                 if h.parent == d and h.suffix == ".hpp"}
+        if not any(f.stem == s or f.stem.startswith(s + "_") for s in stems):
+            problems.append(f"{f}: implements no header named after it (X.hpp for X.cpp or "
+                            f"X_PART.cpp, beside it or in its detail/)")
+    return problems
+
+
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     files = [f for f in listed_files(root, "core", "policies", "apps") if f.suffix in SUFFIXES]
@@ -93,6 +144,9 @@ def main():
                 elif target != layer and target not in BELOW[layer]:
                     problems.append(f"{f}:{number}: {layer} includes \"{name}\" ({target}), "
                                     f"which is not below it")
+                else:
+                    problems.extend(area_problems(f, number, name))
+    problems.extend(naming_problems(files))
     return report("check_layers", root, checked, problems,
                   f"{len(problems)} include(s) against the layering",
                   f"the includes of {checked} files follow the layering")

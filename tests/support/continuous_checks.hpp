@@ -12,8 +12,8 @@
 #include <cstdio>
 
 #include "continuous_oracles.hpp"
-#include "hamon/core/log_partition.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/analysis/log_partition.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 
 namespace hamon_test {
 

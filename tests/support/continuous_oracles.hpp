@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace hamon_test {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 #include "state_model.hpp"
 
 namespace hamon::test {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace hamon_test {
 

@@ -16,8 +16,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace hamon::test {
 

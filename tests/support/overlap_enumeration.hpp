@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "exact_enumeration.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace hamon::test {
 

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace hamon::test {
 

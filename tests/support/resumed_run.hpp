@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <sstream>
 
-#include "hamon/core/checkpoint.hpp"
-#include "hamon/core/sampler.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 
 namespace hamon_test {
 

@@ -3,7 +3,7 @@
 // The run the bit-identity tests compare (across spaces, thread counts, rank counts):
 // everything such a comparison should cover, i.e. ladder adaptation in the burn-in, then
 // measurement with every observer on. A test changes only what it is about.
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 
 namespace hamon_test {
 

@@ -3,7 +3,7 @@
 // Every output of an NRPT run compared bit for bit (the sampler and MPI tests).
 #include <gtest/gtest.h>
 
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "same_bits.hpp"
 
 namespace hamon_test {

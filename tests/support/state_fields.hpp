@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Test helpers that walk a state's field list (hamon/core/field_list.hpp), so that a
+// Test helpers that walk a state's field list (hamon/core/util/field_list.hpp), so that a
 // comparison or a fill covers exactly the fields the checkpoint covers, and a field added
 // to the list is covered without touching the tests.
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "hamon/core/field_list.hpp"
+#include "hamon/core/util/field_list.hpp"
 
 namespace hamon_test {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace hamon::test {
 

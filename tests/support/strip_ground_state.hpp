@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "ground_state_enumeration.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 #include "state_model.hpp"
 #include "strip_front.hpp"
 

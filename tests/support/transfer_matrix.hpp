@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
 #include "state_model.hpp"
 #include "strip_front.hpp"
 

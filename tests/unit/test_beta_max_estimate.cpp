@@ -6,10 +6,10 @@
 #include <cmath>
 #include <vector>
 
-#include "hamon/core/beta_max_estimate.hpp"
-#include "hamon/core/excitation_costs.hpp"
-#include "hamon/core/spin_model.hpp"
-#include "hamon/core/tuning.hpp"
+#include "hamon/core/model/excitation_costs.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/tuning/beta_max_estimate.hpp"
+#include "hamon/core/tuning/tuning.hpp"
 
 namespace {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// One byte per update (impl/heat_bath.hpp, random stream version 2): the decision from the
+// One byte per update (families/spin/heat_bath.hpp, random stream version 2): the decision from the
 // top byte of a word, refined by its 24 low bits only on a tie, is exactly the decision of
 // the whole 32-bit word, for the threshold test and for the floating-point test; bytes are
 // read from a draw least significant first. With real local fields the byte is decided by
-// the chain's field boundaries (impl/field_boundaries.hpp), which gives the same decisions
+// the chain's field boundaries (families/spin/field_boundaries.hpp), which gives the same decisions
 // as the floating-point test, checked on random fields and on every boundary and its
 // neighbouring doubles.
 #include <gtest/gtest.h>
@@ -13,8 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "hamon/core/impl/field_boundaries.hpp"
-#include "hamon/core/impl/heat_bath.hpp"
+#include "hamon/core/families/spin/field_boundaries.hpp"
+#include "hamon/core/families/spin/heat_bath.hpp"
 
 namespace {
 

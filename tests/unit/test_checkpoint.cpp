@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Checkpoint files (hamon/core/checkpoint.hpp): exact round trip, every corruption caught
+// Checkpoint files (hamon/core/sampler/checkpoint.hpp): exact round trip, every corruption caught
 // and named, identity checks, atomic replacement that keeps the previous checkpoint, and
 // the fall-back to it.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "../support/state_fields.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 #include "hamon/hamon.hpp"  // the umbrella: this test sees the public API only
 
 namespace {

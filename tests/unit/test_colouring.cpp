@@ -8,9 +8,9 @@
 #include <set>
 #include <vector>
 
-#include "hamon/core/colouring.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/colouring.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace {
 

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "expect_model_error.hpp"
-#include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/impl/real_host_simd.hpp"
-#include "hamon/core/impl/real_updates.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/families/real/detail/real_host_simd.hpp"
+#include "hamon/core/families/real/detail/real_updates.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/util/counter_rng.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// deterministic_log and standard_normal_quantile (impl/deterministic_math.hpp) against the
+// deterministic_log and standard_normal_quantile (util/deterministic_math.hpp) against the
 // host's libm: log within 2 ulp of std::log, the quantile checked by inverting it with
 // std::erfc. (Same bits on every execution space follows from the arithmetic used; these
 // tests check accuracy.)
@@ -12,9 +12,9 @@
 #include <limits>
 #include <vector>
 
-#include "hamon/core/impl/counter_rng.hpp"
-#include "hamon/core/impl/deterministic_math.hpp"
-#include "hamon/core/impl/real_host_simd.hpp"
+#include "hamon/core/families/real/detail/real_host_simd.hpp"
+#include "hamon/core/util/counter_rng.hpp"
+#include "hamon/core/util/deterministic_math.hpp"
 
 namespace {
 

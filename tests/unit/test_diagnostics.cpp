@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Diagnostics (hamon/core/diagnostics.hpp and its parts): ESS against the closed form of an
-// AR(1) series, split R-hat on identical and shifted chains, log Z by thermodynamic
-// integration and stepping stone against brute-force enumeration, and the health report
-// on synthetic counters, a deliberately bad ladder and a tuned one. Runs go through the
-// dispatcher on Kokkos::Serial (small models: fast, and the routing is not under test).
+// Diagnostics (hamon/core/analysis/diagnostics.hpp and its parts): ESS against the closed form of
+// an AR(1) series, split R-hat on identical and shifted chains, log Z by thermodynamic integration
+// and stepping stone against brute-force enumeration, and the health report on synthetic counters,
+// a deliberately bad ladder and a tuned one. Runs go through the dispatcher on Kokkos::Serial
+// (small models: fast, and the routing is not under test).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "../support/exact_enumeration.hpp"
-#include "hamon/core/diagnostics.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/schedule.hpp"
-#include "hamon/core/tuning.hpp"
+#include "hamon/core/analysis/diagnostics.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/tempering/schedule.hpp"
+#include "hamon/core/tuning/tuning.hpp"
 #include "hamon/policies/dispatch.hpp"
 
 namespace {

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/device_model.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/nrpt.hpp"
+#include "hamon/core/model/device_model.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "hamon/policies/env.hpp"

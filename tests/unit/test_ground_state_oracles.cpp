@@ -14,7 +14,7 @@
 #include "../support/ising_strip.hpp"
 #include "../support/potts_strip.hpp"
 #include "../support/strip_ground_state.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 
 namespace {
 

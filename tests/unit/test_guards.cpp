@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/colouring.hpp"
-#include "hamon/core/device_model.hpp"
-#include "hamon/core/lattice_geometry.hpp"
-#include "hamon/core/memory_limit.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/colouring.hpp"
+#include "hamon/core/model/device_model.hpp"
+#include "hamon/core/model/lattice_geometry.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/util/memory_limit.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "hamon/policies/resolve_device.hpp"
 

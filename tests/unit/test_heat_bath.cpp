@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The integer form of the heat-bath decision (impl/heat_bath.hpp): the threshold T is
+// The integer form of the heat-bath decision (families/spin/heat_bath.hpp): the threshold T is
 // exactly where the floating-point decision u(w) * factor < 1 changes, and with beta >= 0
 // the field values that can never turn a spin up form a prefix of each table row (the
 // stored 32-bit form of the thresholds relies on it); the register exp gives
@@ -12,8 +12,8 @@
 #include <random>
 #include <vector>
 
-#include "hamon/core/impl/heat_bath.hpp"
-#include "hamon/core/impl/host_simd.hpp"
+#include "hamon/core/families/detail/host_simd.hpp"
+#include "hamon/core/families/spin/heat_bath.hpp"
 
 namespace {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Disorder averages with jackknife errors (hamon/core/jackknife.hpp) on small tables whose
+// Disorder averages with jackknife errors (hamon/core/stats/jackknife.hpp) on small tables whose
 // answers are worked out by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "hamon/core/jackknife.hpp"
+#include "hamon/core/stats/jackknife.hpp"
 
 namespace {
 

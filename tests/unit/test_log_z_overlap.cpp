@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/log_partition.hpp"
+#include "hamon/core/analysis/log_partition.hpp"
 
 namespace {
 

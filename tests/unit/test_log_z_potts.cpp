@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "../support/transfer_matrix.hpp"
-#include "hamon/core/diagnostics.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/analysis/diagnostics.hpp"
+#include "hamon/core/model/model_builders.hpp"
 #include "hamon/policies/dispatch.hpp"
 
 namespace {

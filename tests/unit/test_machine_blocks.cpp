@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// machine_blocks (hamon/core/machine_exchange.hpp): how the machines of one run are split
+// machine_blocks (hamon/core/sampler/machine_exchange.hpp): how the machines of one run are split
 // over the ranks — contiguous, in rank order, in whole draw groups of 16 machines, as even
 // as that allows, the first ranks taking the extra group, only the last non-empty block
 // ending in a partial group, and empty blocks for ranks beyond the number of groups. The
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/machine_exchange.hpp"
+#include "hamon/core/sampler/machine_exchange.hpp"
 #include "hamon/mpi_config.hpp"
 #if HAMON_ENABLE_MPI
 #include "hamon/policies/mpi_exchange.hpp"

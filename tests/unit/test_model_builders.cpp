@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "expect_model_error.hpp"
-#include "hamon/core/device_model.hpp"
-#include "hamon/core/fingerprint.hpp"
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/model_from_views.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/device_model.hpp"
+#include "hamon/core/model/fingerprint.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/model/model_from_views.hpp"
+#include "hamon/core/model/spin_model.hpp"
 
 namespace {
 

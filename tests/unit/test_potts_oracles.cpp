@@ -18,7 +18,7 @@
 #include "../support/potts_strip.hpp"
 #include "../support/potts_torus.hpp"
 #include "../support/transfer_matrix.hpp"
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/rank_agreement.hpp"
+#include "hamon/core/sampler/rank_agreement.hpp"
 
 namespace {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The phases of a run (hamon/core/run_phases.hpp): adaptation segments of at least
+// The phases of a run (hamon/core/sampler/run_phases.hpp): adaptation segments of at least
 // kMinAdaptationRounds rounds, then a settling segment before measurement.
 #include <gtest/gtest.h>
 
-#include "hamon/core/run_phases.hpp"
+#include "hamon/core/sampler/run_phases.hpp"
 
 namespace {
 

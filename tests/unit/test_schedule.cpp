@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "hamon/core/schedule.hpp"
+#include "hamon/core/tempering/schedule.hpp"
 
 namespace {
 

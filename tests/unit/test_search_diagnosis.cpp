@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "hamon/core/search_diagnosis.hpp"
+#include "hamon/core/tuning/search_diagnosis.hpp"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "expect_model_error.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 
 namespace {
 

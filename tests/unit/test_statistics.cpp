@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "hamon/core/statistics.hpp"
+#include "hamon/core/stats/statistics.hpp"
 
 namespace {
 

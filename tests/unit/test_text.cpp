@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/enum_names.hpp"
-#include "hamon/core/health.hpp"
-#include "hamon/core/text.hpp"
+#include "hamon/core/analysis/health.hpp"
 #include "hamon/core/train/training_options.hpp"
+#include "hamon/core/util/enum_names.hpp"
+#include "hamon/core/util/text.hpp"
 #include "hamon/policies/placement.hpp"
 
 namespace {

@@ -14,7 +14,7 @@
 #include "../support/exact_enumeration.hpp"
 #include "../support/statistics_checks.hpp"
 #include "../support/transfer_matrix.hpp"
-#include "hamon/core/diagnostics.hpp"
+#include "hamon/core/analysis/diagnostics.hpp"
 #include "hamon/policies/dispatch.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tuning (hamon/core/tuning.hpp, hamon/policies/autotune.hpp): seeds, the chain-count
+// Tuning (hamon/core/tuning/tuning.hpp, hamon/policies/autotune.hpp): seeds, the chain-count
 // formula, ladder resampling, swap counters recovered per batch, tune_schedule equalising
 // a 2D Ising ladder with its endpoints kept, the round-trip rate of a tuned ladder near
 // criticality against the theory, tune_exploration's choice, and the resolve-once
@@ -13,11 +13,11 @@
 #include <variant>
 #include <vector>
 
-#include "hamon/core/model_builders.hpp"
-#include "hamon/core/schedule.hpp"
-#include "hamon/core/seeds.hpp"
-#include "hamon/core/swap_batches.hpp"
-#include "hamon/core/tuning.hpp"
+#include "hamon/core/analysis/swap_batches.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/tempering/schedule.hpp"
+#include "hamon/core/tuning/tuning.hpp"
+#include "hamon/core/util/seeds.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "policy_env_fixture.hpp"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/model_builders.hpp"
+#include "hamon/core/model/model_builders.hpp"
 #include "hamon/policies/autotune.hpp"
 #include "hamon/policies/env.hpp"
 #include "hamon/policies/tuning_cache.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // autotune / autosample: the resolve-once orchestration of the tuning algorithms of
-// hamon/core/tuning.hpp (docs/nrpt.md "Tuning defaults", docs/routing.md "Entry points").
+// hamon/core/tuning/tuning.hpp (docs/nrpt.md "Tuning defaults", docs/routing.md "Entry points").
 //
 // autotune(model, options, device):
 //   1. Resolves the device ONCE for the whole flow, with the largest work score the flow
@@ -34,11 +34,11 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/diagnostics.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/sampler.hpp"
-#include "hamon/core/spin_model.hpp"
-#include "hamon/core/tuning.hpp"
+#include "hamon/core/analysis/diagnostics.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/sampler/sampler.hpp"
+#include "hamon/core/tuning/tuning.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/placement.hpp"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "hamon/backend_list.hpp"
-#include "hamon/core/instantiated_spaces.hpp"
+#include "hamon/core/util/instantiated_spaces.hpp"
 
 namespace hamon {
 

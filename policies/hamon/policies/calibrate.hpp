@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/thresholds.hpp"
 

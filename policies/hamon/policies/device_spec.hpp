@@ -20,7 +20,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "hamon/core/instantiated_spaces.hpp"
+#include "hamon/core/util/instantiated_spaces.hpp"
 #include "hamon/policies/backends.hpp"
 
 namespace hamon {
@@ -46,7 +46,7 @@ class DeviceSpec {
   enum class Kind { auto_, cpu, gpu, none, backend, instance };
 
   /// A concrete execution-space instance; monostate unless kind() == Kind::instance. One
-  /// alternative per instantiated space (hamon/core/instantiated_spaces.hpp).
+  /// alternative per instantiated space (hamon/core/util/instantiated_spaces.hpp).
   using Instance = detail::InstanceOf<InstantiatedSpaces>::type;
 
   /// `auto`. Constructs no Kokkos object, so it is safe before Kokkos::initialize.

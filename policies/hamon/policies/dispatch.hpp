@@ -32,10 +32,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "hamon/core/device_model.hpp"
-#include "hamon/core/nrpt.hpp"
-#include "hamon/core/sampler.hpp"
-#include "hamon/core/spin_model.hpp"
+#include "hamon/core/model/device_model.hpp"
+#include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/sampler/sampler.hpp"
 #include "hamon/core/train/rbm_trainer.hpp"
 #include "hamon/policies/backends.hpp"
 #include "hamon/policies/device_spec.hpp"
@@ -81,12 +81,12 @@ NrptResult nrpt_with(const DeviceDecision& decision, const SpinModel& model,
 NrptResult sample_with(const DeviceDecision& decision, const SpinModel& model, double beta,
                        NrptOptions options);
 
-/// A resumable sampler (hamon/core/sampler.hpp) in the space the decision names: a new run,
+/// A resumable sampler (hamon/core/sampler/sampler.hpp) in the space the decision names: a new run,
 /// or (with `resume_from`) the continuation of a saved state, which any space may continue
 /// with the same bits. `sink` (optional) receives the traces and must outlive the sampler.
 /// Throws DeviceUnavailable as nrpt_with does, std::invalid_argument for bad options or a
 /// state that does not fit. With `exchange`, this rank's part of a run over several ranks
-/// (hamon/core/sampler.hpp): each rank resolves its own decision from its local work.
+/// (hamon/core/sampler/sampler.hpp): each rank resolves its own decision from its local work.
 std::unique_ptr<SamplerBase> make_sampler(const DeviceDecision& decision, const SpinModel& model,
                                           const NrptOptions& options, TraceSink* sink = nullptr,
                                           const SamplerState* resume_from = nullptr,
@@ -245,7 +245,7 @@ RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& caller_model, const Nrpt
       detail::in_place_candidates<MemSpace>(InstantiatedSpaces());
   static_assert(candidates.any(),
                 "hamon::nrpt_in_place: no instantiated execution space (see "
-                "hamon/core/instantiated_spaces.hpp) can access this memory space");
+                "hamon/core/util/instantiated_spaces.hpp) can access this memory space");
   detail::require_kokkos_initialized("nrpt_in_place");
   validate_options(options, model.n_nodes);
   const auto n_chains = static_cast<std::int64_t>(ladder_of(options).size());

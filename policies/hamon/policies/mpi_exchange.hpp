@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// hamon::MachineExchange (hamon/core/machine_exchange.hpp) over MPI: one NRPT run across the
-// ranks of a communicator. Built only with HAMON_ENABLE_MPI (hamon/mpi_config.hpp defines
-// it 1 or 0).
+// hamon::MachineExchange (hamon/core/sampler/machine_exchange.hpp) over MPI: one NRPT run across
+// the ranks of a communicator. Built only with HAMON_ENABLE_MPI (hamon/mpi_config.hpp defines it 1
+// or 0).
 //
 // Per round: one MPI_Allgatherv of the machines' fixed-point energies (and a stop word per
 // rank). At a flush, a
@@ -14,7 +14,7 @@
 
 #include <string>
 
-#include "hamon/core/machine_exchange.hpp"
+#include "hamon/core/sampler/machine_exchange.hpp"
 
 namespace hamon {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "hamon/core/enum_names.hpp"
+#include "hamon/core/util/enum_names.hpp"
 #include "hamon/policies/backends.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/thresholds.hpp"

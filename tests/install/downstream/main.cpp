@@ -4,8 +4,8 @@
 // result's invariants. Exit code 0 = the package works.
 #include <Kokkos_Core.hpp>
 #include <cstdio>
-#include <hamon/core/model_builders.hpp>
-#include <hamon/core/nrpt.hpp>
+#include <hamon/core/model/model_builders.hpp>
+#include <hamon/core/sampler/nrpt.hpp>
 #include <hamon/version.hpp>
 
 int main(int argc, char* argv[]) {

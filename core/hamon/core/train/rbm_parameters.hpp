@@ -18,7 +18,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include "hamon/core/rbm.hpp"
+#include "hamon/core/model/rbm.hpp"
 
 namespace hamon {
 

@@ -29,11 +29,11 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/instantiated_spaces.hpp"
-#include "hamon/core/log_partition.hpp"
+#include "hamon/core/analysis/log_partition.hpp"
 #include "hamon/core/train/rbm_parameters.hpp"
 #include "hamon/core/train/training_data.hpp"
 #include "hamon/core/train/training_options.hpp"
+#include "hamon/core/util/instantiated_spaces.hpp"
 
 namespace hamon {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "hamon/core/checkpoint.hpp"
+#include "hamon/core/sampler/checkpoint.hpp"
 #include "hamon/core/train/rbm_trainer.hpp"
 
 namespace hamon {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "hamon/core/enum_names.hpp"
+#include "hamon/core/util/enum_names.hpp"
 
 namespace hamon {
 

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The built-in families' observers (families/model_family.hpp): what the cold chain of a
+// measured round adds to the moment buffers (moment_buffers.hpp). Sums of spins and counts
+// are integers (exact in any order); the energy is added by one thread, in round order.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "hamon/core/families/potts/potts_update.hpp"
+#include "hamon/core/model/device_model.hpp"
+#include "hamon/core/state/chain_rows.hpp"
+#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/state/moment_buffers.hpp"
+#include "hamon/core/util/fixed_point.hpp"
+#include "hamon/core/util/launch.hpp"
+
+namespace hamon::detail {
+
+/// The Potts observer: state counts per node, edge agreements, and max_s n_s for the order
+/// parameter.
+template <class ExecutionSpace>
+void observe_potts_moments(const ExecutionSpace& space,
+                           const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                           const ChainState<ExecutionSpace>& state,
+                           const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
+  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
+  const auto machine_of_chain = state.machine_of_chain;
+  const auto spins = state.spins;
+  const auto node_sums = b.node_sums;
+  const auto edge_sums = b.edge_sums;
+  const auto edge_i = model.edge_i;
+  const auto edge_j = model.edge_j;
+  const auto state_counts = b.state_counts;
+  const std::int32_t first = state.first_machine;
+  const std::int32_t n_local = state.n_local_machines();
+  const std::int32_t q = model.n_states;
+  small_for(
+      space, "hamon::clear_state_counts", q,
+      KOKKOS_LAMBDA(const std::int64_t s) { state_counts(s) = 0; });
+  launch(
+      space, "hamon::observe_potts_nodes", model.n_nodes, model.n_nodes,
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m < 0) return;
+        const std::int32_t x = potts_state(spins(m, i));
+        node_sums(batch, i * q + x) += 1;
+        Kokkos::atomic_add(&state_counts(x), std::int64_t(1));
+      });
+  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
+  launch(
+      space, "hamon::observe_potts_edges", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m >= 0 && spins(m, edge_i(e)) == spins(m, edge_j(e))) edge_sums(batch, e) += 1;
+      });
+  const auto energy_sums = b.energy_sums;
+  const auto largest = b.abs_magnetization_sums;
+  const auto counts = b.counts;
+  const auto energy_fixed = state.energy_fixed;
+  const int bits = model.energy_fraction_bits;
+  small_for(
+      space, "hamon::observe_potts_scalars", 1, KOKKOS_LAMBDA(const std::int64_t) {
+        std::int64_t most = 0;
+        for (std::int32_t s = 0; s < q; ++s) most = state_counts(s) > most ? state_counts(s) : most;
+        energy_sums(batch) += fixed_point_energy(energy_fixed(machine_of_chain(top)), bits);
+        largest(batch) += most;
+        counts(batch) += 1;
+      });
+}
+
+/// The spin observer: spins per node, bond products per edge, and |magnetisation|.
+template <class ExecutionSpace>
+void observe_spin_moments(const ExecutionSpace& space,
+                          const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                          const ChainState<ExecutionSpace>& state,
+                          const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
+  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
+  const auto machine_of_chain = state.machine_of_chain;
+  const auto spins = state.spins;
+  const auto node_sums = b.node_sums;
+  const auto edge_sums = b.edge_sums;
+  const auto edge_i = model.edge_i;
+  const auto edge_j = model.edge_j;
+  const std::int32_t first = state.first_machine;
+  const std::int32_t n_local = state.n_local_machines();
+  launch(
+      space, "hamon::observe_node_moments", model.n_nodes, model.n_nodes,
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m >= 0) node_sums(batch, i) += spins(m, i);
+      });
+  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
+  launch(
+      space, "hamon::observe_edge_moments", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
+        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        if (m >= 0) edge_sums(batch, e) += spins(m, edge_i(e)) * spins(m, edge_j(e));
+      });
+  const auto energy_sums = b.energy_sums;
+  const auto abs_m = b.abs_magnetization_sums;
+  const auto counts = b.counts;
+  const auto energy_fixed = state.energy_fixed;
+  const int bits = model.energy_fraction_bits;
+  const std::int64_t n_nodes = model.n_nodes;
+  if constexpr (host_style<ExecutionSpace>) {
+    if (n_nodes < kInlineHostWork) {
+      // Small model: on the calling thread (launch.hpp), same sums.
+      Kokkos::Profiling::pushRegion("hamon::observe_scalar_moments");
+      const std::int32_t cold = machine_of_chain(top);
+      const std::int32_t m = local_row(cold, first, n_local);
+      std::int64_t magnetization = 0;
+      if (m >= 0) {
+        for (std::int64_t i = 0; i < n_nodes; ++i) magnetization += spins(m, i);
+      }
+      energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
+      abs_m(batch) += magnetization < 0 ? -magnetization : magnetization;
+      counts(batch) += 1;
+      Kokkos::Profiling::popRegion();
+      return;
+    }
+  }
+  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  Kokkos::parallel_for(
+      "hamon::observe_scalar_moments", team_policy(space, 1, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
+        const std::int32_t cold = machine_of_chain(top);
+        const std::int32_t m = local_row(cold, first, n_local);
+        std::int64_t magnetization = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0),
+            [&](const std::int64_t i, std::int64_t& sum) { sum += spins(m, i); }, magnetization);
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
+          abs_m(batch) += magnetization < 0 ? -magnetization : magnetization;
+          counts(batch) += 1;
+        });
+      });
+}
+
+}  // namespace hamon::detail

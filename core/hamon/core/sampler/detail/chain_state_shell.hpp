@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A new ChainState (make_chain_state.hpp), written once for any family: the shell (the
+// variables allocated, the ladder, identity permutations, zero counters and trip phases),
+// then the family's tables and initial values, then the index process of the start.
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hamon/core/families/model_family.hpp"
+#include "hamon/core/model/device_model.hpp"
+#include "hamon/core/sampler/machine_exchange.hpp"
+#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/tempering/swap.hpp"
+
+namespace hamon::detail {
+
+/// The state of `n_replicas` ladders of betas.size() machines with `n_nodes` variables each,
+/// holding the variables of the machines of `block` (a block of
+/// machine_blocks(n_replicas * betas.size(), ranks)). Machine r * n + k of replica r starts at
+/// chain k of its ladder, so replica 0 is the machines of a one-replica run.
+template <class Value, class ExecutionSpace>
+ChainState<ExecutionSpace, Value> chain_state_shell(const ExecutionSpace& space,
+                                                    std::int64_t n_nodes,
+                                                    const std::vector<double>& betas,
+                                                    MachineBlock block,
+                                                    std::int32_t n_replicas = 1) {
+  using state_type = ChainState<ExecutionSpace, Value>;
+  const auto n_chains = static_cast<std::int32_t>(betas.size());
+  const std::int32_t n = n_chains * n_replicas;
+  if (block.first < 0 || block.count < 0 || block.first + block.count > n ||
+      (block.count > 0 && block.first % kMachinesPerRankUnit != 0)) {
+    throw std::invalid_argument("make_chain_state: machines [" + std::to_string(block.first) +
+                                ", " + std::to_string(block.first + block.count) +
+                                ") are not a block of whole draw groups of " + std::to_string(n) +
+                                " machines");
+  }
+  state_type s;
+  s.first_machine = block.first;
+  s.spins = typename state_type::spin_view(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::spins")),
+      block.count, n_nodes);
+  s.betas = to_view(space, betas, "hamon::betas");
+  // machine_of_chain(r * n_chains + i): the machine at chain i of ladder r; chain_of_machine
+  // the chain within the machine's ladder.
+  std::vector<std::int32_t> identity(static_cast<std::size_t>(n)), chains(identity.size());
+  for (std::int32_t k = 0; k < n; ++k) {
+    identity[static_cast<std::size_t>(k)] = k;
+    chains[static_cast<std::size_t>(k)] = k % n_chains;
+  }
+  s.chain_of_machine = to_view(space, chains, "hamon::chain_of_machine");
+  s.machine_of_chain = to_view(space, identity, "hamon::machine_of_chain");
+  auto zeros = [&](const char* label, std::int64_t size) {
+    return typename state_type::template view<std::int64_t>(
+        Kokkos::view_alloc(space, std::string(label)), size);
+  };
+  s.energy_fixed = zeros("hamon::energy_fixed", n);
+  // Per pair of the ladder, pooled over the replicas.
+  s.attempted = zeros("hamon::attempted", n_chains > 1 ? n_chains - 1 : 0);
+  s.accepted = zeros("hamon::accepted", n_chains > 1 ? n_chains - 1 : 0);
+  s.round_trips = zeros("hamon::round_trips", n);
+  s.restarts = zeros("hamon::restarts", n);
+  s.trip_phase = typename state_type::template view<std::int8_t>(
+      Kokkos::view_alloc(space, std::string("hamon::trip_phase")), n);
+  return s;
+}
+
+/// A family's new state for `block` (make_chain_state: the machines' values from `seed`, the
+/// ladder's tables, the trip phases of the initial permutation).
+template <class ExecutionSpace, class Value>
+ChainState<ExecutionSpace, Value> make_family_state(
+    const ExecutionSpace& space, const ModelFamily<ExecutionSpace, Value>& family,
+    const DeviceModel<typename ExecutionSpace::memory_space>& model,
+    const std::vector<double>& betas, std::uint64_t seed, MachineBlock block,
+    std::int32_t n_replicas = 1) {
+  auto s = chain_state_shell<Value>(space, model.n_nodes, betas, block, n_replicas);
+  family.start(space, model, s, seed);
+  family.refresh(space, model, s);
+  update_index_process(space, s);  // the initial permutation: machine 0 starts at chain 0
+  return s;
+}
+
+}  // namespace hamon::detail

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The sampler's overlap accumulator: with R >= 2 replicas, per measured round and per chain
+// (temperature), the overlaps of every replica pair a < b at that chain (R(R-1)/2 pairs):
+// Q = sum_i (q d_i - 1) over the free nodes (d_i = 1 where the two machines agree; q = 2
+// for spins, so Q = sum_i s_i^a s_i^b, and the Potts overlap for q states), the link
+// overlap Q_l = sum over the model's edges of the same per-node values' products, and on
+// lattices F_d = sum_i (q d_i - 1) e^{i k x_d} at k = 2 pi / L_d for each direction d.
+// Batched like the moments (moment_accumulator.hpp): at most 2K batches whose length
+// doubles, so the batches after m measured rounds depend on m alone.
+//
+// Same bits on every backend and thread count: the node and edge sums are integer
+// reductions (exact in any order; the Fourier phases are fixed-point integers tabulated on
+// the host), and one thread per chain adds the pairs' powers in pair order, then batches
+// merge pairwise in a fixed order. The pairs' machines must live in one process (over
+// ranks the accumulator is off, see docs/overlaps.md).
+
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "hamon/core/families/potts/potts_update.hpp"
+#include "hamon/core/model/device_model.hpp"
+#include "hamon/core/sampler/detail/moment_accumulator.hpp"
+#include "hamon/core/sampler/detail/restore_checks.hpp"
+#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/state/moment_buffers.hpp"
+#include "hamon/core/state/sampler_state.hpp"
+#include "hamon/core/stats/overlap_statistics.hpp"
+#include "hamon/core/util/host_copies.hpp"
+#include "hamon/core/util/launch.hpp"
+
+namespace hamon::detail {
+
+/// Fractional bits of the tabulated cos and sin: |F| <= n_free 2^30 stays far from 2^63,
+/// and its square is taken in double.
+inline constexpr int kPhaseBits = 30;
+
+/// One pair's sums over the nodes, in one pass: the agreeing free nodes and per lattice
+/// direction the Fourier overlap's real and imaginary parts (fixed point). Integers, so the
+/// team's reduction is exact in any order.
+struct PairNodeSums {
+  std::int64_t agreeing = 0;
+  std::int64_t re[3] = {0, 0, 0};
+  std::int64_t im[3] = {0, 0, 0};
+
+  KOKKOS_INLINE_FUNCTION PairNodeSums& operator+=(const PairNodeSums& o) {
+    agreeing += o.agreeing;
+    for (int d = 0; d < 3; ++d) {
+      re[d] += o.re[d];
+      im[d] += o.im[d];
+    }
+    return *this;
+  }
+  // Kokkos 3.4 joins team reductions through volatile references. Plain assignments, not
+  // compound ones: C++20 deprecates compound assignment to a volatile operand.
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile PairNodeSums& o) volatile {
+    agreeing = agreeing + o.agreeing;
+    for (int d = 0; d < 3; ++d) {
+      re[d] = re[d] + o.re[d];
+      im[d] = im[d] + o.im[d];
+    }
+  }
+};
+
+}  // namespace hamon::detail
+
+namespace Kokkos {
+template <>
+struct reduction_identity<hamon::detail::PairNodeSums> {
+  KOKKOS_FORCEINLINE_FUNCTION static hamon::detail::PairNodeSums sum() { return {}; }
+};
+}  // namespace Kokkos
+
+namespace hamon::detail {
+
+template <class ExecutionSpace>
+struct OverlapBuffers {
+  using memory_space = typename ExecutionSpace::memory_space;
+  template <class T>
+  using matrix = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
+
+  std::int32_t max_batches = 0;  // 2K; 0 when overlaps are off
+  OverlapBatchesState layout;    // length, n_batches, in_batch (the vectors stay empty)
+  std::int32_t n_states = 2;     // q of the overlap's per-node value q d - 1
+  std::int32_t replicas = 0;     // R: R(R-1)/2 pairs per chain and round
+  std::int32_t dims = 0;         // lattice directions with a Fourier overlap (0: none)
+  matrix<double> q2_sums;        // (max_batches, n_chains)
+  matrix<double> q4_sums;
+  matrix<std::int64_t> abs_q_sums;
+  matrix<std::int64_t> link_sums;
+  matrix<double> fourier_sums;
+  matrix<std::int64_t> counts;      // (max_batches, 1)
+  matrix<std::int64_t> histograms;  // (n_chains, n_free + 1): rounds x pairs with n agreeing
+  matrix<std::int64_t> phase_cos;   // (dims, node): cos(2 pi x_d / L_d) in fixed point
+  matrix<std::int64_t> phase_sin;
+
+  bool on() const { return max_batches > 0; }
+
+  /// The batch sums in the order (and with the names) of OverlapBatchesState::sums.
+  template <class Self>
+  static auto sums(Self& b) {
+    using D = std::conditional_t<std::is_const_v<Self>, const matrix<double>, matrix<double>>;
+    using I =
+        std::conditional_t<std::is_const_v<Self>, const matrix<std::int64_t>, matrix<std::int64_t>>;
+    return std::make_tuple(BatchSums<D>{"q2_sums", b.q2_sums, false},
+                           BatchSums<D>{"q4_sums", b.q4_sums, false},
+                           BatchSums<I>{"abs_q_sums", b.abs_q_sums, false},
+                           BatchSums<I>{"link_sums", b.link_sums, false},
+                           BatchSums<D>{"fourier_sums", b.fourier_sums, false},
+                           BatchSums<I>{"counts", b.counts, false});
+  }
+};
+
+/// Whether a run accumulates overlaps: two replicas or more, in one process.
+inline bool overlaps_apply(std::int32_t n_replicas, std::size_t n_rank_blocks) {
+  return n_replicas >= 2 && n_rank_blocks <= 1;
+}
+
+/// The buffers of a run with `n_chains` chains (off unless overlaps_apply). The Fourier
+/// phases need a periodic lattice with equal extents (k_min the same along every direction).
+template <class ExecutionSpace>
+OverlapBuffers<ExecutionSpace> make_overlap_buffers(
+    const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
+    const ObserverOptions& options, std::int32_t n_chains, std::int32_t n_replicas, bool apply) {
+  using buffers = OverlapBuffers<ExecutionSpace>;
+  using imatrix = typename buffers::template matrix<std::int64_t>;
+  using dmatrix = typename buffers::template matrix<double>;
+  buffers b;
+  if (!apply) return b;
+  b.max_batches = 2 * options.moment_batches;
+  b.n_states = model.n_states > 0 ? model.n_states : 2;
+  b.replicas = n_replicas;
+  auto alloc = [&space](const char* label) {
+    return Kokkos::view_alloc(space, std::string(label));
+  };
+  b.q2_sums = dmatrix(alloc("hamon::overlap_q2_sums"), b.max_batches, n_chains);
+  b.q4_sums = dmatrix(alloc("hamon::overlap_q4_sums"), b.max_batches, n_chains);
+  b.abs_q_sums = imatrix(alloc("hamon::overlap_abs_q_sums"), b.max_batches, n_chains);
+  b.link_sums = imatrix(alloc("hamon::overlap_link_sums"), b.max_batches, n_chains);
+  b.fourier_sums = dmatrix(alloc("hamon::overlap_fourier_sums"), b.max_batches, n_chains);
+  b.counts = imatrix(alloc("hamon::overlap_counts"), b.max_batches, 1);
+  b.histograms = imatrix(alloc("hamon::overlap_histograms"), n_chains, model.n_free + 1);
+  const std::vector<int>& extents = model.periodic_extents;
+  b.dims = fourier_directions(model);
+  b.phase_cos = imatrix(alloc("hamon::overlap_phase_cos"), b.dims, model.n_nodes);
+  b.phase_sin = imatrix(alloc("hamon::overlap_phase_sin"), b.dims, model.n_nodes);
+  if (b.dims > 0) {
+    // On the host, once: the same table on every backend.
+    auto c = Kokkos::create_mirror_view(b.phase_cos);
+    auto s = Kokkos::create_mirror_view(b.phase_sin);
+    const double two_pi = 8.0 * std::atan(1.0);
+    const double one = std::ldexp(1.0, kPhaseBits);
+    for (std::int64_t i = 0; i < model.n_nodes; ++i) {
+      std::int64_t rest = i;
+      for (std::int32_t d = b.dims - 1; d >= 0; --d) {
+        const std::int64_t extent = extents[static_cast<std::size_t>(d)];
+        const std::int64_t x = rest % extent;
+        rest /= extent;
+        const double angle = two_pi * static_cast<double>(x) / static_cast<double>(extent);
+        c(d, i) = std::llround(std::cos(angle) * one);
+        s(d, i) = std::llround(std::sin(angle) * one);
+      }
+    }
+    Kokkos::deep_copy(space, b.phase_cos, c);
+    Kokkos::deep_copy(space, b.phase_sin, s);
+    space.fence();
+  }
+  return b;
+}
+
+/// Adds this round's pairs at every chain to the open batch and the histograms.
+template <class ExecutionSpace, class Value>
+void accumulate_overlap_round(const ExecutionSpace& space,
+                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                              const ChainState<ExecutionSpace, Value>& state,
+                              std::int32_t n_replicas, OverlapBuffers<ExecutionSpace>& b) {
+  OverlapBatchesState& at = b.layout;
+  const std::int64_t batch = at.n_batches;
+  const auto n_chains = static_cast<std::int32_t>(state.betas.extent(0));
+  const auto machine_of_chain = state.machine_of_chain;
+  const auto spins = state.spins;
+  const auto clamped = model.clamped;
+  const auto clamp_state = model.clamp_state;
+  const auto edge_i = model.edge_i;
+  const auto edge_j = model.edge_j;
+  const auto n_edges = static_cast<std::int64_t>(edge_i.extent(0));
+  const std::int64_t n_nodes = model.n_nodes;
+  const std::int64_t n_free = model.n_free;
+  const bool potts = model.n_states > 0;
+  const std::int64_t q = b.n_states;
+  const std::int32_t dims = b.dims;
+  const std::int32_t first = state.first_machine;
+  const std::int32_t n_local = state.n_local_machines();
+  const auto q2 = b.q2_sums;
+  const auto q4 = b.q4_sums;
+  const auto abs_q = b.abs_q_sums;
+  const auto link = b.link_sums;
+  const auto fourier = b.fourier_sums;
+  const auto histograms = b.histograms;
+  const auto phase_cos = b.phase_cos;
+  const auto phase_sin = b.phase_sin;
+  const double phase_unit = std::ldexp(1.0, -2 * kPhaseBits);
+  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  Kokkos::parallel_for(
+      "hamon::overlaps", team_policy(space, n_chains, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
+        const std::int32_t chain = team.league_rank();
+        for (std::int32_t ra = 0; ra < n_replicas; ++ra) {
+          for (std::int32_t rb = ra + 1; rb < n_replicas; ++rb) {
+            const std::int32_t ma =
+                local_row(machine_of_chain(ra * n_chains + chain), first, n_local);
+            const std::int32_t mb =
+                local_row(machine_of_chain(rb * n_chains + chain), first, n_local);
+            // q d - 1 at node i: +1 / -1 for spins, q - 1 / -1 for Potts states.
+            auto value = [&](std::int64_t i) -> std::int64_t {
+              const bool agree = potts ? potts_state(spins(ma, i)) == potts_state(spins(mb, i))
+                                       : spins(ma, i) == spins(mb, i);
+              return agree ? q - 1 : -1;
+            };
+            auto is_free = [&](std::int64_t i) {
+              return potts ? clamp_state(i) < 0 : clamped(i) == 0;
+            };
+            PairNodeSums nodes;
+            Kokkos::parallel_reduce(
+                Kokkos::TeamThreadRange(team, n_nodes),
+                [&](const std::int64_t i, PairNodeSums& sum) {
+                  if (!is_free(i)) return;
+                  const std::int64_t v = value(i);
+                  if (v > 0) sum.agreeing += 1;
+                  for (std::int32_t d = 0; d < dims; ++d) {
+                    sum.re[d] += v * phase_cos(d, i);
+                    sum.im[d] += v * phase_sin(d, i);
+                  }
+                },
+                Kokkos::Sum<PairNodeSums>(nodes));
+            const std::int64_t agreeing = nodes.agreeing;
+            std::int64_t bonds = 0;
+            Kokkos::parallel_reduce(
+                Kokkos::TeamThreadRange(team, n_edges),
+                [&](const std::int64_t e, std::int64_t& sum) {
+                  sum += value(edge_i(e)) * value(edge_j(e));
+                },
+                bonds);
+            double f2 = 0.0;
+            for (std::int32_t d = 0; d < dims; ++d) {
+              const auto r = static_cast<double>(nodes.re[d]);
+              const auto m = static_cast<double>(nodes.im[d]);
+              f2 += (r * r + m * m) * phase_unit;
+            }
+            Kokkos::single(Kokkos::PerTeam(team), [&]() {
+              const std::int64_t overlap = q * agreeing - n_free;
+              const auto o = static_cast<double>(overlap);
+              q2(batch, chain) += o * o;
+              q4(batch, chain) += (o * o) * (o * o);
+              abs_q(batch, chain) += overlap < 0 ? -overlap : overlap;
+              link(batch, chain) += bonds;
+              fourier(batch, chain) += f2;
+              histograms(chain, agreeing) += 1;
+            });
+            team.team_barrier();
+          }
+        }
+      });
+  const auto counts = b.counts;
+  small_for(
+      space, "hamon::overlap_counts", 1,
+      KOKKOS_LAMBDA(const std::int64_t) { counts(batch, 0) += 1; });
+  if (advance_batch(at, b.max_batches)) {
+    const std::int64_t half = b.max_batches / 2;
+    merge_batch_rows(space, "hamon::merge_overlap_q2", b.q2_sums, half);
+    merge_batch_rows(space, "hamon::merge_overlap_q4", b.q4_sums, half);
+    merge_batch_rows(space, "hamon::merge_overlap_abs_q", b.abs_q_sums, half);
+    merge_batch_rows(space, "hamon::merge_overlap_link", b.link_sums, half);
+    merge_batch_rows(space, "hamon::merge_overlap_fourier", b.fourier_sums, half);
+    merge_batch_rows(space, "hamon::merge_overlap_counts", b.counts, half);
+  }
+}
+
+/// The batches [0, n_batches] (the open one included) and the histograms.
+template <class ExecutionSpace>
+OverlapBatchesState snapshot_overlaps(const ExecutionSpace& space,
+                                      const OverlapBuffers<ExecutionSpace>& b) {
+  OverlapBatchesState m = b.layout;
+  const std::size_t rows = static_cast<std::size_t>(m.n_batches) + 1;
+  for_each_field_pair(OverlapBuffers<ExecutionSpace>::sums(b), OverlapBatchesState::sums(m),
+                      [&](const auto& sums, const auto& saved) {
+                        using T = typename std::decay_t<decltype(saved.value)>::value_type;
+                        auto all = to_host_vector<T>(space, sums.view);
+                        all.resize(rows * sums.view.extent(1));
+                        saved.value = std::move(all);
+                      });
+  m.histograms = to_host_vector<std::int64_t>(space, b.histograms);
+  return m;
+}
+
+/// The statistics so far (overlap_statistics.hpp).
+template <class ExecutionSpace>
+OverlapStatistics overlaps_of(const ExecutionSpace& space, const OverlapBuffers<ExecutionSpace>& b,
+                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                              const std::vector<double>& betas) {
+  OverlapShape shape;
+  shape.n_chains = static_cast<std::int32_t>(betas.size());
+  shape.n_free = model.n_free;
+  shape.n_edges = static_cast<std::int64_t>(model.edge_i.extent(0));
+  shape.n_states = b.n_states;
+  const auto r = static_cast<std::int32_t>(b.replicas);
+  shape.n_pairs = r * (r - 1) / 2;
+  shape.lattice_dims = b.dims;
+  shape.lattice_extent = b.dims > 0 ? model.periodic_extents[0] : 0;
+  return overlap_statistics(snapshot_overlaps(space, b), shape, betas);
+}
+
+/// The inverse of snapshot_overlaps. Throws std::invalid_argument (restore_checks.hpp) for
+/// batches that do not fit.
+template <class ExecutionSpace>
+void restore_overlaps(const ExecutionSpace& space, OverlapBuffers<ExecutionSpace>& b,
+                      const OverlapBatchesState& m) {
+  const std::size_t rows = checked_batch_rows(m, b.max_batches, "overlap");
+  for_each_field_pair(OverlapBuffers<ExecutionSpace>::sums(b), OverlapBatchesState::sums(m),
+                      [&](const auto& sums, const auto& saved) {
+                        restore_batch_rows(space, sums.view, saved.value, rows, sums.name);
+                      });
+  for (auto count : m.histograms) {
+    if (count < 0) state_misfit("a negative overlap histogram count");
+  }
+  restore_batch_rows(space, b.histograms, m.histograms, b.histograms.extent(0),
+                     "overlap histograms");
+  b.layout.length = m.length;
+  b.layout.n_batches = m.n_batches;
+  b.layout.in_batch = m.in_batch;
+}
+
+}  // namespace hamon::detail

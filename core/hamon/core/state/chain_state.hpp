@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The state of all machines (state slots) of an NRPT run, in one execution space.
+//
+// The variables are one value of `Value` (a variable kind's storage_type,
+// variable_kind.hpp: std::int8_t for spins and Potts states) per (machine, node), in
+// LayoutLeft: the machines of one node lie side by
+// side. On a GPU a warp updating one node then reads coalesced bytes; on the host the
+// sweep runs over the machines of a node in vectorised loops (measured: a machine-major
+// layout with one machine per work item was 3x slower, bound by scalar exp and Philox).
+// Swaps exchange temperature labels (chain_of_machine / machine_of_chain), never spins.
+//
+// One process may hold the spins of a block of the machines only (a run over several
+// ranks: machine_exchange.hpp): `spins` then has the rows of machines
+// [first_machine, first_machine + n_local_machines()), while the ladder, the permutations,
+// the energies, the counters and the trip phases (MachineRecords) cover every machine
+// (replicated).
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <utility>
+
+#include "hamon/core/state/detail/machine_records.hpp"
+
+namespace hamon {
+
+template <class ExecutionSpace, class Value = std::int8_t>
+struct ChainState : MachineRecords<ViewsIn<typename ExecutionSpace::memory_space>::template type> {
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using value_type = Value;
+  using spin_view = Kokkos::View<Value**, Kokkos::LayoutLeft, memory_space>;
+  template <class T>
+  using view = Kokkos::View<T*, memory_space>;
+
+  spin_view spins;                 // the variables (n_local_machines, n_nodes); clamped nodes
+                                   // hold their value (Potts: the state's bits, read as uint8)
+  std::int32_t first_machine = 0;  // the machine of spins' row 0 (a multiple of 16)
+  view<double> betas;              // per chain (temperature index), ascending
+  /// With integer local fields |phi| <= R, the heat-bath thresholds (families/spin/heat_bath.hpp):
+  /// a word w decides +1 iff phi + R >= up_floor(chain) and w <= up_limit(chain, phi + R).
+  /// Empty otherwise. They depend on the ladder only: refresh_acceptance_thresholds after
+  /// changing `betas`.
+  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space> up_limit;
+  view<std::int32_t> up_floor;
+  /// With real local fields, the field values where the byte decision changes, per chain
+  /// (n_chains, 257; families/spin/field_boundaries.hpp): allocated and filled by
+  /// refresh_acceptance_thresholds. Empty: the sweep evaluates exp per update instead.
+  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> field_boundary;
+  /// Potts models with integer local fields: exp(-beta k) per (chain, k), k = 0 .. the
+  /// model's integer_field_bound (families/potts/potts_update.hpp). Empty otherwise.
+  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> potts_weight;
+
+  /// Every machine of the run.
+  std::int32_t n_machines() const {
+    return static_cast<std::int32_t>(this->chain_of_machine.extent(0));
+  }
+  /// The machines whose spins this state holds.
+  std::int32_t n_local_machines() const { return static_cast<std::int32_t>(spins.extent(0)); }
+  std::pair<std::int64_t, std::int64_t> local_range() const {
+    return {first_machine, first_machine + n_local_machines()};
+  }
+  /// chain_of_machine and energy_fixed of the local machines (indexed by spins' rows).
+  view<std::int32_t> local_chain_of_machine() const {
+    return Kokkos::subview(this->chain_of_machine, local_range());
+  }
+  view<std::int64_t> local_energy_fixed() const {
+    return Kokkos::subview(this->energy_fixed, local_range());
+  }
+  std::int64_t n_nodes() const { return static_cast<std::int64_t>(spins.extent(1)); }
+};
+
+}  // namespace hamon
