@@ -16,9 +16,11 @@ set(HAMON_CORE_SOURCES
   hamon/core/model/spin_model_continuous.cpp
   hamon/core/model/spin_model_potts.cpp
   hamon/core/stats/ess.cpp
+  hamon/core/stats/moments.cpp
   hamon/core/stats/overlap_statistics.cpp
   hamon/core/stats/rhat.cpp
   hamon/core/stats/statistics.cpp
+  hamon/core/families/family_facts.cpp
   hamon/core/tempering/schedule.cpp
   hamon/core/sampler/checkpoint.cpp
   hamon/core/sampler/machine_exchange.cpp

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "config/parse_experiment.hpp"
+#include "hamon/core/families/family_facts.hpp"
 #include "hamon/policies/device_spec.hpp"
 #include "hamon/policies/dispatch.hpp"
 #include "hamon/policies/resolve_device.hpp"
@@ -83,7 +84,8 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
   run.beta_max = resolve_beta_max(config, *run.model);
   run.options = make_nrpt_options(config);
   try {
-    anneals(run.options, run.model->continuous_kind(), run.model->is_potts());
+    const FamilyFacts family = family_facts(*run.model);
+    anneals(run.options, family.abilities.annealing, family.name);
   } catch (const std::invalid_argument& e) {
     config.fail(config.locations.count("nrpt.reference") != 0 ? "nrpt.reference" : "nrpt",
                 e.what());

@@ -262,7 +262,7 @@ TEST(TEST_CATEGORY, continuous_runs_match_serial_bit_for_bit) {
 /// shrinkage tries). Where the register path is not compiled in, best is the portable path.
 TEST(TEST_CATEGORY, continuous_host_kernels_agree_bit_for_bit) {
   Space space;
-  const auto family = hamon::detail::real_family<Space>();
+  const auto family = hamon::detail::family_table<hamon::detail::RealFamily, Space>();
   using Kernel = hamon::HostKernel;
   for (const bool gaussian : {true, false}) {
     for (const bool annealed : {false, true}) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Houdayer's cluster moves (sampler/detail/houdayer.hpp, NrptOptions::cluster_moves).
+// Houdayer's cluster moves (families/spin/detail/houdayer.hpp, NrptOptions::cluster_moves).
 //   - Exactly: on a model of 5 free spins with fields, mixed-sign couplings and a clamp,
 //     the transition matrix of one move over all 2^10 replica pairs, built from the
 //     cluster flip the kernel runs, satisfies detailed balance with pi(a) pi(b), so the
@@ -19,10 +19,10 @@
 #include "exact_enumeration.hpp"
 #include "hamon/core/families/energy.hpp"
 #include "hamon/core/families/model_families.hpp"
+#include "hamon/core/families/spin/detail/houdayer.hpp"
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/sampler/checkpoint.hpp"
 #include "hamon/core/sampler/detail/chain_state_shell.hpp"
-#include "hamon/core/sampler/detail/houdayer.hpp"
 #include "hamon/core/sampler/sampler.hpp"
 #include "hamon/core/util/host_copies.hpp"
 #include "resumed_run.hpp"
@@ -176,7 +176,7 @@ TEST(TEST_CATEGORY, houdayer_kernel_keeps_each_pairs_energy_and_overlap) {
   const std::int32_t replicas = 4;
   auto state = hamon::detail::make_family_state(space, hamon::detail::family_of<Space>(dm), dm,
                                                 betas, 5, hamon::MachineBlock{0, 12}, replicas);
-  const auto lists = hamon::detail::make_houdayer_scratch(space, 3, replicas, dm.n_nodes);
+  const auto lists = hamon::detail::make_cluster_scratch(space, 3, replicas, dm.n_nodes);
   std::int64_t changed = 0;
   for (std::uint32_t round = 0; round < 5; ++round) {
     hamon::compute_energies(space, dm, state);

@@ -91,7 +91,7 @@ Counted count_sampler(const hamon::SpinModel& model, const hamon::NrptOptions& o
   Counted c;
   for (const auto& part : hamon::detail::sampler_space_parts(
            device_model, o, n_chains, hamon::MachineBlock{0, n_chains},
-           family.node_columns(device_model), 1)) {
+           family.node_columns(device_model), 1, family.table_bytes(device_model, n_chains))) {
     c.estimate += part.bytes;
     c.listing += std::string("counted ") + part.what + ": " +
                  std::to_string(static_cast<std::int64_t>(part.bytes)) + "\n";

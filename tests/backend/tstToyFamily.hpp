@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// A model family that the library does not have, plugged into the sampler's parts with no
-// edit to them: real-valued variables x_i in [0, 1) with energy E(x) = sum_i x_i, whose
-// local update draws x_i exactly from its conditional density beta e^(-beta x) / (1 -
-// e^(-beta)) on [0, 1). It runs through the round loop (sweeps, energies, DEO swaps), the
-// trace buffer and the moment accumulator, and its state goes through the checkpoint's
-// sections (SamplerStateOf<double> -> bytes -> SamplerStateOf<double>) and back into a
-// round loop that continues with the same bits.
+// A model family that the library does not have, a type checked by the family concept
+// (families/family_concept.hpp) and plugged into the sampler's parts with no edit to them:
+// real-valued variables x_i in [0, 1) with energy E(x) = sum_i x_i, whose local update draws x_i
+// exactly from its conditional density beta e^(-beta x) / (1 - e^(-beta)) on [0, 1). It runs
+// through the round loop (sweeps, energies, DEO swaps), the trace buffer and the moment
+// accumulator, and its state goes through the checkpoint's sections (SamplerStateOf<double> ->
+// bytes -> SamplerStateOf<double>) and back into a round loop that continues with the same bits.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hamon/core/families/detail/initial_values.hpp"
+#include "hamon/core/families/family_table.hpp"
 #include "hamon/core/model/variable_kind.hpp"
 #include "hamon/core/sampler/detail/chain_state_shell.hpp"
 #include "hamon/core/sampler/detail/moment_accumulator.hpp"
@@ -103,13 +104,47 @@ void observe_energy(const Space& space, const Model& model, const State& state,
       });
 }
 
-double no_order(const Model&, double, std::int64_t) {
-  return 0.0;
-}
+/// The toy as a family type (families/family_concept.hpp): its operations for this one
+/// space, and what it allows.
+struct ToyFamily {
+  using variable = hamon::RealVariable<double>;
+  static constexpr hamon::FamilyAbilities abilities{};
+  static bool takes(const Model&) { return true; }
+  static std::string name(const Model&) { return "toy"; }
+  static std::int32_t values_per_variable(const Model&) { return 0; }
+  static std::string value_problem(const Model&, double x) {
+    return x >= 0.0 && x < 1.0 ? std::string() : "holds " + std::to_string(x) + ", not in [0, 1)";
+  }
+  static double table_bytes(const Model&, std::int64_t) { return 0.0; }
+  static std::int64_t node_columns(const Model& model) { return one_column(model); }
+  static double order_parameter(const Model&, double, std::int64_t) { return 0.0; }
+  static void start(const Space& space, const Model& model, State& state, std::uint64_t seed) {
+    start_uniform(space, model, state, seed);
+  }
+  static void refresh(const Space& space, const Model& model, State& state) {
+    no_tables(space, model, state);
+  }
+  static void sweep(const Space& space, const Model& model, const State& state, std::uint64_t seed,
+                    std::uint32_t round, std::uint32_t sweep, hamon::HostKernel kernel) {
+    exact_sweep(space, model, state, seed, round, sweep, kernel);
+  }
+  static void add_energies(const Space& space, const Model& model, const State& state,
+                           hamon::HostKernel kernel) {
+    sum_energies(space, model, state, kernel);
+  }
+  static void observe(const Space& space, const Model& model, const State& state,
+                      const hamon::detail::MomentBuffers<Space>& b, std::int64_t batch) {
+    observe_energy(space, model, state, b, batch);
+  }
+  /// Its observer adds no node sums: nothing per node to report.
+  static double node_moments(const Space&, const Model&, const hamon::ColumnBatchSums&,
+                             std::vector<double>&, hamon::Moments&) {
+    return 1.0;
+  }
+};
 
 Family toy_family() {
-  return {&start_uniform, &no_tables,      &exact_sweep, &sum_energies,
-          &one_column,    &observe_energy, &no_order};
+  return hamon::detail::family_table<ToyFamily, Space>();
 }
 
 template <class V>

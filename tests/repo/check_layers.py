@@ -16,7 +16,9 @@ Inside core, the areas (core/hamon/core/AREA/, docs/architecture.md) are ordered
 way, lowest first (CORE_AREAS): an area includes itself and the areas before it only, and
 a folder named detail/ is its area's own: no other area, layer or tool includes from it.
 Every source is named after the header it implements, in its folder or its detail/: X.cpp,
-or X_PART.cpp where one header's definitions are split by topic.
+or X_PART.cpp where one header's definitions are split by topic. No area from state/ on
+but families/ asks which model family it runs (FAMILY_TEST): it asks the family
+(families/family_concept.hpp); model/ below defines the host model of every family.
 
 A static library's link does not catch an include back (the program links every layer),
 so this check does. Lists the offending lines and exits 1; run from anywhere:
@@ -41,6 +43,11 @@ BELOW = {
 CORE_AREAS = ["util", "model", "state", "stats", "families", "tempering", "sampler", "analysis",
               "tuning", "train"]
 CORE_ROOT = ("core", "hamon", "core")
+# A test of which family a model is: Potts (q states), continuous, or the storage type.
+FAMILY_TEST = re.compile(r"is_potts\(\)|n_states\(?\)? ?(>|==|!=|<=) ?0|is_continuous\(\)|"
+                         r"(\.|->)continuous_kind|ContinuousKind::|is_floating_point_v<Value>|"
+                         r"is_same_v<Value")
+FAMILY_BLIND_FROM = "state"  # areas from this one on, families/ aside
 # Headers that CMake generates into build/generated/hamon, with the layer that owns them.
 GENERATED = {
     "hamon/version.hpp": "core",
@@ -105,6 +112,22 @@ def area_problems(f, number, name):
     return problems
 
 
+def family_test_problems(f, number, line):
+    """A family test in an area that must ask the family instead."""
+    if f.parts[:3] != CORE_ROOT:
+        return []
+    area = core_area(f.parts[3:])
+    if area is None or area == "families":
+        return []
+    if CORE_AREAS.index(area) < CORE_AREAS.index(FAMILY_BLIND_FROM):
+        return []
+    code = line.split("//", 1)[0]
+    if FAMILY_TEST.search(code):
+        return [f"{f}:{number}: asks which model family it runs; ask the family "
+                f"(families/family_concept.hpp, family_facts.hpp)"]
+    return []
+
+
 def naming_problems(files):
     """Sources of core not named after a header in their folder or its detail/."""
     problems = []
@@ -134,6 +157,7 @@ def main():
         checked += 1
         with open(root / f, encoding="utf-8", errors="replace") as text:
             for number, line in enumerate(text, start=1):
+                problems.extend(family_test_problems(f, number, line))
                 match = INCLUDE.match(line)
                 if not match:
                     continue
@@ -148,7 +172,7 @@ def main():
                     problems.extend(area_problems(f, number, name))
     problems.extend(naming_problems(files))
     return report("check_layers", root, checked, problems,
-                  f"{len(problems)} include(s) against the layering",
+                  f"{len(problems)} problem(s) with the layering",
                   f"the includes of {checked} files follow the layering")
 
 

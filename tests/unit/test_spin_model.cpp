@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "expect_model_error.hpp"
+#include "hamon/core/families/family_facts.hpp"
 #include "hamon/core/model/spin_model.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
 
@@ -515,19 +516,27 @@ TEST(IsingReference, LogZIsTheEnumeratedOneOfIndependentSpins) {
 }
 
 TEST(IsingReference, OnlyIsingAndContinuousModelsAnneal) {
+  // Each family's answer (family_facts: its abilities), as the CLI asks it of a host model.
+  auto anneals = [](const hamon::NrptOptions& o, const SpinModel& model) {
+    const hamon::FamilyFacts family = hamon::family_facts(model);
+    return hamon::anneals(o, family.abilities.annealing, family.name);
+  };
+  const auto ising = SpinModel::from_edges(2, {{0, 1, 1.0}});
+  const auto potts = SpinModel::potts(2, 3, {{0, 1, 1.0}});
+  const auto gaussian = SpinModel::gaussian(2, {{0, 1, 0.1}}, {1.0, 1.0});
   hamon::NrptOptions o;
-  EXPECT_FALSE(hamon::anneals(o, hamon::ContinuousKind::none, false));  // automatic: uniform
-  EXPECT_TRUE(hamon::anneals(o, hamon::ContinuousKind::gaussian, false));
+  EXPECT_FALSE(anneals(o, ising));  // automatic: uniform
+  EXPECT_TRUE(anneals(o, gaussian));
   o.reference = hamon::AnnealingReference::independent;
-  EXPECT_TRUE(hamon::anneals(o, hamon::ContinuousKind::none, false));
+  EXPECT_TRUE(anneals(o, ising));
   try {
-    hamon::anneals(o, hamon::ContinuousKind::none, true);
+    anneals(o, potts);
     ADD_FAILURE() << "a Potts model anneals";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("Potts"), std::string::npos) << e.what();
   }
   o.reference = hamon::AnnealingReference::none;
-  EXPECT_FALSE(hamon::anneals(o, hamon::ContinuousKind::none, true));
+  EXPECT_FALSE(anneals(o, potts));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "hamon/core/families/family_facts.hpp"
 #include "hamon/core/util/enum_names.hpp"
 #include "hamon/core/util/text.hpp"
 
@@ -26,14 +27,6 @@ HealthCheck skipped(std::string name, std::string why) {
   return make_check(std::move(name), HealthStatus::skipped, 0.0, 0.0, std::move(why));
 }
 
-double binary_entropy_bits(double p_up) {
-  double h = 0.0;
-  for (double p : {p_up, 1.0 - p_up}) {
-    if (p > 0.0) h -= p * std::log2(p);
-  }
-  return h;
-}
-
 /// Entropy of a categorical distribution in units of log q (1 for the uniform one).
 double normalised_entropy(const std::vector<double>& p) {
   double h = 0.0;
@@ -43,34 +36,32 @@ double normalised_entropy(const std::vector<double>& p) {
   return h / std::log2(static_cast<double>(p.size()));
 }
 
-// Mean marginal entropy (in units of log q) over the free nodes the run observed, or nullopt.
-std::optional<double> cold_marginal_entropy(const SpinModel& model, const NrptResult& result) {
+// Mean marginal entropy (in units of log q, the family's values) over the free nodes the
+// run observed, or nullopt.
+std::optional<double> cold_marginal_entropy(const SpinModel& model, const FamilyFacts& family,
+                                            const NrptResult& result) {
   const auto& clamped = model.clamped();
-  const auto q = static_cast<std::size_t>(model.n_states());
+  const auto q = static_cast<std::size_t>(family.values_per_variable);
   double sum = 0.0;
   std::int64_t count = 0;
-  std::vector<double> p(q);
   if (result.moments.n_samples > 0 &&
-      result.moments.node_means.size() == (model.is_potts() ? q : 1) * clamped.size()) {
+      result.moments.node_means.size() ==
+          static_cast<std::size_t>(family.mean_columns) * clamped.size()) {
     for (std::size_t i = 0; i < clamped.size(); ++i) {
       if (clamped[i] != 0) continue;
-      if (model.is_potts()) {
-        for (std::size_t s = 0; s < q; ++s) p[s] = result.moments.node_means[i * q + s];
-        sum += normalised_entropy(p);
-      } else {
-        sum += binary_entropy_bits(0.5 * (1.0 + result.moments.node_means[i]));
-      }
+      sum += normalised_entropy(
+          family.marginal(result.moments.node_means, i, family.values_per_variable));
       ++count;
     }
   } else if (result.n_samples > 0 && !result.sample_nodes.empty()) {
     const std::size_t width = result.sample_nodes.size();
+    std::vector<double> p(q);
     for (std::size_t k = 0; k < width; ++k) {
       if (clamped[static_cast<std::size_t>(result.sample_nodes[k])] != 0) continue;
       std::fill(p.begin(), p.end(), 0.0);
       for (std::int64_t s = 0; s < result.n_samples; ++s) {
         const std::int8_t value = result.samples[static_cast<std::size_t>(s) * width + k];
-        // Potts: the byte is the state; Ising: state 1 is +1.
-        p[model.is_potts() ? static_cast<std::uint8_t>(value) : (value > 0 ? 1 : 0)] += 1.0;
+        p[static_cast<std::size_t>(family.value_index(value))] += 1.0;
       }
       for (double& v : p) v /= static_cast<double>(result.n_samples);
       sum += normalised_entropy(p);
@@ -180,13 +171,14 @@ std::vector<HealthCheck> swap_checks(const NrptResult& result, const HealthThres
 std::vector<HealthCheck> marginal_checks(const SpinModel& model, const NrptResult& result,
                                          const HealthThresholds& t) {
   std::vector<HealthCheck> checks;
-  if (model.is_continuous()) {  // a real value has no marginal entropy in bits
+  const FamilyFacts family = family_facts(model);
+  if (family.values_per_variable == 0) {  // a real value has no marginal entropy in bits
     const char* why = "the marginal-entropy checks are for discrete variables";
     checks.push_back(skipped("cold_chain_frozen", why));
     checks.push_back(skipped("cold_chain_uniform", why));
     return checks;
   }
-  const auto entropy = cold_marginal_entropy(model, result);
+  const auto entropy = cold_marginal_entropy(model, family, result);
   if (!entropy) {
     const char* why = "no cold-chain marginals recorded (enable moments or samples)";
     checks.push_back(skipped("cold_chain_frozen", why));
@@ -194,8 +186,7 @@ std::vector<HealthCheck> marginal_checks(const SpinModel& model, const NrptResul
     return checks;
   }
   const std::string text = "mean marginal entropy of the cold chain " +
-                           format_significant(*entropy, kMessageDigits) +
-                           (model.is_potts() ? " (in units of log q)" : " bits");
+                           format_significant(*entropy, kMessageDigits) + family.entropy_unit;
   checks.push_back(
       *entropy < t.frozen_entropy
           ? make_check("cold_chain_frozen", HealthStatus::warn, *entropy, t.frozen_entropy,

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "hamon/core/analysis/detail/log_z_checks.hpp"
+#include "hamon/core/families/family_facts.hpp"
 #include "hamon/core/stats/ess.hpp"
 #include "hamon/core/util/enum_names.hpp"
 #include "hamon/core/util/text.hpp"
@@ -271,9 +272,11 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   if (result.betas.empty() || result.energies.size() < 2 * result.betas.size()) {
     return std::nullopt;
   }
-  // From beta = 0: uniform spins or states, or on an annealing path the reference at the
-  // ladder's top (whose energies are E - E_ref: NrptResult::annealed).
-  const bool from_zero = result.betas.front() == 0.0 && (result.annealed || !model.is_continuous());
+  // From beta = 0: uniform values where a variable takes finitely many (log Z(0) = N log q),
+  // or on an annealing path the reference at the ladder's top (whose energies are E - E_ref:
+  // NrptResult::annealed).
+  const std::int32_t values = family_facts(model).values_per_variable;
+  const bool from_zero = result.betas.front() == 0.0 && (result.annealed || values > 0);
   if (!from_zero && !reference_log_z0) return std::nullopt;
   double log_z0 = 0.0;
   if (!from_zero) {
@@ -281,7 +284,7 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   } else if (result.annealed) {
     log_z0 = reference_log_z(model, result.betas.back());
   } else {
-    log_z0 = static_cast<double>(model.n_free()) * std::log(static_cast<double>(model.n_states()));
+    log_z0 = static_cast<double>(model.n_free()) * std::log(static_cast<double>(values));
   }
   // A pair never attempted has acceptance 0 but says nothing about overlap: NaN fails no
   // comparison, so the acceptance check passes it by.

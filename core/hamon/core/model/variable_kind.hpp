@@ -35,4 +35,18 @@ struct RealVariable {
   using storage_type = Real;
 };
 
+/// How a storage type is named where it is written: the checkpoint's VKND section payload
+/// (empty for one-byte variables: every checkpoint before continuous models lacks the
+/// section).
+template <class Storage>
+struct StorageTag;
+template <>
+struct StorageTag<std::int8_t> {
+  static constexpr const char* checkpoint = "";
+};
+template <>
+struct StorageTag<double> {
+  static constexpr const char* checkpoint = "f8";
+};
+
 }  // namespace hamon

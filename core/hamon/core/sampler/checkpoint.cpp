@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hamon/core/model/fingerprint.hpp"
+#include "hamon/core/model/variable_kind.hpp"
 #include "hamon/core/sampler/byte_codec.hpp"
 #include "hamon/core/sampler/detail/state_sections.hpp"
 #include "hamon/core/util/counter_rng.hpp"
@@ -171,22 +172,11 @@ void check_identity(const CheckpointIdentity& saved, const CheckpointIdentity& e
   }
 }
 
-namespace {
-
-/// The VKND section's payload: a continuous model's storage ("f8"); a checkpoint without
-/// the section holds one-byte variables (every checkpoint before continuous models).
-template <class Value>
-const char* value_kind_tag() {
-  return std::is_floating_point_v<Value> ? "f8" : "";
-}
-
-}  // namespace
-
 template <class Value>
 void write_checkpoint(std::ostream& out, const CheckpointOf<Value>& c) {
   std::vector<std::pair<std::string, std::string>> sections = {
       {"IDNT", identity_bytes(c.identity)}};
-  const std::string kind = value_kind_tag<Value>();
+  const std::string kind = StorageTag<Value>::checkpoint;
   if (!kind.empty()) sections.emplace_back("VKND", kind);
   for (auto& section : state_sections(c.state)) sections.push_back(std::move(section));
   sections.emplace_back("ATCH", attachment_bytes(c.attachments));
@@ -237,7 +227,7 @@ CheckpointOf<Value> read_checkpoint(std::istream& in, const std::string& name) {
   };
   const auto kind = payloads.find("VKND");
   const std::string saved_kind = kind == payloads.end() ? "" : kind->second;
-  if (saved_kind != value_kind_tag<Value>()) {
+  if (saved_kind != StorageTag<Value>::checkpoint) {
     file.fail(saved_kind.empty()
                   ? "holds the state of a discrete model (spins or Potts states), not of a "
                     "continuous one"

@@ -147,21 +147,26 @@ const char* to_string(AnnealingReference reference) {
   return "automatic";
 }
 
-bool anneals(const NrptOptions& options, ContinuousKind kind, bool potts) {
-  if (kind == ContinuousKind::none) {
-    if (potts && options.reference == AnnealingReference::independent) {
-      throw std::invalid_argument(
-          "NRPT options: reference independent anneals from independent spins in an Ising "
-          "model's fields or a continuous model's node terms; a Potts model's ladder starts "
-          "at beta = 0 (uniform states): use reference none");
-    }
-    return options.reference == AnnealingReference::independent;
+bool anneals(const NrptOptions& options, AnnealingSupport support, const std::string& model) {
+  switch (support) {
+    case AnnealingSupport::refused:
+      if (options.reference == AnnealingReference::independent) {
+        throw std::invalid_argument(
+            "NRPT options: reference independent anneals from independent spins in an Ising "
+            "model's fields or a continuous model's node terms; a " +
+            model + " model's ladder starts at beta = 0 (uniform states): use reference none");
+      }
+      return false;
+    case AnnealingSupport::optional:
+      return options.reference == AnnealingReference::independent;
+    case AnnealingSupport::required:
+      break;
   }
   if (options.reference != AnnealingReference::none) return true;
   const std::vector<double> betas = ladder_of(options);
   if (!betas.empty() && !(betas.front() > 0.0)) {
     throw std::invalid_argument(
-        std::string("NRPT options: reference none on a ") + to_string(kind) +
+        "NRPT options: reference none on a " + model +
         " model samples exp(-beta E), which does not normalise at beta = 0: start the ladder "
         "above 0 (beta_min) or anneal from the reference (reference independent)");
   }

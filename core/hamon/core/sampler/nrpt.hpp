@@ -16,13 +16,16 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <variant>
 #include <vector>
 
+#include "hamon/core/families/family_abilities.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/spin_model.hpp"
 #include "hamon/core/state/observer_options.hpp"
 #include "hamon/core/state/sampler_state.hpp"
+#include "hamon/core/stats/moments.hpp"
 #include "hamon/core/stats/overlap_statistics.hpp"
 #include "hamon/core/stats/statistics.hpp"
 #include "hamon/core/util/instantiated_spaces.hpp"
@@ -43,7 +46,7 @@ struct Progress {
 enum class ClusterMoves : std::int32_t {
   none = 0,
   /// Houdayer's cluster move at every rung of replica pairs (0, 1), (2, 3), ...
-  /// (sampler/detail/houdayer.hpp): spin models, an even number of replicas, one process.
+  /// (families/spin/detail/houdayer.hpp): spin models, an even number of replicas, one process.
   houdayer = 1
 };
 
@@ -100,29 +103,12 @@ struct NrptOptions {
 void validate_options(const NrptOptions& options, std::int64_t n_nodes);
 /// The ladder the options describe (explicit betas or the linear default).
 std::vector<double> ladder_of(const NrptOptions& options);
-/// Whether a run of `options` on a model of `kind` (`potts`: a Potts model) samples the
-/// annealing path (AnnealingReference::independent, or automatic for a continuous model).
-/// Throws std::invalid_argument for independent on a Potts model, and for a continuous
-/// model without it whose ladder starts at beta <= 0 (exp(-0 E) does not normalise).
-bool anneals(const NrptOptions& options, ContinuousKind kind, bool potts);
-
-/// The cold chain's moments. For a Potts model (q states): node_means are the marginals
-/// P(x_i = s) at [i * q + s], edge_means the agreements <delta(x_i, x_j)>, and
-/// abs_magnetization_per_node the Potts order parameter (q max_s n_s / N - 1) / (q - 1)
-/// (n_s: nodes in state s, N nodes), averaged over rounds.
-struct Moments {
-  std::int64_t n_samples = 0;  // measured rounds that were observed
-  std::vector<double> node_means;
-  std::vector<double> node_means_stderr;
-  std::vector<double> edge_means;  // <s_i s_j> for SpinModel::edges(), in that order
-  std::vector<double> edge_means_stderr;
-  /// Continuous models: Var(x_i) (from <x_i^2> and <x_i>; its error from the batches of
-  /// x_i^2 - <x_i>^2); empty for discrete models, whose node_means say it all.
-  std::vector<double> node_variances;
-  std::vector<double> node_variances_stderr;
-  MeanWithError energy_per_node;
-  MeanWithError abs_magnetization_per_node;
-};
+/// Whether a run of `options` on a model whose family has `support` (its abilities; the
+/// model's name for messages, e.g. "Potts") samples the annealing path
+/// (AnnealingReference::independent, or automatic where the family requires it). Throws
+/// std::invalid_argument for independent where the family refuses it, and where it requires
+/// it for a run without it whose ladder starts at beta <= 0 (exp(-0 E) does not normalise).
+bool anneals(const NrptOptions& options, AnnealingSupport support, const std::string& model);
 
 struct Continuation;  // below
 
@@ -171,6 +157,21 @@ struct NrptResult {
   /// Set by Plan::sample and Plan::extend: where the run stopped.
   std::shared_ptr<const Continuation> continuation;
 };
+
+/// The result's variables of each storage type (model/variable_kind.hpp), so that code
+/// written over the storage picks its vectors by overload.
+inline std::vector<std::int8_t>& stored_samples(NrptResult& r, std::int8_t) {
+  return r.samples;
+}
+inline std::vector<double>& stored_samples(NrptResult& r, double) {
+  return r.real_samples;
+}
+inline std::vector<std::int8_t>& stored_best_state(NrptResult& r, std::int8_t) {
+  return r.best_state;
+}
+inline std::vector<double>& stored_best_state(NrptResult& r, double) {
+  return r.best_real_state;
+}
 
 /// A sampler state of either storage of the variables (variable_kind.hpp): bytes for
 /// spins and Potts states, doubles for continuous models.

@@ -33,7 +33,7 @@ inline constexpr std::uint32_t kRandomStreamVersion = 2;
 enum class Stream : std::uint32_t {
   initial_state = 0xFFFFFFF0u,  // the random starting configuration
   swap = 0xFFFFFFF1u,           // DEO swap acceptance
-  cluster = 0xFFFFFFF2u,        // the node a cluster move starts from (sampler/detail/houdayer.hpp)
+  cluster = 0xFFFFFFF2u,  // the node a cluster move starts from (families/spin/detail/houdayer.hpp)
   // sweep numbers 0 .. n_expl-1 are the heat-bath updates of that sweep; sweep | kTieSweep
   // (below 0x80000000, so never one of the above) the low bits of their ties
 };

@@ -24,16 +24,12 @@ void observe_potts_moments(const ExecutionSpace& space,
                            const DeviceModel<typename ExecutionSpace::memory_space>& model,
                            const ChainState<ExecutionSpace>& state,
                            const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
-  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
-  const auto machine_of_chain = state.machine_of_chain;
-  const auto spins = state.spins;
+  const ChainRows<ExecutionSpace, std::int8_t> rows(state);
   const auto node_sums = b.node_sums;
   const auto edge_sums = b.edge_sums;
   const auto edge_i = model.edge_i;
   const auto edge_j = model.edge_j;
   const auto state_counts = b.state_counts;
-  const std::int32_t first = state.first_machine;
-  const std::int32_t n_local = state.n_local_machines();
   const std::int32_t q = model.n_states;
   small_for(
       space, "hamon::clear_state_counts", q,
@@ -41,17 +37,19 @@ void observe_potts_moments(const ExecutionSpace& space,
   launch(
       space, "hamon::observe_potts_nodes", model.n_nodes, model.n_nodes,
       KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        const std::int32_t m = rows.row(rows.coldest);
         if (m < 0) return;
-        const std::int32_t x = potts_state(spins(m, i));
+        const std::int32_t x = potts_state(rows.values(m, i));
         node_sums(batch, i * q + x) += 1;
         Kokkos::atomic_add(&state_counts(x), std::int64_t(1));
       });
   const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
   launch(
       space, "hamon::observe_potts_edges", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
-        if (m >= 0 && spins(m, edge_i(e)) == spins(m, edge_j(e))) edge_sums(batch, e) += 1;
+        const std::int32_t m = rows.row(rows.coldest);
+        if (m >= 0 && rows.values(m, edge_i(e)) == rows.values(m, edge_j(e))) {
+          edge_sums(batch, e) += 1;
+        }
       });
   const auto energy_sums = b.energy_sums;
   const auto largest = b.abs_magnetization_sums;
@@ -62,7 +60,8 @@ void observe_potts_moments(const ExecutionSpace& space,
       space, "hamon::observe_potts_scalars", 1, KOKKOS_LAMBDA(const std::int64_t) {
         std::int64_t most = 0;
         for (std::int32_t s = 0; s < q; ++s) most = state_counts(s) > most ? state_counts(s) : most;
-        energy_sums(batch) += fixed_point_energy(energy_fixed(machine_of_chain(top)), bits);
+        energy_sums(batch) +=
+            fixed_point_energy(energy_fixed(rows.machine_of_chain(rows.coldest)), bits);
         largest(batch) += most;
         counts(batch) += 1;
       });
@@ -74,25 +73,22 @@ void observe_spin_moments(const ExecutionSpace& space,
                           const DeviceModel<typename ExecutionSpace::memory_space>& model,
                           const ChainState<ExecutionSpace>& state,
                           const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
-  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
-  const auto machine_of_chain = state.machine_of_chain;
+  const ChainRows<ExecutionSpace, std::int8_t> rows(state);
   const auto spins = state.spins;
   const auto node_sums = b.node_sums;
   const auto edge_sums = b.edge_sums;
   const auto edge_i = model.edge_i;
   const auto edge_j = model.edge_j;
-  const std::int32_t first = state.first_machine;
-  const std::int32_t n_local = state.n_local_machines();
   launch(
       space, "hamon::observe_node_moments", model.n_nodes, model.n_nodes,
       KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        const std::int32_t m = rows.row(rows.coldest);
         if (m >= 0) node_sums(batch, i) += spins(m, i);
       });
   const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
   launch(
       space, "hamon::observe_edge_moments", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
+        const std::int32_t m = rows.row(rows.coldest);
         if (m >= 0) edge_sums(batch, e) += spins(m, edge_i(e)) * spins(m, edge_j(e));
       });
   const auto energy_sums = b.energy_sums;
@@ -105,8 +101,8 @@ void observe_spin_moments(const ExecutionSpace& space,
     if (n_nodes < kInlineHostWork) {
       // Small model: on the calling thread (launch.hpp), same sums.
       Kokkos::Profiling::pushRegion("hamon::observe_scalar_moments");
-      const std::int32_t cold = machine_of_chain(top);
-      const std::int32_t m = local_row(cold, first, n_local);
+      const std::int32_t cold = rows.machine_of_chain(rows.coldest);
+      const std::int32_t m = rows.row(rows.coldest);
       std::int64_t magnetization = 0;
       if (m >= 0) {
         for (std::int64_t i = 0; i < n_nodes; ++i) magnetization += spins(m, i);
@@ -122,8 +118,8 @@ void observe_spin_moments(const ExecutionSpace& space,
   Kokkos::parallel_for(
       "hamon::observe_scalar_moments", team_policy(space, 1, Kokkos::AUTO),
       KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
-        const std::int32_t cold = machine_of_chain(top);
-        const std::int32_t m = local_row(cold, first, n_local);
+        const std::int32_t cold = rows.machine_of_chain(rows.coldest);
+        const std::int32_t m = rows.row(rows.coldest);
         std::int64_t magnetization = 0;
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The continuous families (families/model_family.hpp): RealVariable<double>, the Gaussian and
+// The continuous families (families/family_concept.hpp): RealVariable<double>, the Gaussian and
 // double-well site updates (families/real/detail/real_updates.hpp), energies summed per machine in
 // node order, and observers of x, x^2 and x_i x_j in fixed point.
 //
@@ -18,10 +18,12 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "hamon/core/families/detail/initial_values.hpp"
 #include "hamon/core/families/detail/sweep_launch.hpp"
-#include "hamon/core/families/model_family.hpp"
+#include "hamon/core/families/family_concept.hpp"
 #include "hamon/core/families/real/detail/real_host_simd.hpp"
 #include "hamon/core/families/real/detail/real_updates.hpp"
 #include "hamon/core/model/device_model.hpp"
@@ -104,22 +106,6 @@ struct RealModelViews {
   }
 };
 
-/// Every variable uniform in (-1, 1) (the wells' span; a Gaussian forgets it in a sweep).
-template <class ExecutionSpace>
-void start_real(const ExecutionSpace& space,
-                const DeviceModel<typename ExecutionSpace::memory_space>&,
-                RealState<ExecutionSpace>& state, std::uint64_t seed) {
-  draw_initial_values(
-      space, state, seed, KOKKOS_LAMBDA(const std::int64_t, const std::uint32_t word) {
-        return 2.0 * to_unit_interval(word) - 1.0;
-      });
-}
-
-template <class ExecutionSpace>
-void no_real_tables(const ExecutionSpace&,
-                    const DeviceModel<typename ExecutionSpace::memory_space>&,
-                    RealState<ExecutionSpace>&) {}
-
 /// Machines of one host work item: a node's machines in runs of this many, their values
 /// contiguous (ChainState's LayoutLeft), 8 Philox generators side by side for the
 /// Gaussian words.
@@ -134,270 +120,333 @@ KOKKOS_INLINE_FUNCTION std::uint32_t gaussian_word(std::uint64_t seed, std::int6
   return real_draw(seed, node, machine / 4, sweep, round, 0u).w[machine % 4];
 }
 
-/// One sweep: colour by colour, every (node of the colour, local machine) pair. On the
-/// host a work item is one node's machines, 32 at a time: their coupled sums in vectorised
-/// loops, then the updates of the 32 lanes in AVX-512 registers
-/// (families/real/detail/real_host_simd.hpp) or, in the portable loops, the Gaussian quantile's
-/// central region vectorised and the rest lane by lane. Elsewhere (and with HostKernel::device) one
-/// (node, machine) pair per work item, consecutive items on consecutive machines. Every path does
-/// the arithmetic of the scalar update on the same words: the same bits.
-template <class ExecutionSpace>
-void real_sweep(const ExecutionSpace& space,
-                const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                const RealState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
-                std::uint32_t sweep, HostKernel kernel) {
-  using memory_space = typename ExecutionSpace::memory_space;
-  const RealModelViews<memory_space> views(model);
-  const auto x = state.spins;
-  const auto betas = state.betas;
-  const auto chain_of_machine = state.local_chain_of_machine();
-  const auto block_nodes = model.block_nodes;
-  const std::int32_t first = state.first_machine;
-  const std::int64_t n_machines = state.n_local_machines();
-  const std::int32_t top = static_cast<std::int32_t>(betas.extent(0)) - 1;
-  const bool annealed = model.annealed;
-  // The update of machine row m at node i, given its coupled sum and (Gaussian) word.
-  const auto update =
-      KOKKOS_LAMBDA(std::int64_t i, std::int64_t m, double phi, std::uint32_t word) {
-    const double beta = betas(chain_of_machine(m));
-    const double a = annealed ? betas(top) : beta;
-    if (views.gaussian) {
-      const double z = standard_normal_quantile(to_unit_interval(word));
-      x(m, i) = gaussian_site_value(views.weights(i), views.fields(i), phi, a, beta, z);
-      return;
-    }
-    const auto machine = static_cast<std::int32_t>(first + m);
-    const auto words = [&](std::uint32_t call) {
-      return real_draw(seed, i, machine, sweep, round, call);
-    };
-    const DoubleWellSite site{a * views.weights(i), a * views.fields(i) + beta * phi};
-    x(m, i) = double_well_slice_step(site, x(m, i), words, kSliceTries);
-  };
-  const bool registers = use_host_registers<ExecutionSpace>(kernel);
-  const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
-  for (std::size_t c = 0; c < n_colours; ++c) {
-    const std::int64_t begin = model.block_offsets[c];
-    const std::int64_t n_block = model.block_offsets[c + 1] - begin;
-    if (n_block == 0 || n_machines == 0) continue;
-    if constexpr (host_style<ExecutionSpace>) {
-      if (kernel != HostKernel::device) {
-        launch(
-            space, "hamon::real_sweep", n_block, n_block * n_machines, [=](const std::int64_t k) {
-              const std::int64_t i = block_nodes(begin + k);
-              for (std::int64_t m0 = 0; m0 < n_machines; m0 += kRealLanes) {
-                const auto lanes = static_cast<std::int32_t>(
-                    n_machines - m0 < kRealLanes ? n_machines - m0 : kRealLanes);
-                double phi[kRealLanes];
-                for (std::int32_t l = 0; l < kRealLanes; ++l) phi[l] = 0.0;
-                for (std::int64_t e = views.row_offsets(i); e < views.row_offsets(i + 1); ++e) {
-                  const double coupling = views.couplings(e);
-                  const double* neighbour = &x(m0, views.columns(e));
-                  HAMON_SIMD
-                  for (std::int32_t l = 0; l < lanes; ++l) phi[l] += coupling * neighbour[l];
-                }
-                if (!views.gaussian && !registers) {
-                  for (std::int32_t l = 0; l < lanes; ++l) update(i, m0 + l, phi[l], 0u);
-                  continue;
-                }
-                // The lanes' inverse temperatures (a, b above); unused lanes get harmless ones.
-                double a[kRealLanes], b[kRealLanes];
-                for (std::int32_t l = 0; l < kRealLanes; ++l) {
-                  b[l] = l < lanes ? betas(chain_of_machine(m0 + l)) : 1.0;
-                  a[l] = annealed && l < lanes ? betas(top) : b[l];
-                }
-                double* values = &x(m0, i);
-                const auto machine0 = static_cast<std::uint32_t>(first + m0);
-#ifdef HAMON_HOST_AVX512
-                if (!views.gaussian) {
-                  double a_lambda[kRealLanes], slope[kRealLanes];
-                  for (std::int32_t l = 0; l < kRealLanes; ++l) {
-                    a_lambda[l] = a[l] * views.weights(i);
-                    slope[l] = a[l] * views.fields(i) + b[l] * phi[l];
-                  }
-                  simd::double_well_lanes<kRealLanes / 8>(seed, static_cast<std::uint32_t>(i),
-                                                          machine0, sweep, round, values, a_lambda,
-                                                          slope, values, lanes, kSliceTries);
-                  continue;
-                }
-#endif
-                // Gaussian: the words of 8 Philox generators side by side (first and m0 are
-                // multiples of 16: the lanes' groups of four start at l = 0).
-                constexpr int kGroups = kRealLanes / 4;
-                std::uint32_t nodes[kGroups], groups[kGroups], words[kRealLanes];
-                for (int g = 0; g < kGroups; ++g) {
-                  nodes[g] = static_cast<std::uint32_t>(i);
-                  groups[g] = machine0 / 4 + static_cast<std::uint32_t>(g);
-                }
-                philox4_lanes<kGroups>(seed, nodes, groups, sweep, round, words);
-                const double d = views.weights(i);
-                const double h = views.fields(i);
-#ifdef HAMON_HOST_AVX512
-                if (registers) {
-                  simd::gaussian_lanes(words, phi, a, b, d, h, values, lanes, annealed);
-                  continue;
-                }
-#endif
-                // The portable loops: the quantile's central region for every lane vectorised,
-                // the tails (about 15% of the draws) one by one.
-                double z[kRealLanes];
-                HAMON_SIMD
-                for (std::int32_t l = 0; l < kRealLanes; ++l) {
-                  z[l] = normal_quantile_central(to_unit_interval(words[l]) - 0.5);
-                }
-                for (std::int32_t l = 0; l < lanes; ++l) {
-                  const double p = to_unit_interval(words[l]);
-                  if (!normal_quantile_is_central(p - 0.5)) z[l] = standard_normal_quantile(p);
-                }
-                for (std::int32_t l = 0; l < lanes; ++l) {
-                  values[l] = gaussian_site_value(d, h, phi[l], a[l], b[l], z[l]);
-                }
-              }
-            });
-        continue;
-      }
-    }
-    {
-      launch(
-          space, "hamon::real_sweep", n_block * n_machines, n_block * n_machines,
-          KOKKOS_LAMBDA(const std::int64_t k) {
-            const std::int64_t i = block_nodes(begin + k / n_machines);
-            const std::int64_t m = k % n_machines;
-            const std::uint32_t word =
-                views.gaussian
-                    ? gaussian_word(seed, i, static_cast<std::int32_t>(first + m), sweep, round)
-                    : 0u;
-            update(i, m, views.coupled_sum(i, x, m), word);
-          });
-    }
-  }
-}
-
 /// Machines of one host work item of the energy pass: their sums side by side in a
 /// vectorised loop, each machine's in its own order (node by node, as machine_energy).
 inline constexpr std::int32_t kRealEnergyLanes = 8;
 
-template <class ExecutionSpace>
-void add_real_energies(const ExecutionSpace& space,
-                       const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                       const RealState<ExecutionSpace>& state, HostKernel kernel) {
-  const RealModelViews<typename ExecutionSpace::memory_space> views(model);
-  const auto x = state.spins;
-  const auto energy_fixed = state.local_energy_fixed();
-  const std::int64_t n_nodes = model.n_nodes;
-  const std::int64_t n_machines = state.n_local_machines();
-  const bool with_nodes = !model.annealed;
-  if constexpr (host_style<ExecutionSpace>) {
-    if (kernel != HostKernel::device) {
-      launch(space, "hamon::real_energies", (n_machines + kRealEnergyLanes - 1) / kRealEnergyLanes,
-             n_machines * n_nodes, [=](const std::int64_t g) {
-               const std::int64_t m0 = g * kRealEnergyLanes;
-               const auto lanes = static_cast<std::int32_t>(
-                   n_machines - m0 < kRealEnergyLanes ? n_machines - m0 : kRealEnergyLanes);
-               double sum[kRealEnergyLanes] = {};
-               for (std::int64_t i = 0; i < n_nodes; ++i) {
-                 const double* xi = &x(m0, i);
-                 if (with_nodes) {
-                   HAMON_SIMD
-                   for (std::int32_t l = 0; l < lanes; ++l) sum[l] += views.node_energy(i, xi[l]);
-                 }
-                 for (std::int64_t e = views.row_offsets(i); e < views.row_offsets(i + 1); ++e) {
-                   if (views.columns(e) <= i) continue;
-                   const double coupling = views.couplings(e);
-                   const double* xj = &x(m0, views.columns(e));
-                   HAMON_SIMD
-                   for (std::int32_t l = 0; l < lanes; ++l) sum[l] -= coupling * xi[l] * xj[l];
-                 }
-               }
-               for (std::int32_t l = 0; l < lanes; ++l)
-                 energy_fixed(m0 + l) += real_to_fixed(sum[l]);
-             });
-      return;
+/// The continuous family (family_concept.hpp): Gaussian and double-well sites.
+struct RealFamily {
+  using variable = RealVariable<double>;
+  /// No flip and no agreement between real values (no Houdayer move, no overlaps); exp(-0 E)
+  /// does not normalise, so a ladder from beta = 0 anneals from the node terms; fixed-point
+  /// sums bound the machines (real_updates.hpp).
+  static constexpr FamilyAbilities abilities{/*cluster_moves=*/false,
+                                             /*replica_overlaps=*/false, AnnealingSupport::required,
+                                             kMaxRealMachines};
+
+  template <class Model>
+  static bool takes(const Model& model) {
+    return model.continuous_kind != 0;
+  }
+  template <class Model>
+  static std::string name(const Model& model) {
+    return to_string(static_cast<ContinuousKind>(model.continuous_kind));
+  }
+  template <class Model>
+  static std::int32_t values_per_variable(const Model&) {
+    return 0;
+  }
+  /// A NaN or an infinity would poison every later energy.
+  template <class Model>
+  static std::string value_problem(const Model&, double value) {
+    if (std::isfinite(value)) return {};
+    return "holds " + std::to_string(value) + ", not a finite value";
+  }
+  template <class Model>
+  static double table_bytes(const Model&, std::int64_t) {
+    return 0.0;
+  }
+  /// Per node: x, x^2 and the node term of E_ref (columns i, n + i, 2n + i).
+  template <class Model>
+  static std::int64_t node_columns(const Model&) {
+    return 3;
+  }
+  /// |mean x| summed over rounds, from the fixed-point sums of |sum_i x_i| / n.
+  template <class Model>
+  static double order_parameter(const Model&, double per_node_sum, std::int64_t) {
+    return std::ldexp(per_node_sum, -kContinuousFractionBits);
+  }
+
+  /// Nothing depends on the ladder but the betas themselves.
+  template <class Space>
+  static void refresh(const Space&, const DeviceModel<typename Space::memory_space>&,
+                      RealState<Space>&) {}
+  /// Fixed-point sums, three columns per node: the means of x, the variances from the sums
+  /// of x^2, and on the annealing path (where the energy sums hold E - E_ref) the node terms
+  /// added back to the energy.
+  template <class Space>
+  static double node_moments(const Space&, const DeviceModel<typename Space::memory_space>& model,
+                             const ColumnBatchSums& nodes, std::vector<double>& energy,
+                             Moments& out) {
+    const double unit = std::ldexp(1.0, -kContinuousFractionBits);
+    const std::size_t n = nodes.width / 3;
+    const std::size_t rows = nodes.rows();
+    nodes.append_columns(0, n, unit, out.node_means, out.node_means_stderr);
+    for (std::size_t i = 0; i < n; ++i) {
+      // Var x_i per batch: its sum of x^2 less count * <x_i>^2 (the run's mean).
+      const double mean = out.node_means[i];
+      std::vector<double> s(rows);
+      for (std::size_t k = 0; k < rows; ++k) {
+        s[k] = static_cast<double>(nodes.at(k, n + i)) * unit -
+               static_cast<double>(nodes.counts[k]) * mean * mean;
+      }
+      const MeanWithError v = mean_of_batches(s, nodes.counts, nodes.complete);
+      out.node_variances.push_back(v.mean);
+      out.node_variances_stderr.push_back(v.standard_error);
+    }
+    if (model.annealed) {
+      for (std::size_t k = 0; k < rows; ++k) {
+        std::int64_t terms = 0;
+        for (std::size_t i = 0; i < n; ++i) terms += nodes.at(k, 2 * n + i);
+        energy[k] += static_cast<double>(terms) * unit;
+      }
+    }
+    return unit;
+  }
+
+  /// Every variable uniform in (-1, 1) (the wells' span; a Gaussian forgets it in a sweep).
+  template <class ExecutionSpace>
+  static void start(const ExecutionSpace& space,
+                    const DeviceModel<typename ExecutionSpace::memory_space>&,
+                    RealState<ExecutionSpace>& state, std::uint64_t seed) {
+    draw_initial_values(
+        space, state, seed, KOKKOS_LAMBDA(const std::int64_t, const std::uint32_t word) {
+          return 2.0 * to_unit_interval(word) - 1.0;
+        });
+  }
+  /// One sweep: colour by colour, every (node of the colour, local machine) pair. On the
+  /// host a work item is one node's machines, 32 at a time: their coupled sums in vectorised
+  /// loops, then the updates of the 32 lanes in AVX-512 registers
+  /// (families/real/detail/real_host_simd.hpp) or, in the portable loops, the Gaussian quantile's
+  /// central region vectorised and the rest lane by lane. Elsewhere (and with HostKernel::device)
+  /// one (node, machine) pair per work item, consecutive items on consecutive machines. Every path
+  /// does the arithmetic of the scalar update on the same words: the same bits.
+  template <class ExecutionSpace>
+  static void sweep(const ExecutionSpace& space,
+                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                    const RealState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
+                    std::uint32_t sweep, HostKernel kernel) {
+    using memory_space = typename ExecutionSpace::memory_space;
+    const RealModelViews<memory_space> views(model);
+    const auto x = state.spins;
+    const auto betas = state.betas;
+    const auto chain_of_machine = state.local_chain_of_machine();
+    const auto block_nodes = model.block_nodes;
+    const std::int32_t first = state.first_machine;
+    const std::int64_t n_machines = state.n_local_machines();
+    const std::int32_t top = static_cast<std::int32_t>(betas.extent(0)) - 1;
+    const bool annealed = model.annealed;
+    // The update of machine row m at node i, given its coupled sum and (Gaussian) word.
+    const auto update =
+        KOKKOS_LAMBDA(std::int64_t i, std::int64_t m, double phi, std::uint32_t word) {
+      const double beta = betas(chain_of_machine(m));
+      const double a = annealed ? betas(top) : beta;
+      if (views.gaussian) {
+        const double z = standard_normal_quantile(to_unit_interval(word));
+        x(m, i) = gaussian_site_value(views.weights(i), views.fields(i), phi, a, beta, z);
+        return;
+      }
+      const auto machine = static_cast<std::int32_t>(first + m);
+      const auto words = [&](std::uint32_t call) {
+        return real_draw(seed, i, machine, sweep, round, call);
+      };
+      const DoubleWellSite site{a * views.weights(i), a * views.fields(i) + beta * phi};
+      x(m, i) = double_well_slice_step(site, x(m, i), words, kSliceTries);
+    };
+    const bool registers = use_host_registers<ExecutionSpace>(kernel);
+    const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
+    for (std::size_t c = 0; c < n_colours; ++c) {
+      const std::int64_t begin = model.block_offsets[c];
+      const std::int64_t n_block = model.block_offsets[c + 1] - begin;
+      if (n_block == 0 || n_machines == 0) continue;
+      if constexpr (host_style<ExecutionSpace>) {
+        if (kernel != HostKernel::device) {
+          launch(
+              space, "hamon::real_sweep", n_block, n_block * n_machines, [=](const std::int64_t k) {
+                const std::int64_t i = block_nodes(begin + k);
+                for (std::int64_t m0 = 0; m0 < n_machines; m0 += kRealLanes) {
+                  const auto lanes = static_cast<std::int32_t>(
+                      n_machines - m0 < kRealLanes ? n_machines - m0 : kRealLanes);
+                  double phi[kRealLanes];
+                  for (std::int32_t l = 0; l < kRealLanes; ++l) phi[l] = 0.0;
+                  for (std::int64_t e = views.row_offsets(i); e < views.row_offsets(i + 1); ++e) {
+                    const double coupling = views.couplings(e);
+                    const double* neighbour = &x(m0, views.columns(e));
+                    HAMON_SIMD
+                    for (std::int32_t l = 0; l < lanes; ++l) phi[l] += coupling * neighbour[l];
+                  }
+                  if (!views.gaussian && !registers) {
+                    for (std::int32_t l = 0; l < lanes; ++l) update(i, m0 + l, phi[l], 0u);
+                    continue;
+                  }
+                  // The lanes' inverse temperatures (a, b above); unused lanes get harmless ones.
+                  double a[kRealLanes], b[kRealLanes];
+                  for (std::int32_t l = 0; l < kRealLanes; ++l) {
+                    b[l] = l < lanes ? betas(chain_of_machine(m0 + l)) : 1.0;
+                    a[l] = annealed && l < lanes ? betas(top) : b[l];
+                  }
+                  double* values = &x(m0, i);
+                  const auto machine0 = static_cast<std::uint32_t>(first + m0);
+#ifdef HAMON_HOST_AVX512
+                  if (!views.gaussian) {
+                    double a_lambda[kRealLanes], slope[kRealLanes];
+                    for (std::int32_t l = 0; l < kRealLanes; ++l) {
+                      a_lambda[l] = a[l] * views.weights(i);
+                      slope[l] = a[l] * views.fields(i) + b[l] * phi[l];
+                    }
+                    simd::double_well_lanes<kRealLanes / 8>(
+                        seed, static_cast<std::uint32_t>(i), machine0, sweep, round, values,
+                        a_lambda, slope, values, lanes, kSliceTries);
+                    continue;
+                  }
+#endif
+                  // Gaussian: the words of 8 Philox generators side by side (first and m0 are
+                  // multiples of 16: the lanes' groups of four start at l = 0).
+                  constexpr int kGroups = kRealLanes / 4;
+                  std::uint32_t nodes[kGroups], groups[kGroups], words[kRealLanes];
+                  for (int g = 0; g < kGroups; ++g) {
+                    nodes[g] = static_cast<std::uint32_t>(i);
+                    groups[g] = machine0 / 4 + static_cast<std::uint32_t>(g);
+                  }
+                  philox4_lanes<kGroups>(seed, nodes, groups, sweep, round, words);
+                  const double d = views.weights(i);
+                  const double h = views.fields(i);
+#ifdef HAMON_HOST_AVX512
+                  if (registers) {
+                    simd::gaussian_lanes(words, phi, a, b, d, h, values, lanes, annealed);
+                    continue;
+                  }
+#endif
+                  // The portable loops: the quantile's central region for every lane vectorised,
+                  // the tails (about 15% of the draws) one by one.
+                  double z[kRealLanes];
+                  HAMON_SIMD
+                  for (std::int32_t l = 0; l < kRealLanes; ++l) {
+                    z[l] = normal_quantile_central(to_unit_interval(words[l]) - 0.5);
+                  }
+                  for (std::int32_t l = 0; l < lanes; ++l) {
+                    const double p = to_unit_interval(words[l]);
+                    if (!normal_quantile_is_central(p - 0.5)) z[l] = standard_normal_quantile(p);
+                  }
+                  for (std::int32_t l = 0; l < lanes; ++l) {
+                    values[l] = gaussian_site_value(d, h, phi[l], a[l], b[l], z[l]);
+                  }
+                }
+              });
+          continue;
+        }
+      }
+      {
+        launch(
+            space, "hamon::real_sweep", n_block * n_machines, n_block * n_machines,
+            KOKKOS_LAMBDA(const std::int64_t k) {
+              const std::int64_t i = block_nodes(begin + k / n_machines);
+              const std::int64_t m = k % n_machines;
+              const std::uint32_t word =
+                  views.gaussian
+                      ? gaussian_word(seed, i, static_cast<std::int32_t>(first + m), sweep, round)
+                      : 0u;
+              update(i, m, views.coupled_sum(i, x, m), word);
+            });
+      }
     }
   }
-  launch(
-      space, "hamon::real_energies", n_machines, n_machines * n_nodes,
-      KOKKOS_LAMBDA(const std::int64_t m) {
-        energy_fixed(m) += real_to_fixed(views.machine_energy(x, m, n_nodes, with_nodes));
-      });
-}
-
-/// Per node: x, x^2 and the node term of E_ref (columns i, n + i, 2n + i).
-template <class Model>
-std::int64_t three_columns_per_node(const Model&) {
-  return 3;
-}
-
-/// The cold chain's values, squares and node terms per node and products per edge, in
-/// fixed point; the swap energy (replicated, as every rank holds the energies) and, on
-/// the rank that holds the cold machine, |sum_i x_i| for the order parameter. On the
-/// annealing path the energy E is the swap energy plus the node terms' column
-/// (moments_of): both are exact sums, so the ranks' shares add up to one process's.
-template <class ExecutionSpace>
-void observe_real_moments(const ExecutionSpace& space,
-                          const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                          const RealState<ExecutionSpace>& state,
-                          const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
-  const RealModelViews<typename ExecutionSpace::memory_space> views(model);
-  const std::int32_t top = static_cast<std::int32_t>(state.betas.extent(0)) - 1;
-  const auto machine_of_chain = state.machine_of_chain;
-  const auto x = state.spins;
-  const auto node_sums = b.node_sums;
-  const auto edge_sums = b.edge_sums;
-  const auto edge_i = model.edge_i;
-  const auto edge_j = model.edge_j;
-  const std::int32_t first = state.first_machine;
-  const std::int32_t n_local = state.n_local_machines();
-  const std::int64_t n_nodes = model.n_nodes;
-  launch(
-      space, "hamon::observe_real_nodes", n_nodes, n_nodes, KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
-        if (m < 0) return;
-        const double v = x(m, i);
-        node_sums(batch, i) += real_to_fixed(v);
-        node_sums(batch, n_nodes + i) += real_to_fixed(v * v);
-        node_sums(batch, 2 * n_nodes + i) += real_to_fixed(views.node_energy(i, v));
-      });
-  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
-  launch(
-      space, "hamon::observe_real_edges", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int32_t m = local_row(machine_of_chain(top), first, n_local);
-        if (m >= 0) edge_sums(batch, e) += real_to_fixed(x(m, edge_i(e)) * x(m, edge_j(e)));
-      });
-  const auto energy_sums = b.energy_sums;
-  const auto abs_sum = b.abs_magnetization_sums;
-  const auto counts = b.counts;
-  const auto energy_fixed = state.energy_fixed;
-  const int bits = model.energy_fraction_bits;
-  small_for(
-      space, "hamon::observe_real_scalars", 1, KOKKOS_LAMBDA(const std::int64_t) {
-        const std::int32_t cold = machine_of_chain(top);
-        const std::int32_t m = local_row(cold, first, n_local);
-        if (m >= 0) {
-          std::int64_t total = 0;
-          for (std::int64_t i = 0; i < n_nodes; ++i) total += real_to_fixed(x(m, i));
-          abs_sum(batch) += total < 0 ? -total : total;
-        }
-        energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
-        counts(batch) += 1;
-      });
-}
-
-/// |mean x| summed over rounds, from the fixed-point sums of |sum_i x_i| / n.
-template <class Model>
-double real_order_parameter(const Model&, double per_node_sum, std::int64_t) {
-  return std::ldexp(per_node_sum, -kContinuousFractionBits);
-}
-
-template <class ExecutionSpace>
-ModelFamily<ExecutionSpace, RealVariable<double>::storage_type> real_family() {
-  using memory_space = typename ExecutionSpace::memory_space;
-  return {&start_real<ExecutionSpace>,
-          &no_real_tables<ExecutionSpace>,
-          &real_sweep<ExecutionSpace>,
-          &add_real_energies<ExecutionSpace>,
-          &three_columns_per_node<DeviceModel<memory_space>>,
-          &observe_real_moments<ExecutionSpace>,
-          &real_order_parameter<DeviceModel<memory_space>>};
-}
+  template <class ExecutionSpace>
+  static void add_energies(const ExecutionSpace& space,
+                           const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                           const RealState<ExecutionSpace>& state, HostKernel kernel) {
+    const RealModelViews<typename ExecutionSpace::memory_space> views(model);
+    const auto x = state.spins;
+    const auto energy_fixed = state.local_energy_fixed();
+    const std::int64_t n_nodes = model.n_nodes;
+    const std::int64_t n_machines = state.n_local_machines();
+    const bool with_nodes = !model.annealed;
+    if constexpr (host_style<ExecutionSpace>) {
+      if (kernel != HostKernel::device) {
+        launch(space, "hamon::real_energies",
+               (n_machines + kRealEnergyLanes - 1) / kRealEnergyLanes, n_machines * n_nodes,
+               [=](const std::int64_t g) {
+                 const std::int64_t m0 = g * kRealEnergyLanes;
+                 const auto lanes = static_cast<std::int32_t>(
+                     n_machines - m0 < kRealEnergyLanes ? n_machines - m0 : kRealEnergyLanes);
+                 double sum[kRealEnergyLanes] = {};
+                 for (std::int64_t i = 0; i < n_nodes; ++i) {
+                   const double* xi = &x(m0, i);
+                   if (with_nodes) {
+                     HAMON_SIMD
+                     for (std::int32_t l = 0; l < lanes; ++l) sum[l] += views.node_energy(i, xi[l]);
+                   }
+                   for (std::int64_t e = views.row_offsets(i); e < views.row_offsets(i + 1); ++e) {
+                     if (views.columns(e) <= i) continue;
+                     const double coupling = views.couplings(e);
+                     const double* xj = &x(m0, views.columns(e));
+                     HAMON_SIMD
+                     for (std::int32_t l = 0; l < lanes; ++l) sum[l] -= coupling * xi[l] * xj[l];
+                   }
+                 }
+                 for (std::int32_t l = 0; l < lanes; ++l)
+                   energy_fixed(m0 + l) += real_to_fixed(sum[l]);
+               });
+        return;
+      }
+    }
+    launch(
+        space, "hamon::real_energies", n_machines, n_machines * n_nodes,
+        KOKKOS_LAMBDA(const std::int64_t m) {
+          energy_fixed(m) += real_to_fixed(views.machine_energy(x, m, n_nodes, with_nodes));
+        });
+  }
+  /// The cold chain's values, squares and node terms per node and products per edge, in
+  /// fixed point; the swap energy (replicated, as every rank holds the energies) and, on
+  /// the rank that holds the cold machine, |sum_i x_i| for the order parameter. On the
+  /// annealing path the energy E is the swap energy plus the node terms' column
+  /// (moments_of): both are exact sums, so the ranks' shares add up to one process's.
+  template <class ExecutionSpace>
+  static void observe(const ExecutionSpace& space,
+                      const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                      const RealState<ExecutionSpace>& state,
+                      const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
+    const RealModelViews<typename ExecutionSpace::memory_space> views(model);
+    const ChainRows<ExecutionSpace, double> rows(state);
+    const auto x = state.spins;
+    const auto node_sums = b.node_sums;
+    const auto edge_sums = b.edge_sums;
+    const auto edge_i = model.edge_i;
+    const auto edge_j = model.edge_j;
+    const std::int64_t n_nodes = model.n_nodes;
+    launch(
+        space, "hamon::observe_real_nodes", n_nodes, n_nodes, KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::int32_t m = rows.row(rows.coldest);
+          if (m < 0) return;
+          const double v = x(m, i);
+          node_sums(batch, i) += real_to_fixed(v);
+          node_sums(batch, n_nodes + i) += real_to_fixed(v * v);
+          node_sums(batch, 2 * n_nodes + i) += real_to_fixed(views.node_energy(i, v));
+        });
+    const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
+    launch(
+        space, "hamon::observe_real_edges", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
+          const std::int32_t m = rows.row(rows.coldest);
+          if (m >= 0) edge_sums(batch, e) += real_to_fixed(x(m, edge_i(e)) * x(m, edge_j(e)));
+        });
+    const auto energy_sums = b.energy_sums;
+    const auto abs_sum = b.abs_magnetization_sums;
+    const auto counts = b.counts;
+    const auto energy_fixed = state.energy_fixed;
+    const int bits = model.energy_fraction_bits;
+    small_for(
+        space, "hamon::observe_real_scalars", 1, KOKKOS_LAMBDA(const std::int64_t) {
+          const std::int32_t cold = rows.machine_of_chain(rows.coldest);
+          const std::int32_t m = rows.row(rows.coldest);
+          if (m >= 0) {
+            std::int64_t total = 0;
+            for (std::int64_t i = 0; i < n_nodes; ++i) total += real_to_fixed(x(m, i));
+            abs_sum(batch) += total < 0 ? -total : total;
+          }
+          energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
+          counts(batch) += 1;
+        });
+  }
+};
 
 }  // namespace hamon::detail

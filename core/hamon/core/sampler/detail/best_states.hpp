@@ -193,15 +193,9 @@ void add_best_to_result(NrptResult& r, const BestStatesOf<Value>& b, std::int64_
   r.round_trips_since_best = r.total_round_trips - b.round_trips_at[m];
   const auto n = static_cast<std::size_t>(n_nodes);
   if (b.spins.size() >= (m + 1) * n) {
-    auto& state = [&r]() -> std::vector<Value>& {
-      if constexpr (std::is_same_v<Value, std::int8_t>) {
-        return r.best_state;
-      } else {
-        return r.best_real_state;
-      }
-    }();
-    state.assign(b.spins.begin() + static_cast<std::ptrdiff_t>(m * n),
-                 b.spins.begin() + static_cast<std::ptrdiff_t>((m + 1) * n));
+    stored_best_state(r, Value{})
+        .assign(b.spins.begin() + static_cast<std::ptrdiff_t>(m * n),
+                b.spins.begin() + static_cast<std::ptrdiff_t>((m + 1) * n));
   }
 }
 

@@ -115,18 +115,6 @@ void accumulate_moment_round(const ExecutionSpace& space,
   if (advance_batch(at, b.max_batches)) merge_moment_batches(space, b);
 }
 
-/// Mean over every measured round; error from the complete batches only (a partial batch
-/// would weigh a few rounds like a whole batch).
-inline MeanWithError mean_of_batches(const std::vector<double>& sums,
-                                     const std::vector<std::int64_t>& counts,
-                                     std::size_t complete) {
-  MeanWithError all = batch_means(sums, counts);
-  const std::vector<double> full_sums(sums.begin(), sums.begin() + complete);
-  const std::vector<std::int64_t> full_counts(counts.begin(), counts.begin() + complete);
-  all.standard_error = batch_means(full_sums, full_counts).standard_error;
-  return all;
-}
-
 /// The moments so far: means and batch-means errors (over ranks: collective, complete on
 /// rank 0).
 template <class ExecutionSpace, class Value>
@@ -141,62 +129,17 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
   const std::vector<std::int64_t> counts(counts_all.begin(), counts_all.begin() + rows);
   const auto complete = static_cast<std::size_t>(at.n_batches);
   for (auto c : counts) out.n_samples += c;
-  const std::size_t n_nodes = b.node_sums.extent(1);
-  const std::size_t n_edges = b.edge_sums.extent(1);
-  const auto node_sums = link.summed_over_ranks(to_host_vector<std::int64_t>(space, b.node_sums));
-  const auto edge_sums = link.summed_over_ranks(to_host_vector<std::int64_t>(space, b.edge_sums));
-  auto column_stats = [&](const std::vector<std::int64_t>& sums, std::size_t width,
-                          std::size_t col) {
-    std::vector<double> s(rows);
-    for (std::size_t k = 0; k < rows; ++k) s[k] = static_cast<double>(sums[k * width + col]);
-    return mean_of_batches(s, counts, complete);
+  auto summed = [&](const auto& view) {
+    return ColumnBatchSums{link.summed_over_ranks(to_host_vector<std::int64_t>(space, view)),
+                           view.extent(1), counts, complete};
   };
-  // Continuous models' sums are fixed point, three columns per node
-  // (families/real/real_family.hpp).
-  constexpr bool real_values = std::is_floating_point_v<Value>;
-  const double unit = real_values ? std::ldexp(1.0, -kContinuousFractionBits) : 1.0;
-  const std::size_t n_values = real_values ? n_nodes / 3 : n_nodes;
-  for (std::size_t i = 0; i < n_values; ++i) {
-    const MeanWithError m = column_stats(node_sums, n_nodes, i);
-    out.node_means.push_back(m.mean * unit);
-    out.node_means_stderr.push_back(m.standard_error * unit);
-  }
+  const ColumnBatchSums nodes = summed(b.node_sums);
+  const ColumnBatchSums edges = summed(b.edge_sums);
   std::vector<double> energy = to_host_vector<double>(space, b.energy_sums);
   energy.resize(rows);
-  if constexpr (real_values) {
-    for (std::size_t i = 0; i < n_values; ++i) {
-      // Var x_i per batch: its sum of x^2 less count * <x_i>^2 (the run's mean).
-      const double mean = out.node_means[i];
-      std::vector<double> s(rows);
-      for (std::size_t k = 0; k < rows; ++k) {
-        s[k] = static_cast<double>(node_sums[k * n_nodes + n_values + i]) * unit -
-               static_cast<double>(counts[k]) * mean * mean;
-      }
-      const MeanWithError v = mean_of_batches(s, counts, complete);
-      out.node_variances.push_back(v.mean);
-      out.node_variances_stderr.push_back(v.standard_error);
-    }
-    if (model.annealed) {  // the swap energy is E - E_ref: add the node terms back
-      for (std::size_t k = 0; k < rows; ++k) {
-        std::int64_t terms = 0;
-        for (std::size_t i = 0; i < n_values; ++i)
-          terms += node_sums[k * n_nodes + 2 * n_values + i];
-        energy[k] += static_cast<double>(terms) * unit;
-      }
-    }
-  } else if (model.annealed) {  // E_ref = -sum_i h_i s_i, from the batches' spin sums
-    const auto fields = to_host_vector<double>(space, model.fields);
-    for (std::size_t k = 0; k < rows; ++k) {
-      for (std::size_t i = 0; i < n_nodes; ++i) {
-        energy[k] -= fields[i] * static_cast<double>(node_sums[k * n_nodes + i]);
-      }
-    }
-  }
-  for (std::size_t e = 0; e < n_edges; ++e) {
-    const MeanWithError m = column_stats(edge_sums, n_edges, e);
-    out.edge_means.push_back(m.mean * unit);
-    out.edge_means_stderr.push_back(m.standard_error * unit);
-  }
+  // The family's node columns (and what its energy sums lack), then the edges in its unit.
+  const double unit = family.node_moments(space, model, nodes, energy, out);
+  edges.append_columns(0, edges.width, unit, out.edge_means, out.edge_means_stderr);
   const double per_node = 1.0 / static_cast<double>(model.n_nodes);
   for (auto& v : energy) v *= per_node;
   std::vector<double> magnetization;

@@ -4,6 +4,8 @@
 // wrappers over hamon::Sampler (sampler.hpp). Included by the explicit instantiations
 // (nrpt_instantiate.hpp), once per backend of cmake/HamonBackends.cmake's list.
 
+#include "hamon/core/families/model_families.hpp"
+#include "hamon/core/model/model_kind.hpp"
 #include "hamon/core/sampler/detail/sampler_impl.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
 
@@ -26,14 +28,16 @@ template <class ExecutionSpace, class>
 NrptResult nrpt(const ExecutionSpace& space,
                 const DeviceModel<typename ExecutionSpace::memory_space>& model,
                 const NrptOptions& options) {
-  return model.continuous_kind != 0 ? detail::run_sampler<double>(space, model, options)
-                                    : detail::run_sampler<std::int8_t>(space, model, options);
+  return detail::with_storage_of(model, [&](auto value) {
+    return detail::run_sampler<decltype(value)>(space, model, options);
+  });
 }
 
 template <class ExecutionSpace, class>
 NrptResult nrpt(const ExecutionSpace& space, const SpinModel& model, const NrptOptions& options) {
-  return model.is_continuous() ? detail::run_sampler<double>(space, model, options)
-                               : detail::run_sampler<std::int8_t>(space, model, options);
+  return detail::with_storage_of(kind_of(model), [&](auto value) {
+    return detail::run_sampler<decltype(value)>(space, model, options);
+  });
 }
 
 template <class ExecutionSpace, class>

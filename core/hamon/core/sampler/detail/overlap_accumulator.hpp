@@ -23,10 +23,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "hamon/core/families/potts/potts_update.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/detail/moment_accumulator.hpp"
 #include "hamon/core/sampler/detail/restore_checks.hpp"
+#include "hamon/core/state/chain_rows.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/state/moment_buffers.hpp"
 #include "hamon/core/state/sampler_state.hpp"
@@ -126,14 +126,15 @@ inline bool overlaps_apply(std::int32_t n_replicas, std::size_t n_rank_blocks) {
 template <class ExecutionSpace>
 OverlapBuffers<ExecutionSpace> make_overlap_buffers(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
-    const ObserverOptions& options, std::int32_t n_chains, std::int32_t n_replicas, bool apply) {
+    const ObserverOptions& options, std::int32_t n_chains, std::int32_t n_replicas,
+    std::int32_t values_per_variable, bool apply) {
   using buffers = OverlapBuffers<ExecutionSpace>;
   using imatrix = typename buffers::template matrix<std::int64_t>;
   using dmatrix = typename buffers::template matrix<double>;
   buffers b;
   if (!apply) return b;
   b.max_batches = 2 * options.moment_batches;
-  b.n_states = model.n_states > 0 ? model.n_states : 2;
+  b.n_states = values_per_variable;
   b.replicas = n_replicas;
   auto alloc = [&space](const char* label) {
     return Kokkos::view_alloc(space, std::string(label));
@@ -182,20 +183,16 @@ void accumulate_overlap_round(const ExecutionSpace& space,
   OverlapBatchesState& at = b.layout;
   const std::int64_t batch = at.n_batches;
   const auto n_chains = static_cast<std::int32_t>(state.betas.extent(0));
-  const auto machine_of_chain = state.machine_of_chain;
+  const ChainRows<ExecutionSpace, Value> rows(state);
   const auto spins = state.spins;
   const auto clamped = model.clamped;
-  const auto clamp_state = model.clamp_state;
   const auto edge_i = model.edge_i;
   const auto edge_j = model.edge_j;
   const auto n_edges = static_cast<std::int64_t>(edge_i.extent(0));
   const std::int64_t n_nodes = model.n_nodes;
   const std::int64_t n_free = model.n_free;
-  const bool potts = model.n_states > 0;
   const std::int64_t q = b.n_states;
   const std::int32_t dims = b.dims;
-  const std::int32_t first = state.first_machine;
-  const std::int32_t n_local = state.n_local_machines();
   const auto q2 = b.q2_sums;
   const auto q4 = b.q4_sums;
   const auto abs_q = b.abs_q_sums;
@@ -212,19 +209,14 @@ void accumulate_overlap_round(const ExecutionSpace& space,
         const std::int32_t chain = team.league_rank();
         for (std::int32_t ra = 0; ra < n_replicas; ++ra) {
           for (std::int32_t rb = ra + 1; rb < n_replicas; ++rb) {
-            const std::int32_t ma =
-                local_row(machine_of_chain(ra * n_chains + chain), first, n_local);
-            const std::int32_t mb =
-                local_row(machine_of_chain(rb * n_chains + chain), first, n_local);
-            // q d - 1 at node i: +1 / -1 for spins, q - 1 / -1 for Potts states.
+            const std::int32_t ma = rows.row(ra * n_chains + chain);
+            const std::int32_t mb = rows.row(rb * n_chains + chain);
+            // q d - 1 at node i: +1 / -1 for spins, q - 1 / -1 for Potts states (d: the two
+            // stored values agree, which is the same test for every discrete family).
             auto value = [&](std::int64_t i) -> std::int64_t {
-              const bool agree = potts ? potts_state(spins(ma, i)) == potts_state(spins(mb, i))
-                                       : spins(ma, i) == spins(mb, i);
-              return agree ? q - 1 : -1;
+              return spins(ma, i) == spins(mb, i) ? q - 1 : -1;
             };
-            auto is_free = [&](std::int64_t i) {
-              return potts ? clamp_state(i) < 0 : clamped(i) == 0;
-            };
+            auto is_free = [&](std::int64_t i) { return clamped(i) == 0; };
             PairNodeSums nodes;
             Kokkos::parallel_reduce(
                 Kokkos::TeamThreadRange(team, n_nodes),

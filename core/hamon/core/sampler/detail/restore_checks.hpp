@@ -60,31 +60,17 @@ inline void check_trip_phases(const std::vector<std::int8_t>& phases) {
   }
 }
 
-/// Every variable one the model's family holds: a spin +1 or -1 (n_states 0), a Potts state
-/// (its byte read unsigned, variable_kind.hpp) below n_states. The local updates look up
-/// tables by these values, so one out of range would read past them.
-inline void check_variables(const std::vector<std::int8_t>& values, std::int32_t n_states,
-                            std::int64_t n_nodes) {
+/// Every variable one the model's family holds (its value_problem: a spin +1 or -1, a Potts
+/// state below q, a finite real). The local updates look up tables by these values, so one
+/// out of range would read past them, and a NaN would poison every later energy.
+template <class Family, class Model, class Value>
+void check_variables(const std::vector<Value>& values, const Family& family, const Model& model) {
+  const auto n = static_cast<std::size_t>(model.n_nodes);
   for (std::size_t k = 0; k < values.size(); ++k) {
-    const std::int32_t v =
-        n_states > 0 ? std::int32_t(static_cast<std::uint8_t>(values[k])) : std::int32_t(values[k]);
-    if (n_states > 0 ? v >= n_states : (v != 1 && v != -1)) {
-      const auto n = static_cast<std::size_t>(n_nodes);
-      state_misfit("machine " + std::to_string(k / n) + ", node " + std::to_string(k % n) +
-                   " holds " + std::to_string(v) +
-                   (n_states > 0 ? ", not a state below q = " + std::to_string(n_states)
-                                 : std::string(", not a spin +1 or -1")));
-    }
-  }
-}
-
-/// Every value of a continuous model finite (a NaN would poison every later energy).
-inline void check_variables(const std::vector<double>& values, std::int32_t, std::int64_t n_nodes) {
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    if (!std::isfinite(values[k])) {
-      const auto n = static_cast<std::size_t>(n_nodes);
-      state_misfit("machine " + std::to_string(k / n) + ", node " + std::to_string(k % n) +
-                   " holds " + std::to_string(values[k]) + ", not a finite value");
+    const std::string problem = family.value_problem(model, values[k]);
+    if (!problem.empty()) {
+      state_misfit("machine " + std::to_string(k / n) + ", node " + std::to_string(k % n) + " " +
+                   problem);
     }
   }
 }

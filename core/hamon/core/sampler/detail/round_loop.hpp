@@ -18,12 +18,12 @@
 #include "hamon/core/families/model_family.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/detail/best_states.hpp"
-#include "hamon/core/sampler/detail/houdayer.hpp"
 #include "hamon/core/sampler/detail/machine_rows.hpp"
 #include "hamon/core/sampler/detail/rank_link.hpp"
 #include "hamon/core/sampler/detail/restore_checks.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
 #include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/state/cluster_scratch.hpp"
 #include "hamon/core/state/sampler_state.hpp"
 #include "hamon/core/tempering/swap.hpp"
 #include "hamon/core/util/host_copies.hpp"
@@ -39,9 +39,8 @@ struct RoundLoop {
   ChainState<ExecutionSpace, Value> state;
   BestStatesIn<ExecutionSpace, Value> best;  // started by start_best once `state` is
   std::int64_t rounds_done = 0;              // burn-in included
-  /// With cluster moves: the lists of sampler/detail/houdayer.hpp (derived, not saved); empty:
-  /// none.
-  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, memory_space> cluster_lists;
+  /// With cluster moves: the family's scratch lists (derived, not saved); empty: none.
+  ClusterScratch<ExecutionSpace> cluster_lists;
 
   void start_best(const ExecutionSpace& space) { best.start(space, state); }
 
@@ -59,10 +58,8 @@ struct RoundLoop {
       family.sweep(space, model, state, options.seed, round, static_cast<std::uint32_t>(sweep),
                    HostKernel::best);
     }
-    if constexpr (std::is_same_v<Value, std::int8_t>) {
-      if (cluster_lists.extent(0) > 0) {
-        houdayer_moves(space, model, state, cluster_lists, options.seed, round);
-      }
+    if (cluster_lists.extent(0) > 0) {
+      family.cluster_move(space, model, state, cluster_lists, options.seed, round);
     }
     if (energies) family.energies(space, model, state);
   }

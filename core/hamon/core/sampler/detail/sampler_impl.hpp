@@ -47,20 +47,12 @@ namespace hamon::detail {
 /// Rounds are a 32-bit word of the random-number counter.
 inline constexpr std::int64_t kMaxRounds = std::numeric_limits<std::uint32_t>::max();
 
-/// The model a SamplerCore keeps: `model` with the options' annealing path, checked
-/// against the variables `Value` stores.
-template <class Value, class MemorySpace>
+/// The model a SamplerCore keeps: `model` with the options' annealing path as its family
+/// allows (std::invalid_argument when no family storing `Value` samples it).
+template <class ExecutionSpace, class Value, class MemorySpace>
 DeviceModel<MemorySpace> sampled_model(DeviceModel<MemorySpace> model, const NrptOptions& options) {
-  const auto kind = static_cast<ContinuousKind>(model.continuous_kind);
-  constexpr bool real_values = std::is_floating_point_v<Value>;
-  if (real_values != (kind != ContinuousKind::none)) {
-    throw std::invalid_argument(real_values
-                                    ? "Sampler<Space, double> samples continuous models; this "
-                                      "model's variables are discrete: use Sampler<Space>"
-                                    : "a continuous model samples with Sampler<Space, double> "
-                                      "(hamon::nrpt chooses it)");
-  }
-  model.annealed = anneals(options, kind, model.n_states > 0);
+  const auto family = family_of<ExecutionSpace, Value>(model);
+  model.annealed = anneals(options, family.abilities.annealing, family.name(model));
   return model;
 }
 
@@ -68,7 +60,6 @@ template <class ExecutionSpace, class Value>
 struct SamplerCore {
   using memory_space = typename ExecutionSpace::memory_space;
   using SamplerState = SamplerStateOf<Value>;
-  static constexpr bool real_values = std::is_floating_point_v<Value>;
 
   ExecutionSpace space;
   DeviceModel<memory_space> model_owner;  // holds the model's Views
@@ -90,7 +81,7 @@ struct SamplerCore {
   SamplerCore(const ExecutionSpace& space_, const DeviceModel<memory_space>& model_,
               const NrptOptions& options_, TraceSink* sink, MachineExchange* exchange)
       : space(space_),
-        model_owner(sampled_model<Value>(model_, options_)),
+        model_owner(sampled_model<ExecutionSpace, Value>(model_, options_)),
         model(view_aliases<memory_space>(model_owner)),
         options((validate_options(options_, model_.n_nodes), options_)),
         link(exchange,
@@ -98,18 +89,19 @@ struct SamplerCore {
     ladder.phases = run_phases(options);
     ladder.betas = ladder_of(options);
     loop.family = family_of<ExecutionSpace, Value>(model);
-    if constexpr (real_values) {
-      if (n_machines() > kMaxRealMachines) {
-        throw std::invalid_argument("NRPT options: " + std::to_string(n_machines()) +
-                                    " machines; a continuous model allows at most 2^24");
-      }
+    const FamilyAbilities& abilities = loop.family.abilities;
+    if (abilities.max_machines > 0 && n_machines() > abilities.max_machines) {
+      throw std::invalid_argument("NRPT options: " + std::to_string(n_machines()) +
+                                  " machines; a " + loop.family.name(model) +
+                                  " model allows at most " +
+                                  std::to_string(abilities.max_machines));
     }
     if (options.cluster_moves == ClusterMoves::houdayer) {
       // The move flips spins at q = -1 nodes of two machines that one process holds.
-      if (model.n_states > 0 || real_values) {
+      if (!abilities.cluster_moves) {
         throw std::invalid_argument(
-            "NRPT options: cluster_moves houdayer needs Ising spins, not a Potts or continuous "
-            "model");
+            "NRPT options: cluster_moves houdayer needs Ising spins, not a " +
+            loop.family.name(model) + " model");
       }
       if (link.blocks().size() > 1) {
         throw std::invalid_argument(
@@ -118,24 +110,25 @@ struct SamplerCore {
       }
     }
     // Before any of it is allocated: the state, the trace chunks and the moment sums.
-    require_space_memory<ExecutionSpace>(
-        sampler_space_parts(model, options, n_chains(), link.my_block(),
-                            loop.family.node_columns(model), sizeof(Value)));
+    require_space_memory<ExecutionSpace>(sampler_space_parts(
+        model, options, n_chains(), link.my_block(), loop.family.node_columns(model), sizeof(Value),
+        loop.family.table_bytes(model, n_chains())));
     loop.state = make_family_state(space, loop.family, model, ladder.betas, options.seed,
                                    link.my_block(), options.n_replicas);
     if (options.cluster_moves == ClusterMoves::houdayer) {
       loop.cluster_lists =
-          make_houdayer_scratch(space, n_chains(), options.n_replicas, model.n_nodes);
+          make_cluster_scratch(space, n_chains(), options.n_replicas, model.n_nodes);
     }
     loop.start_best(space);
     traces.chunks = make_trace_chunks<ExecutionSpace, Value>(space, model, options.observers,
                                                              n_chains(), options.n_rounds);
     traces.sink = sink;
     moments = make_moment_buffers(space, model, options.observers, loop.family.node_columns(model));
-    // Replica overlaps compare discrete variables (equal or not): none for real values.
+    // Replica overlaps count agreeing variables: a family of discrete values only.
     overlaps = make_overlap_buffers(
         space, model, options.observers, n_chains(), options.n_replicas,
-        !real_values && overlaps_apply(options.n_replicas, link.blocks().size()));
+        loop.family.values_per_variable(model),
+        abilities.replica_overlaps && overlaps_apply(options.n_replicas, link.blocks().size()));
     inputs = {
         {"model", model.fingerprint},
         {"options", Fingerprint().add(options_fingerprint(options)).add(options.n_rounds).value()},
@@ -187,10 +180,8 @@ struct SamplerCore {
     if (observing) {
       const bool chunk_full = record_traces(space, model, loop.state, traces.chunks, measured());
       if (moments.on()) accumulate_moment_round(space, model, loop.family, loop.state, moments);
-      if constexpr (!real_values) {
-        if (overlaps.on()) {
-          accumulate_overlap_round(space, model, loop.state, options.n_replicas, overlaps);
-        }
+      if (overlaps.on()) {
+        accumulate_overlap_round(space, model, loop.state, options.n_replicas, overlaps);
       }
       if (chunk_full) {
         traces.flush(space, link);
@@ -275,11 +266,7 @@ struct SamplerCore {
       for (auto v : to_host_vector<std::int32_t>(space, traces.chunks.sample_nodes))
         r.sample_nodes.push_back(v);
       r.n_samples = traces.kept.samples_rows;
-      if constexpr (real_values) {
-        r.real_samples = traces.kept.samples;
-      } else {
-        r.samples = traces.kept.samples;
-      }
+      stored_samples(r, Value{}) = traces.kept.samples;
     }
     r.energies = traces.kept.energies;
     r.index_process = traces.kept.index_process;
@@ -312,7 +299,7 @@ struct SamplerCore {
       throw std::invalid_argument("Sampler::start_from: a configuration of another shape");
     }
     check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains(), options.n_replicas);
-    check_variables(s.spins, model.n_states, model.n_nodes);
+    check_variables(s.spins, loop.family, model);
     ChainState<ExecutionSpace, Value>& state = loop.state;
     loop.restore_spins(space, s);
     loop.start_best(space);  // a new run from this configuration: nothing seen yet
@@ -342,8 +329,8 @@ struct SamplerCore {
     if (s.rounds_done < 0 || s.rounds_done > kMaxRounds) state_misfit("impossible round number");
     check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains(), options.n_replicas);
     check_trip_phases(s.trip_phase);
-    check_variables(s.spins, model.n_states, model.n_nodes);
-    check_variables(s.best.spins, model.n_states, model.n_nodes);
+    check_variables(s.spins, loop.family, model);
+    check_variables(s.best.spins, loop.family, model);
     validate_ladder(s.betas);
     ladder.set(space, model, loop, s.betas);
     loop.restore(space, s);

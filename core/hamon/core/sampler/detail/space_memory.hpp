@@ -17,12 +17,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "hamon/core/families/spin/field_boundaries.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/detail/trace_buffer.hpp"
 #include "hamon/core/sampler/machine_exchange.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
 #include "hamon/core/util/memory_limit.hpp"
+#include "hamon/core/util/view_bytes.hpp"
 
 namespace hamon::detail {
 
@@ -30,13 +30,6 @@ struct SpacePart {
   const char* what;
   double bytes;
 };
-
-/// What one View of `elements` values of `value_bytes` bytes costs: Kokkos rounds its data
-/// up to 8 bytes and puts a header of 128 bytes (the allocation's record and label) before it.
-inline double view_bytes(double elements, double value_bytes) {
-  constexpr double kHeaderBytes = 128.0;
-  return kHeaderBytes + std::ceil(elements * value_bytes / 8.0) * 8.0;
-}
 
 /// The bytes of every allocated View of `model` (the structured binding names every member,
 /// so a new View is a compile error here until it is counted).
@@ -64,13 +57,14 @@ double device_model_bytes(const DeviceModel<MemorySpace>& model) {
 }
 
 /// The parts a Sampler of `options` on `model` allocates for machines `block` of
-/// `n_chains`, with `node_columns` moment columns per node (ModelFamily::node_columns) and
-/// variables of `value_bytes` bytes, each View as view_bytes counts it.
+/// `n_chains`, with `node_columns` moment columns per node (ModelFamily::node_columns),
+/// variables of `value_bytes` bytes and the family's tables of `table_bytes`, each View as
+/// view_bytes counts it.
 template <class MemorySpace>
 std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model,
                                            const NrptOptions& options, std::int32_t n_chains,
                                            MachineBlock block, std::int64_t node_columns,
-                                           std::int64_t value_bytes) {
+                                           std::int64_t value_bytes, double table_bytes) {
   const auto n = static_cast<double>(n_chains);
   const auto nodes = static_cast<double>(model.n_nodes);
   const auto value = static_cast<double>(value_bytes);
@@ -91,18 +85,9 @@ std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model
   parts.push_back({"best states", 4 * view_bytes(machines, 8) + view_bytes(machines, 4) +
                                       view_bytes(machines, 1) + view_bytes(1, 8) +
                                       view_bytes(static_cast<double>(block.count) * nodes, value)});
-  // The family's decision tables (spin_family.hpp, potts_family.hpp).
-  const double bound = model.integer_field_bound;
-  double tables = 0.0;
-  if (model.n_states > 0) {
-    if (bound >= 0) tables = view_bytes(n * (bound + 1), 8);  // potts_weight
-  } else if (bound >= 0) {
-    tables = view_bytes(n * (2 * bound + 1), 4) + view_bytes(n, 4);  // up_limit, up_floor
-  } else {
-    tables = view_bytes(n * kFieldBoundaries, 8);  // field_boundary
-  }
-  parts.push_back({"decision tables", tables});
-  // sampler/detail/houdayer.hpp: a node list per rung and replica pair.
+  // The family's decision tables (ModelFamily::table_bytes).
+  parts.push_back({"decision tables", table_bytes});
+  // state/cluster_scratch.hpp: a node list per rung and replica pair.
   if (options.cluster_moves == ClusterMoves::houdayer) {
     parts.push_back(
         {"cluster lists", view_bytes(n * static_cast<double>(options.n_replicas / 2) * nodes, 4)});

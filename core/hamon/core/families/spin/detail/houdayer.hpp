@@ -33,6 +33,7 @@
 
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/state/cluster_scratch.hpp"
 #include "hamon/core/util/counter_rng.hpp"
 #include "hamon/core/util/launch.hpp"
 
@@ -115,25 +116,14 @@ struct HoudayerMoves {
   }
 };
 
-/// The scratch rows of the cluster moves: one list of n_nodes per (rung, replica pair).
-template <class ExecutionSpace>
-Kokkos::View<std::int32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
-make_houdayer_scratch(const ExecutionSpace& space, std::int32_t n_chains, std::int32_t n_replicas,
-                      std::int64_t n_nodes) {
-  return Kokkos::View<std::int32_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::houdayer_list")),
-      static_cast<std::int64_t>(n_chains) * (n_replicas / 2), n_nodes);
-}
-
 /// Houdayer moves of `round` at every rung of every replica pair of `state` (one process
 /// holding every machine; spin models).
 template <class ExecutionSpace>
 void houdayer_moves(const ExecutionSpace& space,
                     const DeviceModel<typename ExecutionSpace::memory_space>& model,
                     const ChainState<ExecutionSpace>& state,
-                    const Kokkos::View<std::int32_t**, Kokkos::LayoutRight,
-                                       typename ExecutionSpace::memory_space>& scratch,
-                    std::uint64_t seed, std::uint32_t round) {
+                    const ClusterScratch<ExecutionSpace>& scratch, std::uint64_t seed,
+                    std::uint32_t round) {
   using memory_space = typename ExecutionSpace::memory_space;
   const auto n_chains = static_cast<std::int32_t>(state.betas.extent(0));
   const auto items = static_cast<std::int64_t>(scratch.extent(0));

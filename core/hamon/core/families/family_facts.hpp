@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What the family of a host model is called and what it allows (family_abilities.hpp),
+// before anything is on a device: for the checks of an experiment, without the kernels'
+// headers (family_facts.cpp asks the families).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hamon/core/families/family_abilities.hpp"
+#include "hamon/core/model/spin_model.hpp"
+
+namespace hamon {
+
+struct FamilyFacts {
+  std::string name;  ///< what users call such a model ("Ising", "Potts", "gaussian", ...)
+  FamilyAbilities abilities;
+  /// The values a variable takes; 0 for a continuum (then the rest is empty).
+  std::int32_t values_per_variable = 0;
+  /// Moments::node_means columns per node.
+  std::int32_t mean_columns = 0;
+  /// Node `node`'s marginal over its values from the moments' node means.
+  std::vector<double> (*marginal)(const std::vector<double>& node_means, std::size_t node,
+                                  std::int32_t values) = nullptr;
+  /// The index (0 .. values - 1) of a sampled variable's stored byte.
+  std::int32_t (*value_index)(std::int8_t stored) = nullptr;
+  /// The unit of a marginal's entropy normalised by log(values), for messages.
+  const char* entropy_unit = "";
+};
+
+FamilyFacts family_facts(const SpinModel& model);
+
+}  // namespace hamon

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The cold chain's moments as a run reports them (NrptResult::moments), and the batch sums
+// they come from on the host: below the families, because each family completes its own
+// part of them (families/family_concept.hpp: node_moments) for the sampler that collects
+// them.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "hamon/core/stats/statistics.hpp"
+
+namespace hamon {
+
+/// The cold chain's moments. For a Potts model (q states): node_means are the marginals
+/// P(x_i = s) at [i * q + s], edge_means the agreements <delta(x_i, x_j)>, and
+/// abs_magnetization_per_node the Potts order parameter (q max_s n_s / N - 1) / (q - 1)
+/// (n_s: nodes in state s, N nodes), averaged over rounds.
+struct Moments {
+  std::int64_t n_samples = 0;  // measured rounds that were observed
+  std::vector<double> node_means;
+  std::vector<double> node_means_stderr;
+  std::vector<double> edge_means;  // <s_i s_j> for SpinModel::edges(), in that order
+  std::vector<double> edge_means_stderr;
+  /// Continuous models: Var(x_i) (from <x_i^2> and <x_i>; its error from the batches of
+  /// x_i^2 - <x_i>^2); empty for discrete models, whose node_means say it all.
+  std::vector<double> node_variances;
+  std::vector<double> node_variances_stderr;
+  MeanWithError energy_per_node;
+  MeanWithError abs_magnetization_per_node;
+};
+
+/// One kind of column sums of the cold chain on the host, summed over ranks: row k holds
+/// batch k's sums of every column (the last row the open batch).
+struct ColumnBatchSums {
+  std::vector<std::int64_t> sums;    // rows x width, row-major
+  std::size_t width = 0;             // columns per row
+  std::vector<std::int64_t> counts;  // rounds per batch
+  std::size_t complete = 0;          // complete batches: the rows the errors use
+
+  std::size_t rows() const { return counts.size(); }
+  std::int64_t at(std::size_t row, std::size_t column) const { return sums[row * width + column]; }
+  /// Column `column`'s mean per round over every row, its error from the complete ones,
+  /// both times `unit`.
+  MeanWithError column(std::size_t column, double unit = 1.0) const;
+  /// Columns [first, first + count) appended to `means` and `errors`, times `unit`.
+  void append_columns(std::size_t first, std::size_t count, double unit, std::vector<double>& means,
+                      std::vector<double>& errors) const;
+};
+
+/// Mean over every measured round; error from the complete batches only (a partial batch
+/// would weigh a few rounds like a whole batch).
+MeanWithError mean_of_batches(const std::vector<double>& sums,
+                              const std::vector<std::int64_t>& counts, std::size_t complete);
+
+}  // namespace hamon
