@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "config/config_kind.hpp"
-#include "config/parse_sections.hpp"
 #include "config/yaml_document.hpp"
 #include "config/yaml_reader.hpp"
 #include "hamon/policies/device_spec.hpp"
@@ -31,8 +30,8 @@ void parse_data(YamlReader& reader, const YAML::Node& node, const std::string& b
   const auto files = reader.elements(keys.at("files"), "train.data.files");
   if (files.empty()) reader.fail("train.data.files", "needs at least one .npy file");
   for (std::size_t k = 0; k < files.size(); ++k) {
-    const std::string path = "train.data.files[" + std::to_string(k) + "]";
-    data.files.push_back(detail::resolve_path(base_dir, reader.text(files[k], path)));
+    const std::string path = index_key("train.data.files", k);
+    data.files.push_back(resolve_path(base_dir, reader.text(files[k], path)));
   }
   data.labels = files.size() > 1;
   if (has(keys, "labels")) data.labels = reader.boolean(keys.at("labels"), "train.data.labels");

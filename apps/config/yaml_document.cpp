@@ -52,4 +52,10 @@ std::string config_base_dir(const std::string& path) {
   return base.empty() ? "." : base;
 }
 
+std::string resolve_path(const std::string& base_dir, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || base_dir.empty()) return p.lexically_normal().string();
+  return (std::filesystem::path(base_dir) / p).lexically_normal().string();
+}
+
 }  // namespace hamon::cli

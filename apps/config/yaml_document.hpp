@@ -19,4 +19,7 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& name);
 /// The directory relative paths in `path` start from ("." for a bare file name).
 std::string config_base_dir(const std::string& path);
 
+/// `path` as written, or joined to `base_dir` when relative.
+std::string resolve_path(const std::string& base_dir, const std::string& path);
+
 }  // namespace hamon::cli
