@@ -61,6 +61,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/execute_training.cpp)
 set(HAMON_APPS_COMMANDS_SOURCES
   commands/option_values.cpp
+  commands/config_subcommand.cpp
   commands/run_flags.cpp
   commands/run_report.cpp
   commands/run_command.cpp

@@ -194,13 +194,10 @@ TrainingConfig parse_training_text(const std::string& text, const std::string& n
   TrainingConfig c;
   c.file = name;
   c.text = text;
-  const YAML::Node root = load_yaml_document(text, name);
+  const YAML::Node root =
+      load_config_document(text, name, ConfigKind::training,
+                           "the training file is empty (expected keys train, device, output)");
   YamlReader reader(name, c.locations);
-  if (root.IsNull()) {
-    throw ConfigError(Location{name, 1, 1, ""},
-                      "the training file is empty (expected keys train, device, output)");
-  }
-  require_config_kind(root, name, ConfigKind::training);
   try {
     const auto top = reader.entries(root, "", {"train", "device", "output"},
                                     {{"nrpt",
@@ -230,10 +227,7 @@ TrainingConfig parse_training_text(const std::string& text, const std::string& n
       c.output_dir = "runs/" + (stem.empty() ? std::string("training") : stem);
     }
   } catch (const YAML::Exception& e) {
-    const bool located = !e.mark.is_null() && e.mark.line >= 0;
-    throw ConfigError(
-        Location{name, located ? e.mark.line + 1 : 0, located ? e.mark.column + 1 : 0, ""},
-        "cannot read the document: " + e.msg);
+    throw unreadable_document(name, e);
   }
   return c;
 }
