@@ -9,6 +9,13 @@ set(HAMON_APPS_CONFIG_SOURCES
   config/yaml_values.cpp
   config/experiment_config.cpp
   config/parse_experiment.cpp
+  config/model_values.cpp
+  config/parse_lattice.cpp
+  config/parse_potts.cpp
+  config/parse_graph.cpp
+  config/parse_graph_file.cpp
+  config/parse_rbm.cpp
+  config/parse_continuous.cpp
   config/parse_model.cpp
   config/parse_nrpt.cpp
   config/parse_output.cpp
@@ -54,6 +61,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/execute_training.cpp)
 set(HAMON_APPS_COMMANDS_SOURCES
   commands/option_values.cpp
+  commands/config_subcommand.cpp
   commands/run_flags.cpp
   commands/run_report.cpp
   commands/run_command.cpp

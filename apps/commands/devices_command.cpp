@@ -47,8 +47,7 @@ void emit_threshold(YAML::Emitter& out, const char* key, const std::function<Thr
   out << YAML::Key << key << YAML::Value << YAML::BeginMap;
   try {
     const Threshold t = read();
-    out << YAML::Key << "value" << YAML::Value;
-    emit_float(out, t.value);
+    emit_float_entry(out, "value", t.value);
     out << YAML::Key << "source" << YAML::Value << to_string(t.source);
     out << YAML::Key << "origin" << YAML::Value << t.origin;
   } catch (const std::exception& e) {

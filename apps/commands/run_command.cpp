@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "commands/commands.hpp"
+#include "commands/config_subcommand.hpp"
 #include "commands/run_flags.hpp"
 #include "commands/run_report.hpp"
 #include "config/config_kind.hpp"
@@ -45,10 +46,8 @@ TrainingRunFlags training_flags_of(const RunFlags& flags, const std::string& con
 
 Command add_run_command(CLI::App& app) {
   auto state = std::make_shared<RunState>();
-  CLI::App* sub = app.add_subcommand("run", "Run the experiment a YAML file describes");
-  sub->add_option("CONFIG", state->config, "experiment file (see examples/README.md)")
-      ->required()
-      ->type_name("FILE");
+  CLI::App* sub = add_config_subcommand(app, "run", "Run the experiment a YAML file describes",
+                                        state->config, "experiment file (see examples/README.md)");
   add_run_flags(*sub, state->flags, FlagSet::run);
   sub->footer(
       "Writes DIR (output.dir, or --out) with summary.yaml, betas.npy, energies.npy,\n"
@@ -94,11 +93,10 @@ Command add_run_command(CLI::App& app) {
 
 Command add_validate_command(CLI::App& app) {
   auto state = std::make_shared<RunState>();
-  CLI::App* sub = app.add_subcommand(
-      "validate", "Check an experiment or training file as `run` or `train` would; run nothing");
-  sub->add_option("CONFIG", state->config, "experiment or training file")
-      ->required()
-      ->type_name("FILE");
+  CLI::App* sub = add_config_subcommand(
+      app, "validate",
+      "Check an experiment or training file as `run` or `train` would; run nothing", state->config,
+      "experiment or training file");
   add_run_flags(*sub, state->flags, FlagSet::validate);
   sub->footer(
       "An experiment file is checked as `run` would, a training file (top-level train:) as\n"

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands/commands.hpp"
+#include "commands/config_subcommand.hpp"
 #include "commands/option_values.hpp"
 #include "run/execute_training.hpp"
 
@@ -20,10 +21,9 @@ struct TrainState {
 
 Command add_train_command(CLI::App& app) {
   auto state = std::make_shared<TrainState>();
-  CLI::App* sub = app.add_subcommand("train", "Train an RBM on data (a YAML training file)");
-  sub->add_option("CONFIG", state->config, "training file (see examples/mnist_rbm.yaml)")
-      ->required()
-      ->type_name("FILE");
+  CLI::App* sub =
+      add_config_subcommand(app, "train", "Train an RBM on data (a YAML training file)",
+                            state->config, "training file (see examples/mnist_rbm.yaml)");
   sub->add_option("--out", state->flags.out, "the run directory (overrides output.dir)")
       ->type_name("DIR");
   sub->add_option("--device", state->flags.device,

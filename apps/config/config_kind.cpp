@@ -16,9 +16,7 @@ std::optional<Location> key_location(const YAML::Node& root, const std::string& 
   if (!root.IsMap()) return std::nullopt;
   for (auto it = root.begin(); it != root.end(); ++it) {
     if (!it->first.IsScalar() || it->first.Scalar() != key) continue;
-    const YAML::Mark mark = it->first.Mark();
-    const bool located = !mark.is_null() && mark.line >= 0;
-    return Location{name, located ? mark.line + 1 : 0, located ? mark.column + 1 : 0, key};
+    return mark_location(name, it->first.Mark(), key);
   }
   return std::nullopt;
 }
@@ -48,6 +46,14 @@ void require_config_kind(const YAML::Node& root, const std::string& name, Config
                                  "a top-level train section)");
     }
   }
+}
+
+YAML::Node load_config_document(const std::string& text, const std::string& name,
+                                ConfigKind expected, const std::string& empty) {
+  YAML::Node root = load_yaml_document(text, name);
+  if (root.IsNull()) throw ConfigError(Location{name, 1, 1, ""}, empty);
+  require_config_kind(root, name, expected);
+  return root;
 }
 
 }  // namespace hamon::cli

@@ -24,4 +24,10 @@ ConfigKind config_file_kind(const std::string& path);
 /// when `root` (from file `name`) is not of kind `expected`, naming the command for it.
 void require_config_kind(const YAML::Node& root, const std::string& name, ConfigKind expected);
 
+/// The document of `text` (file `name`) as a file of kind `expected`: a ConfigError at 1:1
+/// saying `empty` when the document is empty, and as require_config_kind when it is of
+/// the other kind.
+YAML::Node load_config_document(const std::string& text, const std::string& name,
+                                ConfigKind expected, const std::string& empty);
+
 }  // namespace hamon::cli

@@ -20,21 +20,17 @@ void emit_distribution(YAML::Emitter& out, const ValueDistribution& d) {
   switch (d.kind) {
     case ValueDistribution::Kind::constant:
       out << YAML::Key << "distribution" << YAML::Value << "constant";
-      out << YAML::Key << "value" << YAML::Value;
-      emit_float(out, d.value);
+      emit_float_entry(out, "value", d.value);
       break;
     case ValueDistribution::Kind::pm_one:
       out << YAML::Key << "distribution" << YAML::Value << "pm_one";
-      out << YAML::Key << "value" << YAML::Value;
-      emit_float(out, d.value);
+      emit_float_entry(out, "value", d.value);
       out << YAML::Key << "seed" << YAML::Value << d.seed;
       break;
     case ValueDistribution::Kind::gaussian:
       out << YAML::Key << "distribution" << YAML::Value << "gaussian";
-      out << YAML::Key << "std" << YAML::Value;
-      emit_float(out, d.value);
-      out << YAML::Key << "mean" << YAML::Value;
-      emit_float(out, d.mean);
+      emit_float_entry(out, "std", d.value);
+      emit_float_entry(out, "mean", d.mean);
       out << YAML::Key << "seed" << YAML::Value << d.seed;
       break;
   }
@@ -46,8 +42,7 @@ void emit_values(YAML::Emitter& out, const char* key, const ValuesSpec& values) 
     case ValuesSpec::Form::absent:
       return;
     case ValuesSpec::Form::scalar:
-      out << YAML::Key << key << YAML::Value;
-      emit_float(out, values.scalar);
+      emit_float_entry(out, key, values.scalar);
       return;
     case ValuesSpec::Form::list:
       out << YAML::Key << key << YAML::Value;
@@ -145,10 +140,8 @@ void emit_model(YAML::Emitter& out, const RbmSpec& spec) {
   if (spec.random) {
     out << YAML::Key << "random" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "seed" << YAML::Value << spec.random->seed;
-    out << YAML::Key << "std" << YAML::Value;
-    emit_float(out, spec.random->std);
-    out << YAML::Key << "bias_std" << YAML::Value;
-    emit_float(out, spec.random->bias_std);
+    emit_float_entry(out, "std", spec.random->std);
+    emit_float_entry(out, "bias_std", spec.random->bias_std);
     out << YAML::EndMap;
   } else {
     emit_values(out, "weights", spec.weights);
@@ -174,8 +167,7 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
     out << YAML::Key << "betas" << YAML::Value;
     emit_float_list(out, spec.betas);
   } else {
-    out << YAML::Key << "beta_min" << YAML::Value;
-    emit_float(out, spec.beta_min);
+    emit_float_entry(out, "beta_min", spec.beta_min);
     out << YAML::Key << "beta_max" << YAML::Value;
     if (spec.beta_max_auto) {
       out << "auto";  // not estimated yet: the run's config.yaml holds the estimate
@@ -183,8 +175,7 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
       emit_float(out, spec.beta_max);
     }
     if (spec.gap_tol) {
-      out << YAML::Key << "gap_tol" << YAML::Value;
-      emit_float(out, *spec.gap_tol);
+      emit_float_entry(out, "gap_tol", *spec.gap_tol);
     }
     if (tune.betas) {
       out << YAML::Key << "betas" << YAML::Value << "auto";
@@ -210,8 +201,7 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
   }
   if (tune.chains) {
     out << YAML::Key << "max_chains" << YAML::Value << tune.max_chains;
-    out << YAML::Key << "target_acceptance" << YAML::Value;
-    emit_float(out, tune.target_acceptance);
+    emit_float_entry(out, "target_acceptance", tune.target_acceptance);
   }
   if (tune.any()) out << YAML::Key << "tune_rounds" << YAML::Value << tune.rounds;
   if (spec.until.enabled) {
@@ -250,8 +240,7 @@ void emit_output(YAML::Emitter& out, const OutputSpec& spec) {
     if (spec.checkpoint.every > 0)
       out << YAML::Key << "every" << YAML::Value << spec.checkpoint.every;
     if (spec.checkpoint.seconds > 0.0) {
-      out << YAML::Key << "seconds" << YAML::Value;
-      emit_float(out, spec.checkpoint.seconds);
+      emit_float_entry(out, "seconds", spec.checkpoint.seconds);
     }
     out << YAML::EndMap;
   }

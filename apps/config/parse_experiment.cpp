@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "config/config_kind.hpp"
@@ -38,14 +39,10 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
   ExperimentConfig config;
   config.file = name;
   config.base_dir = base_dir;
-  const YAML::Node root = load_yaml_document(text, name);
+  const YAML::Node root = load_config_document(
+      text, name, ConfigKind::experiment,
+      "the experiment file is empty (expected keys seed, device, model, nrpt, output)");
   YamlReader reader(name, config.locations);
-  if (root.IsNull()) {
-    throw ConfigError(Location{name, 1, 1, ""},
-                      "the experiment file is empty (expected keys seed, device, model, nrpt, "
-                      "output)");
-  }
-  require_config_kind(root, name, ConfigKind::experiment);
   try {
     const std::string tuning_hint = "automatic tuning is set in nrpt: write nrpt: {tune: auto}";
     const auto top = reader.entries(
@@ -76,10 +73,7 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
     if (config.output.dir.empty()) config.output.dir = default_output_dir(name);
   } catch (const YAML::Exception& e) {
     // Only reached for a document yaml-cpp accepted but cannot walk; say where.
-    const bool located = !e.mark.is_null() && e.mark.line >= 0;
-    throw ConfigError(
-        Location{name, located ? e.mark.line + 1 : 0, located ? e.mark.column + 1 : 0, ""},
-        "cannot read the document: " + e.msg);
+    throw unreadable_document(name, e);
   }
   check_consistency(config);
   return config;
@@ -115,22 +109,19 @@ void apply_overrides(ExperimentConfig& config, const Overrides& overrides) {
     config.seed = *overrides.seed;
     on_command_line("seed", "--seed");
   }
-  if (overrides.rounds) {
-    if (*overrides.rounds < 1 || *overrides.rounds > kMaxRoundsTotal) {
-      fail("--rounds", std::to_string(*overrides.rounds) + " is out of range [1, " +
-                           std::to_string(kMaxRoundsTotal) + "]");
+  // --rounds and --burn-in: a count of rounds from `min` to kMaxRoundsTotal.
+  const auto rounds_option = [&](const std::optional<std::int64_t>& value, const char* option,
+                                 std::int64_t min, const char* key, std::int64_t& target) {
+    if (!value) return;
+    if (*value < min || *value > kMaxRoundsTotal) {
+      fail(option, std::to_string(*value) + " is out of range [" + std::to_string(min) + ", " +
+                       std::to_string(kMaxRoundsTotal) + "]");
     }
-    config.nrpt.rounds = *overrides.rounds;
-    on_command_line("nrpt.rounds", "--rounds");
-  }
-  if (overrides.burn_in) {
-    if (*overrides.burn_in < 0 || *overrides.burn_in > kMaxRoundsTotal) {
-      fail("--burn-in", std::to_string(*overrides.burn_in) + " is out of range [0, " +
-                            std::to_string(kMaxRoundsTotal) + "]");
-    }
-    config.nrpt.burn_in = *overrides.burn_in;
-    on_command_line("nrpt.burn_in", "--burn-in");
-  }
+    target = *value;
+    on_command_line(key, option);
+  };
+  rounds_option(overrides.rounds, "--rounds", 1, "nrpt.rounds", config.nrpt.rounds);
+  rounds_option(overrides.burn_in, "--burn-in", 0, "nrpt.burn_in", config.nrpt.burn_in);
   check_consistency(config);
 }
 

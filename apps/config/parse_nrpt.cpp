@@ -27,7 +27,7 @@ std::vector<double> read_ladder(YamlReader& reader, const YAML::Node& node) {
                           std::to_string(kMaxChains) + " chains are supported");
   }
   for (std::size_t k = 0; k < betas.size(); ++k) {
-    const std::string at = path + "[" + std::to_string(k) + "]";
+    const std::string at = index_key(path, k);
     if (betas[k] < 0.0) reader.fail(at, "beta " + format_value(betas[k]) + " is negative");
     if (k > 0 && !(betas[k] > betas[k - 1])) {
       reader.fail(at, "the ladder must be strictly ascending, but betas[" + std::to_string(k) +

@@ -16,7 +16,4 @@ ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::str
 NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node);
 OutputSpec parse_output(YamlReader& reader, const YAML::Node& node);
 
-/// `path` as written, or joined to `base_dir` when relative.
-std::string resolve_path(const std::string& base_dir, const std::string& path);
-
 }  // namespace hamon::cli::detail

@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "config/config_kind.hpp"
-#include "config/parse_sections.hpp"
 #include "config/yaml_document.hpp"
 #include "config/yaml_reader.hpp"
 #include "hamon/policies/device_spec.hpp"
@@ -31,8 +30,8 @@ void parse_data(YamlReader& reader, const YAML::Node& node, const std::string& b
   const auto files = reader.elements(keys.at("files"), "train.data.files");
   if (files.empty()) reader.fail("train.data.files", "needs at least one .npy file");
   for (std::size_t k = 0; k < files.size(); ++k) {
-    const std::string path = "train.data.files[" + std::to_string(k) + "]";
-    data.files.push_back(detail::resolve_path(base_dir, reader.text(files[k], path)));
+    const std::string path = index_key("train.data.files", k);
+    data.files.push_back(resolve_path(base_dir, reader.text(files[k], path)));
   }
   data.labels = files.size() > 1;
   if (has(keys, "labels")) data.labels = reader.boolean(keys.at("labels"), "train.data.labels");
@@ -195,13 +194,10 @@ TrainingConfig parse_training_text(const std::string& text, const std::string& n
   TrainingConfig c;
   c.file = name;
   c.text = text;
-  const YAML::Node root = load_yaml_document(text, name);
+  const YAML::Node root =
+      load_config_document(text, name, ConfigKind::training,
+                           "the training file is empty (expected keys train, device, output)");
   YamlReader reader(name, c.locations);
-  if (root.IsNull()) {
-    throw ConfigError(Location{name, 1, 1, ""},
-                      "the training file is empty (expected keys train, device, output)");
-  }
-  require_config_kind(root, name, ConfigKind::training);
   try {
     const auto top = reader.entries(root, "", {"train", "device", "output"},
                                     {{"nrpt",
@@ -231,10 +227,7 @@ TrainingConfig parse_training_text(const std::string& text, const std::string& n
       c.output_dir = "runs/" + (stem.empty() ? std::string("training") : stem);
     }
   } catch (const YAML::Exception& e) {
-    const bool located = !e.mark.is_null() && e.mark.line >= 0;
-    throw ConfigError(
-        Location{name, located ? e.mark.line + 1 : 0, located ? e.mark.column + 1 : 0, ""},
-        "cannot read the document: " + e.msg);
+    throw unreadable_document(name, e);
   }
   return c;
 }

@@ -40,16 +40,28 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& name) 
                         std::string("invalid YAML: the ") + kind +
                             " opened here is never closed (" + e.msg + ")");
     }
-    const bool located = !e.mark.is_null() && e.mark.line >= 0;
-    throw ConfigError(
-        Location{name, located ? e.mark.line + 1 : 0, located ? e.mark.column + 1 : 0, ""},
-        "invalid YAML: " + e.msg);
+    throw ConfigError(mark_location(name, e.mark, ""), "invalid YAML: " + e.msg);
   }
+}
+
+Location mark_location(const std::string& name, const YAML::Mark& mark, const std::string& key) {
+  const bool located = !mark.is_null() && mark.line >= 0;
+  return Location{name, located ? mark.line + 1 : 0, located ? mark.column + 1 : 0, key};
+}
+
+ConfigError unreadable_document(const std::string& name, const YAML::Exception& e) {
+  return ConfigError(mark_location(name, e.mark, ""), "cannot read the document: " + e.msg);
 }
 
 std::string config_base_dir(const std::string& path) {
   std::string base = std::filesystem::path(path).parent_path().string();
   return base.empty() ? "." : base;
+}
+
+std::string resolve_path(const std::string& base_dir, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || base_dir.empty()) return p.lexically_normal().string();
+  return (std::filesystem::path(base_dir) / p).lexically_normal().string();
 }
 
 }  // namespace hamon::cli

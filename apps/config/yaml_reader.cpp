@@ -91,6 +91,10 @@ std::string join_key(const std::string& parent, const std::string& key) {
   return parent.empty() ? key : parent + "." + key;
 }
 
+std::string index_key(const std::string& path, std::size_t k) {
+  return path + "[" + std::to_string(k) + "]";
+}
+
 YamlReader::YamlReader(std::string file, std::map<std::string, Location>& locations)
     : file_(std::move(file)), locations_(locations) {}
 
@@ -181,7 +185,7 @@ std::vector<YAML::Node> YamlReader::elements(const YAML::Node& node, const std::
   std::vector<YAML::Node> items;
   std::size_t k = 0;
   for (auto it = node.begin(); it != node.end(); ++it, ++k) {
-    record(path + "[" + std::to_string(k) + "]", *it, node);
+    record(index_key(path, k), *it, node);
     items.push_back(*it);
   }
   return items;
@@ -274,7 +278,7 @@ std::vector<double> YamlReader::numbers(const YAML::Node& node, const std::strin
   const auto items = elements(node, path);
   values.reserve(items.size());
   for (std::size_t k = 0; k < items.size(); ++k) {
-    values.push_back(number(items[k], path + "[" + std::to_string(k) + "]"));
+    values.push_back(number(items[k], index_key(path, k)));
   }
   return values;
 }

@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -82,5 +83,8 @@ std::string printable(const std::string& text);
 
 /// "a.b" (or "b" when parent is empty).
 std::string join_key(const std::string& parent, const std::string& key);
+
+/// "a[k]": the path of a list's element k.
+std::string index_key(const std::string& path, std::size_t k);
 
 }  // namespace hamon::cli

@@ -30,6 +30,18 @@ void emit_null(YAML::Emitter& out) {
   out << YAML::Null;
 }
 
+void emit_float_entry(YAML::Emitter& out, const std::string& key, double value) {
+  out << YAML::Key << key << YAML::Value;
+  emit_float(out, value);
+}
+
+void emit_mean_and_stderr(YAML::Emitter& out, double mean, double standard_error) {
+  out << YAML::Flow << YAML::BeginMap;
+  emit_float_entry(out, "mean", mean);
+  emit_float_entry(out, "stderr", standard_error);
+  out << YAML::EndMap;
+}
+
 void emit_optional_float(YAML::Emitter& out, const std::optional<double>& value) {
   if (value) {
     emit_float(out, *value);

@@ -24,5 +24,9 @@ void emit_float_list(YAML::Emitter& out, const std::vector<double>& values);
 void emit_float_rows(YAML::Emitter& out, const std::vector<double>& values, int width, bool flow);
 void emit_int_list(YAML::Emitter& out, const std::vector<std::int64_t>& values);
 void emit_null(YAML::Emitter& out);
+/// `key: value` in a block or flow map, the value as emit_float writes it.
+void emit_float_entry(YAML::Emitter& out, const std::string& key, double value);
+/// An estimate with its standard error, as the flow map {mean: M, stderr: S}.
+void emit_mean_and_stderr(YAML::Emitter& out, double mean, double standard_error);
 
 }  // namespace hamon::cli

@@ -9,11 +9,9 @@
 namespace hamon::cli {
 
 void emit_best_entries(YAML::Emitter& out, const NrptResult& r, const std::string& ended_by) {
-  out << YAML::Key << "best_energy" << YAML::Value;
-  emit_float(out, r.best_energy);
+  emit_float_entry(out, "best_energy", r.best_energy);
   out << YAML::Key << "found_round" << YAML::Value << r.best_round;
-  out << YAML::Key << "found_beta" << YAML::Value;
-  emit_float(out, r.best_beta);
+  emit_float_entry(out, "found_beta", r.best_beta);
   out << YAML::Key << "round_trips_since_improvement" << YAML::Value << r.round_trips_since_best;
   if (!ended_by.empty()) out << YAML::Key << "ended_by" << YAML::Value << ended_by;
 }

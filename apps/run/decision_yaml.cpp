@@ -25,8 +25,7 @@ void emit_decision_entries(YAML::Emitter& out, const DeviceDecision& decision) {
     out << YAML::Key << "host_tier" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "rule" << YAML::Value << to_string(decision.host_tier->rule);
     if (decision.host_tier->threshold) {
-      out << YAML::Key << "threshold" << YAML::Value;
-      emit_float(out, decision.host_tier->threshold->value);
+      emit_float_entry(out, "threshold", decision.host_tier->threshold->value);
       out << YAML::Key << "threshold_source" << YAML::Value
           << to_string(decision.host_tier->threshold->source);
     }

@@ -126,14 +126,6 @@ void write_table(const fs::path& partial, const std::string& name, const Table& 
   });
 }
 
-void emit_estimate(YAML::Emitter& out, const JackknifeEstimate& e) {
-  out << YAML::Flow << YAML::BeginMap << YAML::Key << "mean" << YAML::Value;
-  emit_float(out, e.value);
-  out << YAML::Key << "stderr" << YAML::Value;
-  emit_float(out, e.error);
-  out << YAML::EndMap;
-}
-
 /// Per temperature: `estimate(c)` for every column, as {mean: [...], stderr: [...]}.
 template <class Estimate>
 void emit_per_temperature(YAML::Emitter& out, std::size_t columns, Estimate estimate) {
@@ -203,7 +195,8 @@ void write_ensemble_outputs(const fs::path& partial, const ExperimentConfig& con
   out << YAML::Key << "ensemble" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "instances" << YAML::Value << config.instances;
   out << YAML::Key << "energy_per_node" << YAML::Value;
-  emit_estimate(out, jackknife_mean(in.energy.column(0)));
+  const JackknifeEstimate energy = jackknife_mean(in.energy.column(0));
+  emit_mean_and_stderr(out, energy.value, energy.error);
   if (!in.overlap.empty()) emit_overlap(out, in, config);
   if (!in.overlap_skipped.empty()) {
     out << YAML::Key << "overlap_skipped" << YAML::Value << YAML::DoubleQuoted

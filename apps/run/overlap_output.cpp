@@ -2,6 +2,7 @@
 #include "run/overlap_output.hpp"
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "config/yaml_values.hpp"
@@ -11,28 +12,28 @@ namespace hamon::cli {
 
 void emit_overlap(YAML::Emitter& out, const OverlapStatistics& s) {
   if (s.empty()) return;
-  auto list = [&](const char* key, const std::vector<double>& values) {
+  auto list = [&](const std::string& key, const std::vector<double>& values) {
     out << YAML::Key << key << YAML::Value;
     emit_float_list(out, values);
+  };
+  // An estimate per temperature, then its standard errors under KEY_stderr.
+  auto with_stderr = [&](const std::string& key, const std::vector<double>& values,
+                         const std::vector<double>& stderrs) {
+    list(key, values);
+    list(key + "_stderr", stderrs);
   };
   out << YAML::Key << "overlap" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "n_rounds" << YAML::Value << s.n_rounds;
   out << YAML::Key << "replica_pairs" << YAML::Value << s.n_pairs;
   list("betas", s.betas);
-  list("q2", s.q2);
-  list("q2_stderr", s.q2_stderr);
-  list("q4", s.q4);
-  list("q4_stderr", s.q4_stderr);
-  list("abs_q", s.abs_q);
-  list("abs_q_stderr", s.abs_q_stderr);
-  list("binder", s.binder);
-  list("binder_stderr", s.binder_stderr);
+  with_stderr("q2", s.q2, s.q2_stderr);
+  with_stderr("q4", s.q4, s.q4_stderr);
+  with_stderr("abs_q", s.abs_q, s.abs_q_stderr);
+  with_stderr("binder", s.binder, s.binder_stderr);
   list("chi_sg", s.chi_sg);
-  list("link_overlap", s.link_overlap);
-  list("link_overlap_stderr", s.link_overlap_stderr);
+  with_stderr("link_overlap", s.link_overlap, s.link_overlap_stderr);
   if (!s.xi.empty()) {
-    list("chi_kmin", s.chi_k);
-    list("chi_kmin_stderr", s.chi_k_stderr);
+    with_stderr("chi_kmin", s.chi_k, s.chi_k_stderr);
     list("xi", s.xi);
   }
   out << YAML::EndMap;

@@ -27,19 +27,13 @@ void emit_or_null(YAML::Emitter& out, const char* key, const std::optional<T>& v
 void emit_beta_max_estimate(YAML::Emitter& out, const BetaMaxReport& report) {
   const BetaMaxEstimate& e = report.estimate;
   out << YAML::Key << "beta_max_estimate" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "beta_max" << YAML::Value;
-  emit_float(out, e.beta_max);
-  out << YAML::Key << "predicted_excess_energy" << YAML::Value;
-  emit_float(out, e.predicted_excess_energy);
-  out << YAML::Key << "Lambda" << YAML::Value;
-  emit_float(out, e.Lambda);
+  emit_float_entry(out, "beta_max", e.beta_max);
+  emit_float_entry(out, "predicted_excess_energy", e.predicted_excess_energy);
+  emit_float_entry(out, "Lambda", e.Lambda);
   out << YAML::Key << "n_chains" << YAML::Value << e.n_chains;
-  out << YAML::Key << "energy_scale" << YAML::Value;
-  emit_float(out, e.energy_scale);
-  out << YAML::Key << "gap_tol" << YAML::Value;
-  emit_float(out, e.gap_tol);
-  out << YAML::Key << "estimated_beta_max" << YAML::Value;
-  emit_float(out, report.estimated_beta_max);
+  emit_float_entry(out, "energy_scale", e.energy_scale);
+  emit_float_entry(out, "gap_tol", e.gap_tol);
+  emit_float_entry(out, "estimated_beta_max", report.estimated_beta_max);
   out << YAML::Key << "method" << YAML::Value << report.method;
   out << YAML::EndMap;
 }

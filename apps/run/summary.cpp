@@ -23,11 +23,7 @@ void emit_mean(YAML::Emitter& out, const std::optional<MeanWithError>& value) {
     emit_null(out);
     return;
   }
-  out << YAML::Flow << YAML::BeginMap << YAML::Key << "mean" << YAML::Value;
-  emit_float(out, value->mean);
-  out << YAML::Key << "stderr" << YAML::Value;
-  emit_float(out, value->standard_error);
-  out << YAML::EndMap;
+  emit_mean_and_stderr(out, value->mean, value->standard_error);
 }
 
 void emit_optional_list(YAML::Emitter& out, const std::optional<std::vector<double>>& values) {
@@ -59,8 +55,7 @@ void emit_tuning(YAML::Emitter& out, const TuneSpec& tune, const Plan& plan) {
   emit_float_list(out, plan.betas);
   out << YAML::Key << "explore_sweeps" << YAML::Value << plan.n_expl;
   out << YAML::EndMap;
-  out << YAML::Key << "seconds" << YAML::Value;
-  emit_float(out, plan.seconds);
+  emit_float_entry(out, "seconds", plan.seconds);
   out << YAML::Key << "cache_hit" << YAML::Value << plan.cache_hit;
   out << YAML::Key << "cache_entry" << YAML::Value;
   if (plan.cache_entry.empty()) {
@@ -68,10 +63,8 @@ void emit_tuning(YAML::Emitter& out, const TuneSpec& tune, const Plan& plan) {
   } else {
     out << plan.cache_entry;
   }
-  out << YAML::Key << "tuned_seconds" << YAML::Value;
-  emit_float(out, plan.tuning.tuned_seconds);
-  out << YAML::Key << "Lambda" << YAML::Value;
-  emit_float(out, plan.tuning.Lambda);
+  emit_float_entry(out, "tuned_seconds", plan.tuning.tuned_seconds);
+  emit_float_entry(out, "Lambda", plan.tuning.Lambda);
   out << YAML::Key << "barrier_identified" << YAML::Value;
   emit_optional_bool(out, plan.tuning.barrier_identified);
   out << YAML::Key << "conveyor_alive" << YAML::Value;
@@ -86,20 +79,17 @@ void emit_health(YAML::Emitter& out, const RunDiagnostics& d) {
   for (const HealthCheck& check : d.health.checks) {
     out << YAML::Key << check.name << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "status" << YAML::Value << to_string(check.status);
-    out << YAML::Key << "value" << YAML::Value;
-    emit_float(out, check.value);
-    out << YAML::Key << "threshold" << YAML::Value;
-    emit_float(out, check.threshold);
+    emit_float_entry(out, "value", check.value);
+    emit_float_entry(out, "threshold", check.threshold);
     out << YAML::Key << "message" << YAML::Value << YAML::DoubleQuoted << check.message;
     out << YAML::EndMap;
   }
   out << YAML::EndMap;
   out << YAML::Key << "cold_energy_ess" << YAML::Value;
   if (d.cold_energy_ess && d.cold_energy_ess->defined) {
-    out << YAML::Flow << YAML::BeginMap << YAML::Key << "ess" << YAML::Value;
-    emit_float(out, d.cold_energy_ess->ess);
-    out << YAML::Key << "tau" << YAML::Value;
-    emit_float(out, d.cold_energy_ess->tau);
+    out << YAML::Flow << YAML::BeginMap;
+    emit_float_entry(out, "ess", d.cold_energy_ess->ess);
+    emit_float_entry(out, "tau", d.cold_energy_ess->tau);
     out << YAML::EndMap;
   } else {
     emit_null(out);
@@ -109,24 +99,18 @@ void emit_health(YAML::Emitter& out, const RunDiagnostics& d) {
 
 void emit_estimate(YAML::Emitter& out, const char* key, const LogZEstimate& estimate) {
   out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
-  out << YAML::Key << "value" << YAML::Value;
-  emit_float(out, estimate.value);
-  out << YAML::Key << "stderr" << YAML::Value;
-  emit_float(out, estimate.standard_error);
-  out << YAML::Key << "discretisation_error" << YAML::Value;
-  emit_float(out, estimate.discretisation_error);
-  out << YAML::Key << "error" << YAML::Value;
-  emit_float(out, estimate.error());
+  emit_float_entry(out, "value", estimate.value);
+  emit_float_entry(out, "stderr", estimate.standard_error);
+  emit_float_entry(out, "discretisation_error", estimate.discretisation_error);
+  emit_float_entry(out, "error", estimate.error());
   out << YAML::Key << "trusted" << YAML::Value << estimate.trusted;
   out << YAML::EndMap;
 }
 
 void emit_log_z(YAML::Emitter& out, const LogPartition& z, const NrptResult& r) {
   out << YAML::Key << "log_z" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "beta" << YAML::Value;
-  emit_float(out, r.betas.back());
-  out << YAML::Key << "log_z0" << YAML::Value;
-  emit_float(out, z.log_z0);
+  emit_float_entry(out, "beta", r.betas.back());
+  emit_float_entry(out, "log_z0", z.log_z0);
   out << YAML::Key << "log_z0_exact" << YAML::Value << z.log_z0_exact;
   emit_estimate(out, "thermodynamic_integration", z.thermodynamic_integration);
   emit_estimate(out, "stepping_stone", z.stepping_stone);
@@ -135,8 +119,7 @@ void emit_log_z(YAML::Emitter& out, const LogPartition& z, const NrptResult& r) 
   out << YAML::Key << "batches" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "count" << YAML::Value << z.n_batches;
   out << YAML::Key << "rounds" << YAML::Value << z.batch_rounds;
-  out << YAML::Key << "energy_tau" << YAML::Value;
-  emit_float(out, z.energy_tau);
+  emit_float_entry(out, "energy_tau", z.energy_tau);
   out << YAML::EndMap;
   out << YAML::Key << "warnings" << YAML::Value << YAML::Flow << z.warnings;
   out << YAML::EndMap;
@@ -151,16 +134,11 @@ void emit_nrpt(YAML::Emitter& out, const NrptResult& r, std::int32_t explore_swe
   emit_float_list(out, r.betas);
   out << YAML::Key << "acceptance" << YAML::Value;
   emit_float_list(out, r.swaps.acceptance);
-  out << YAML::Key << "Lambda" << YAML::Value;
-  emit_float(out, r.swaps.Lambda);
-  out << YAML::Key << "tau_predicted" << YAML::Value;
-  emit_float(out, r.swaps.tau_predicted);
-  out << YAML::Key << "tau_predicted_fine_ladder" << YAML::Value;
-  emit_float(out, r.swaps.tau_predicted_fine_ladder);
-  out << YAML::Key << "tau_observed" << YAML::Value;
-  emit_float(out, r.tau_observed);
-  out << YAML::Key << "efficiency" << YAML::Value;
-  emit_float(out, r.efficiency);
+  emit_float_entry(out, "Lambda", r.swaps.Lambda);
+  emit_float_entry(out, "tau_predicted", r.swaps.tau_predicted);
+  emit_float_entry(out, "tau_predicted_fine_ladder", r.swaps.tau_predicted_fine_ladder);
+  emit_float_entry(out, "tau_observed", r.tau_observed);
+  emit_float_entry(out, "efficiency", r.efficiency);
   out << YAML::Key << "round_trips" << YAML::Value << r.total_round_trips;
   // Several replicas: their count and each one's round trips (the ladder's statistics above
   // are pooled over them, tau_observed is per replica).
@@ -292,16 +270,13 @@ std::string summary_yaml(const SummaryInputs& in) {
   if (in.diagnostics.log_z) emit_log_z(out, *in.diagnostics.log_z, in.result);
 
   out << YAML::Key << "timing" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "total_s" << YAML::Value;
-  emit_float(out, in.timing.total_s);
-  out << YAML::Key << "sampling_s" << YAML::Value;
-  emit_float(out, in.timing.sampling_s);
-  out << YAML::Key << "checkpoint_s" << YAML::Value;
-  emit_float(out, in.timing.checkpoint_s);
-  out << YAML::Key << "spin_updates_per_ns" << YAML::Value;
-  emit_float(out, in.timing.sampling_s > 0.0
-                      ? static_cast<double>(in.result.spin_updates) / (in.timing.sampling_s * 1e9)
-                      : 0.0);
+  emit_float_entry(out, "total_s", in.timing.total_s);
+  emit_float_entry(out, "sampling_s", in.timing.sampling_s);
+  emit_float_entry(out, "checkpoint_s", in.timing.checkpoint_s);
+  emit_float_entry(out, "spin_updates_per_ns",
+                   in.timing.sampling_s > 0.0
+                       ? static_cast<double>(in.result.spin_updates) / (in.timing.sampling_s * 1e9)
+                       : 0.0);
   out << YAML::EndMap;
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
