@@ -5,9 +5,10 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 
+#include "hamon/core/sampler/detail/chain_state_shell.hpp"
 #include "hamon/core/sampler/make_chain_state.hpp"
 #include "hamon/core/tempering/swap.hpp"
-#include "hamon/core/train/detail/rbm_ladders.hpp"
+#include "hamon/core/train/detail/rbm_row_swaps.hpp"
 
 namespace {
 
@@ -93,50 +94,68 @@ TEST(TEST_CATEGORY, swap_acceptance_matches_closed_form_for_fixed_states) {
 }
 
 TEST(TEST_CATEGORY, training_ladders_swap_as_the_sampler_does) {
-  // The same DEO pass over training's ladders (states move between rows) and over a
-  // ChainState (labels move): with one ladder and the same energies, every round must
-  // leave the same energy and the same state at every chain, and the same counters.
+  // The one DEO pass over training's ladders (a chain's machines side by side, double
+  // energies, states move between rows) and over the sampler's replicas (a ladder's machines
+  // side by side, fixed-point energies, labels move): with the same energies, every round
+  // must leave the same energy and the same state at every chain of every ladder, and the
+  // same counters.
   const std::vector<double> betas = {0.1, 0.3, 0.45, 0.6, 0.8, 1.0};
-  const std::vector<std::int64_t> energies = {-3, 4, -1, 6, 2, -5};
+  const std::vector<std::int64_t> energies = {-3, 4, -1, 6, 2,  -5, 0,  3, -2,
+                                              5,  1, -4, 2, -6, 4,  -1, 3, 0};  // (ladder, chain)
   const auto n = static_cast<std::int32_t>(betas.size());
-  auto state = scripted_state(betas);
-  set_values(state.energy_fixed, energies);
+  const std::int32_t n_ladders = 3;
   Space space;
-  using Ladders = hamon::detail::RbmLadders<Space>;
-  using views = typename Ladders::views;
-  const Ladders ladders{typename hamon::ChainState<Space>::spin_view("spins", n, 2),
-                        state.betas,
-                        views::new_matrix(space, "visible", n, 1),
-                        views::new_matrix(space, "hidden", n, 1),
-                        views::new_vector(space, "energy", n),
-                        typename Ladders::counters("attempted", n - 1),
-                        typename Ladders::counters("accepted", n - 1),
-                        1};
+  const auto dm = hamon::make_device_model(space, hamon::SpinModel::from_edges(1, {}));
+  auto sampler =
+      hamon::detail::make_family_state(space, hamon::detail::family_of<Space>(dm), dm, betas, 0,
+                                       hamon::MachineBlock{0, n * n_ladders}, n_ladders);
+  set_values(sampler.energy_fixed, energies);
+  auto training = hamon::make_ladders_state(space, dm, betas, n_ladders, 0);
+  using views = hamon::detail::TrainViews<Space>;
+  const hamon::detail::RbmRowMoves<Space> moves{
+      training.spins, views::new_matrix(space, "visible", n * n_ladders, 1),
+      views::new_matrix(space, "hidden", n * n_ladders, 1),
+      views::new_vector(space, "energy", n * n_ladders)};
+  const hamon::detail::DoubleEnergies<Space> training_energies{moves.energy};
+  auto row = [&](std::int32_t ladder, std::int32_t chain) { return chain * n_ladders + ladder; };
   {
-    auto spins = Kokkos::create_mirror_view(ladders.spins);
-    auto e = Kokkos::create_mirror_view(ladders.energy);
-    for (std::int32_t c = 0; c < n; ++c) {
-      spins(c, 0) = static_cast<std::int8_t>(c);  // which state the row holds
-      e(c) = static_cast<double>(energies[static_cast<std::size_t>(c)]);
+    auto spins = Kokkos::create_mirror_view(moves.spins);
+    auto e = Kokkos::create_mirror_view(moves.energy);
+    for (std::int32_t l = 0; l < n_ladders; ++l) {
+      for (std::int32_t c = 0; c < n; ++c) {
+        const std::int32_t k = l * n + c;  // the sampler's machine that starts there
+        spins(row(l, c), 0) = static_cast<std::int8_t>(k);
+        e(row(l, c)) = static_cast<double>(energies[static_cast<std::size_t>(k)]);
+      }
     }
-    Kokkos::deep_copy(ladders.spins, spins);
-    Kokkos::deep_copy(ladders.energy, e);
+    Kokkos::deep_copy(moves.spins, spins);
+    Kokkos::deep_copy(moves.energy, e);
   }
+  const auto training_machines = host_copy(training.machine_of_chain);
   for (std::uint32_t round = 0; round < 40; ++round) {
-    hamon::deo_swap_pass(space, state, 9, round, 0);
-    hamon::detail::deo_pass(space, "hamon::test_rbm_swaps", ladders, n, 1, 9, round, 2);
-    const auto m_of_c = host_copy(state.machine_of_chain);
-    const auto spins = host_copy(ladders.spins);
-    const auto e = host_copy(ladders.energy);
-    for (std::int32_t c = 0; c < n; ++c) {
-      EXPECT_EQ(spins(c, 0), m_of_c(c)) << "round " << round << ", chain " << c;
-      EXPECT_EQ(e(c), static_cast<double>(energies[static_cast<std::size_t>(m_of_c(c))]));
+    hamon::deo_swap_pass(space, sampler, 9, round, 0);
+    hamon::deo_swap_pass(space, training, 9, round, training_energies, moves);
+    const auto m_of_c = host_copy(sampler.machine_of_chain);
+    const auto spins = host_copy(moves.spins);
+    const auto e = host_copy(moves.energy);
+    for (std::int32_t l = 0; l < n_ladders; ++l) {
+      for (std::int32_t c = 0; c < n; ++c) {
+        const std::int32_t m = m_of_c(l * n + c);
+        EXPECT_EQ(spins(row(l, c), 0), m)
+            << "round " << round << ", ladder " << l << ", chain " << c;
+        EXPECT_EQ(e(row(l, c)), static_cast<double>(energies[static_cast<std::size_t>(m)]));
+      }
     }
   }
-  const auto attempted = host_copy(state.attempted);
-  const auto accepted = host_copy(state.accepted);
-  const auto ladder_attempted = host_copy(ladders.attempted);
-  const auto ladder_accepted = host_copy(ladders.accepted);
+  const auto still = host_copy(training.machine_of_chain);
+  for (std::int32_t k = 0; k < n * n_ladders; ++k) {
+    EXPECT_EQ(still(k), training_machines(k));  // training's swaps leave the labels
+    EXPECT_EQ(still(k), row(k / n, k % n));
+  }
+  const auto attempted = host_copy(sampler.attempted);
+  const auto accepted = host_copy(sampler.accepted);
+  const auto ladder_attempted = host_copy(training.attempted);
+  const auto ladder_accepted = host_copy(training.accepted);
   std::int64_t rejected = 0;
   for (std::int32_t pair = 0; pair + 1 < n; ++pair) {
     EXPECT_EQ(ladder_attempted(pair), attempted(pair));

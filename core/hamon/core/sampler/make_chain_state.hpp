@@ -33,4 +33,18 @@ ChainState<ExecutionSpace> make_chain_state(
       local.value_or(MachineBlock{0, static_cast<std::int32_t>(betas.size())}));
 }
 
+/// The state of `n_ladders` ladders of `betas` in one process, as make_chain_state makes one:
+/// machine k * n_ladders + l at chain k of ladder l, so the machines of a chain lie side by
+/// side (training's persistent chains: detail::LadderOrder::by_chain). The swap counters
+/// are per pair of the ladder, pooled over the ladders.
+template <class ExecutionSpace>
+ChainState<ExecutionSpace> make_ladders_state(
+    const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
+    const std::vector<double>& betas, std::int32_t n_ladders, std::uint64_t seed) {
+  const auto n = static_cast<std::int32_t>(betas.size()) * n_ladders;
+  return detail::make_family_state(space, detail::family_of<ExecutionSpace>(model), model, betas,
+                                   seed, MachineBlock{0, n}, n_ladders,
+                                   detail::LadderOrder::by_chain);
+}
+
 }  // namespace hamon

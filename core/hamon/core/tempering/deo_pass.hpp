@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The DEO swap pass (swap.hpp) for any set of ladders: the sampler's one ladder of a
-// ChainState, and training's persistent chains, several ladders of the same betas.
+// The DEO swap pass (swap.hpp) over the ladders of a ChainState: one ladder of the sampler,
+// several of the same betas (the sampler's replicas, training's persistent chains).
 //
-// What the pass decides is the same for both: in ladder l, pair (i, i + 1) with
+// What the pass decides is the same for all: in ladder l, pair (i, i + 1) with
 // i = round mod 2, round mod 2 + 2, ... swaps with probability
 // min(1, exp((beta_{i+1} - beta_i) (E at i+1 - E at i))), from word 0 of Philox at counter
-// (i, l, swap stream, round). What differs is behind a Ladders type:
-//   beta(i, l)              the beta of rung i;
-//   energy_gap(i, l)        E at rung i+1 minus E at rung i, as a double (the sampler's from
-//                           fixed-point energies, training's from its double energies);
-//   count(i, accepted)      the pair's swap counters (one ladder writes them without
-//                           atomics; several share them);
-//   exchange(i, l)          the swap itself (the sampler exchanges temperature labels;
-//                           training moves the states, whose random streams follow the
-//                           slot, so that its target rung stays in the last rows).
+// (i, l, swap stream, round); the pair's counters (ChainState::attempted / accepted, per
+// pair, pooled over the ladders) count it. Chain i of ladder l is machine
+// machine_of_chain(l * n_rungs + i). Two things are the caller's, as small types:
+//   Energies  gap(lo, hi): E of machine hi minus E of machine lo, as a double. The sampler's
+//             are its fixed-point energies (FixedPointEnergies); training keeps doubles
+//             (train/detail/rbm_row_swaps.hpp says why).
+//   Moves     what a swap moves. SwapLabels: the two machines exchange temperature labels
+//             (the sampler: a machine's random stream follows the machine). A type with
+//             moves_states = true swaps the machines' states instead and leaves the labels
+//             (training: its random streams follow the row, and its gradient reads the
+//             beta = 1 chains as fixed rows); swap_states(lo, hi) does it, so every
+//             machine's state must be in this process.
+//             work_per_pair() sizes the pass for launch (0: bookkeeping, on the calling
+//             thread of a host space).
 // The pairs of one pass are disjoint, so they are decided and applied at once.
 
 #include <Kokkos_Core.hpp>
@@ -40,44 +45,25 @@ KOKKOS_INLINE_FUNCTION bool deo_accepts(double beta_i, double beta_next, double 
   return log_ratio >= 0.0 || u < deterministic_exp(log_ratio);
 }
 
-/// Work item p: ladder p mod n_ladders, pair parity + 2 (p / n_ladders).
-template <class Ladders>
-struct DeoPass {
-  Ladders ladders;
-  std::uint64_t seed;
-  std::uint32_t round;
-  std::int32_t parity;
-  std::int32_t n_ladders;
+/// The sampler's energies: ChainState::energy_fixed, the gap taken in fixed point.
+template <class MemorySpace>
+struct FixedPointEnergies {
+  Kokkos::View<std::int64_t*, MemorySpace> energy_fixed;
+  int fraction_bits;
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t p) const {
-    const auto ladder = static_cast<std::int32_t>(p % n_ladders);
-    const auto i = static_cast<std::int32_t>(parity + 2 * (p / n_ladders));
-    const bool accepted = deo_accepts(ladders.beta(i, ladder), ladders.beta(i + 1, ladder),
-                                      ladders.energy_gap(i, ladder), seed, i, ladder, round);
-    ladders.count(i, accepted);
-    if (accepted) ladders.exchange(i, ladder);
+  KOKKOS_INLINE_FUNCTION double gap(std::int32_t lo, std::int32_t hi) const {
+    return fixed_point_energy(energy_fixed(hi) - energy_fixed(lo), fraction_bits);
   }
 };
 
-/// One DEO pass of `round` over `n_ladders` ladders of `n_rungs` rungs, as the kernel
-/// `label`; `work_per_pair` sizes it for launch (0: bookkeeping, on the calling thread of a
-/// host space).
-template <class ExecutionSpace, class Ladders>
-void deo_pass(const ExecutionSpace& space, const char* label, const Ladders& ladders,
-              std::int32_t n_rungs, std::int32_t n_ladders, std::uint64_t seed, std::uint32_t round,
-              std::int64_t work_per_pair) {
-  const auto parity = static_cast<std::int32_t>(round % 2u);
-  const std::int32_t n_pairs = n_rungs - 1 > parity ? (n_rungs - 1 - parity + 1) / 2 : 0;
-  if (n_pairs == 0 || n_ladders < 1) return;
-  const std::int64_t items = static_cast<std::int64_t>(n_pairs) * n_ladders;
-  launch(space, label, items, items * work_per_pair,
-         DeoPass<Ladders>{ladders, seed, round, parity, n_ladders});
-}
+/// The sampler's swaps: the machines exchange temperature labels.
+struct SwapLabels {
+  static constexpr bool moves_states = false;
+  std::int64_t work_per_pair() const { return 0; }
+};
 
-/// The sampler's ladders: chain i of ladder l is machine_of_chain(l * n_rungs + i) of a
-/// ChainState (one ladder per replica), energies in fixed point, swaps exchange temperature
-/// labels within the ladder. The swap counters are pooled over the ladders.
-template <class MemorySpace>
+/// The ladders of a ChainState (n_machines / n_chains of them, the counters shared).
+template <class MemorySpace, class Energies, class Moves>
 struct ChainStateLadder {
   template <class T>
   using view = Kokkos::View<T*, MemorySpace>;
@@ -85,35 +71,35 @@ struct ChainStateLadder {
   // costs a reference count on the host (a whole ChainState is a measurable share of a
   // pass of a few dozen pairs).
   view<double> betas;
-  view<std::int64_t> energy_fixed;
   view<std::int32_t> machine_of_chain;
   view<std::int32_t> chain_of_machine;
   view<std::int64_t> attempted;
   view<std::int64_t> accepted;
-  int fraction_bits;
+  Energies energies;
+  Moves moves;
   std::int32_t n_rungs;
   bool shared_counters;  // several ladders' pairs run at once: count atomically
 
   template <class ExecutionSpace, class Value>
-  ChainStateLadder(const ChainState<ExecutionSpace, Value>& state, int bits)
+  ChainStateLadder(const ChainState<ExecutionSpace, Value>& state, const Energies& e,
+                   const Moves& m)
       : betas(state.betas),
-        energy_fixed(state.energy_fixed),
         machine_of_chain(state.machine_of_chain),
         chain_of_machine(state.chain_of_machine),
         attempted(state.attempted),
         accepted(state.accepted),
-        fraction_bits(bits),
+        energies(e),
+        moves(m),
         n_rungs(static_cast<std::int32_t>(state.betas.extent(0))),
         shared_counters(state.n_machines() > n_rungs) {}
 
   std::int32_t n_ladders() const { return n_rungs > 0 ? n_machines() / n_rungs : 0; }
   std::int32_t n_machines() const { return static_cast<std::int32_t>(chain_of_machine.extent(0)); }
 
-  KOKKOS_INLINE_FUNCTION double beta(std::int32_t i, std::int32_t) const { return betas(i); }
+  KOKKOS_INLINE_FUNCTION double beta(std::int32_t i) const { return betas(i); }
   KOKKOS_INLINE_FUNCTION double energy_gap(std::int32_t i, std::int32_t l) const {
     const std::int32_t at = l * n_rungs + i;
-    return fixed_point_energy(
-        energy_fixed(machine_of_chain(at + 1)) - energy_fixed(machine_of_chain(at)), fraction_bits);
+    return energies.gap(machine_of_chain(at), machine_of_chain(at + 1));
   }
   KOKKOS_INLINE_FUNCTION void count(std::int32_t i, bool accepted_swap) const {
     if (shared_counters) {
@@ -128,10 +114,33 @@ struct ChainStateLadder {
     const std::int32_t at = l * n_rungs + i;
     const std::int32_t m_lo = machine_of_chain(at);
     const std::int32_t m_hi = machine_of_chain(at + 1);
-    machine_of_chain(at) = m_hi;
-    machine_of_chain(at + 1) = m_lo;
-    chain_of_machine(m_hi) = i;
-    chain_of_machine(m_lo) = i + 1;
+    if constexpr (Moves::moves_states) {
+      moves.swap_states(m_lo, m_hi);
+    } else {
+      machine_of_chain(at) = m_hi;
+      machine_of_chain(at + 1) = m_lo;
+      chain_of_machine(m_hi) = i;
+      chain_of_machine(m_lo) = i + 1;
+    }
+  }
+};
+
+/// Work item p: ladder p mod n_ladders, pair parity + 2 (p / n_ladders).
+template <class Ladder>
+struct DeoPass {
+  Ladder ladder;
+  std::uint64_t seed;
+  std::uint32_t round;
+  std::int32_t parity;
+  std::int32_t n_ladders;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t p) const {
+    const auto l = static_cast<std::int32_t>(p % n_ladders);
+    const auto i = static_cast<std::int32_t>(parity + 2 * (p / n_ladders));
+    const bool accepted =
+        deo_accepts(ladder.beta(i), ladder.beta(i + 1), ladder.energy_gap(i, l), seed, i, l, round);
+    ladder.count(i, accepted);
+    if (accepted) ladder.exchange(i, l);
   }
 };
 

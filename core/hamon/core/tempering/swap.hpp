@@ -8,8 +8,8 @@
 // uniform per pair from Philox at counter (i, r, swap stream, round) in the ladder of
 // replica r (NrptOptions::n_replicas; r = 0 for a run of one replica). The pairs of one
 // pass are disjoint, so they are decided and applied at once. Training's tempered chains
-// run the same pass (tempering/deo_pass.hpp) over several ladders: ladder l draws at counter
-// (i, l, swap stream, round).
+// (several ladders in one ChainState) run the same pass with their own energies and moves
+// (tempering/deo_pass.hpp): ladder l draws at counter (i, l, swap stream, round).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -26,16 +26,35 @@ KOKKOS_INLINE_FUNCTION double swap_log_ratio(double beta_i, double beta_next, do
   return (beta_next - beta_i) * (energy_next - energy_i);
 }
 
-/// One DEO pass for `round` (parity round % 2) on the energies in state.energy_fixed, in
-/// every ladder of the state (one per replica: n_machines / n_chains; ladder r draws at
-/// counter (i, r, swap stream, round)).
+/// One DEO pass for `round` (parity round % 2) in every ladder of the state (n_machines /
+/// n_chains of them; ladder r draws at counter (i, r, swap stream, round)), the energies
+/// and what a swap moves given by `energies` and `moves` (tempering/deo_pass.hpp). The one
+/// pass of the library: the sampler's and training's swaps both come here.
+template <class ExecutionSpace, class Value, class Energies, class Moves>
+void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state,
+                   std::uint64_t seed, std::uint32_t round, const Energies& energies,
+                   const Moves& moves) {
+  using ladder_type =
+      detail::ChainStateLadder<typename ExecutionSpace::memory_space, Energies, Moves>;
+  const ladder_type ladder(state, energies, moves);
+  const std::int32_t n_ladders = ladder.n_ladders();
+  const auto parity = static_cast<std::int32_t>(round % 2u);
+  const std::int32_t n_pairs =
+      ladder.n_rungs - 1 > parity ? (ladder.n_rungs - 1 - parity + 1) / 2 : 0;
+  if (n_pairs == 0 || n_ladders < 1) return;
+  const std::int64_t items = static_cast<std::int64_t>(n_pairs) * n_ladders;
+  detail::launch(space, "hamon::deo_swap", items, items * moves.work_per_pair(),
+                 detail::DeoPass<ladder_type>{ladder, seed, round, parity, n_ladders});
+}
+
+/// The sampler's pass: the energies in state.energy_fixed (`fraction_bits` fractional
+/// bits), swaps exchange temperature labels.
 template <class ExecutionSpace, class Value>
 void deo_swap_pass(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state,
                    std::uint64_t seed, std::uint32_t round, int fraction_bits) {
-  const detail::ChainStateLadder<typename ExecutionSpace::memory_space> ladders(state,
-                                                                                fraction_bits);
-  detail::deo_pass(space, "hamon::deo_swap", ladders, ladders.n_rungs, ladders.n_ladders(), seed,
-                   round, 0);
+  using energies_type = detail::FixedPointEnergies<typename ExecutionSpace::memory_space>;
+  deo_swap_pass(space, state, seed, round, energies_type{state.energy_fixed, fraction_bits},
+                detail::SwapLabels{});
 }
 
 /// Index process after a pass (and once before the first round, for the initial

@@ -19,16 +19,23 @@
 
 namespace hamon::detail {
 
+/// Which machine starts at chain k of ladder r (of n ladders of n_chains chains).
+enum class LadderOrder {
+  by_ladder,  // r * n_chains + k: a ladder's machines side by side (the sampler's replicas:
+              // replica 0 is the machines of a one-replica run)
+  by_chain,   // k * n + r: a chain's machines side by side (training's persistent chains,
+              // whose swaps move states, so the beta = 1 chains stay the last rows)
+};
+
 /// The state of `n_replicas` ladders of betas.size() machines with `n_nodes` variables each,
 /// holding the variables of the machines of `block` (a block of
-/// machine_blocks(n_replicas * betas.size(), ranks)). Machine r * n + k of replica r starts at
-/// chain k of its ladder, so replica 0 is the machines of a one-replica run.
+/// machine_blocks(n_replicas * betas.size(), ranks)), the machines in `order`.
 template <class Value, class ExecutionSpace>
 ChainState<ExecutionSpace, Value> chain_state_shell(const ExecutionSpace& space,
                                                     std::int64_t n_nodes,
                                                     const std::vector<double>& betas,
-                                                    MachineBlock block,
-                                                    std::int32_t n_replicas = 1) {
+                                                    MachineBlock block, std::int32_t n_replicas = 1,
+                                                    LadderOrder order = LadderOrder::by_ladder) {
   using state_type = ChainState<ExecutionSpace, Value>;
   const auto n_chains = static_cast<std::int32_t>(betas.size());
   const std::int32_t n = n_chains * n_replicas;
@@ -47,13 +54,15 @@ ChainState<ExecutionSpace, Value> chain_state_shell(const ExecutionSpace& space,
   s.betas = to_view(space, betas, "hamon::betas");
   // machine_of_chain(r * n_chains + i): the machine at chain i of ladder r; chain_of_machine
   // the chain within the machine's ladder.
-  std::vector<std::int32_t> identity(static_cast<std::size_t>(n)), chains(identity.size());
+  std::vector<std::int32_t> machines(static_cast<std::size_t>(n)), chains(machines.size());
   for (std::int32_t k = 0; k < n; ++k) {
-    identity[static_cast<std::size_t>(k)] = k;
-    chains[static_cast<std::size_t>(k)] = k % n_chains;
+    const std::int32_t chain = k % n_chains;
+    const std::int32_t m = order == LadderOrder::by_ladder ? k : chain * n_replicas + k / n_chains;
+    machines[static_cast<std::size_t>(k)] = m;
+    chains[static_cast<std::size_t>(m)] = chain;
   }
   s.chain_of_machine = to_view(space, chains, "hamon::chain_of_machine");
-  s.machine_of_chain = to_view(space, identity, "hamon::machine_of_chain");
+  s.machine_of_chain = to_view(space, machines, "hamon::machine_of_chain");
   auto zeros = [&](const char* label, std::int64_t size) {
     return typename state_type::template view<std::int64_t>(
         Kokkos::view_alloc(space, std::string(label)), size);
@@ -76,8 +85,8 @@ ChainState<ExecutionSpace, Value> make_family_state(
     const ExecutionSpace& space, const ModelFamily<ExecutionSpace, Value>& family,
     const DeviceModel<typename ExecutionSpace::memory_space>& model,
     const std::vector<double>& betas, std::uint64_t seed, MachineBlock block,
-    std::int32_t n_replicas = 1) {
-  auto s = chain_state_shell<Value>(space, model.n_nodes, betas, block, n_replicas);
+    std::int32_t n_replicas = 1, LadderOrder order = LadderOrder::by_ladder) {
+  auto s = chain_state_shell<Value>(space, model.n_nodes, betas, block, n_replicas, order);
   family.start(space, model, s, seed);
   family.refresh(space, model, s);
   update_index_process(space, s);  // the initial permutation: machine 0 starts at chain 0

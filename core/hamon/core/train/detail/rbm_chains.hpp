@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Persistent chains of an RBM: `n_ladders` ladders of the same ascending betas (the last
-// is the target), in one ChainState. Chain (temperature slot) c = rung * n_ladders + ladder
-// is machine c, so the betas are ascending as a ChainState wants and the target rung's
-// machines are the last n_ladders rows. Swaps exchange states, never labels.
+// is the target), in one ChainState made as the sampler makes one (make_ladders_state):
+// rung i of ladder l is machine (row) i * n_ladders + l, so the target rung's machines are
+// the last n_ladders rows; the swap counters are the state's, per rung pair. Swaps move
+// states between rows, never labels (rbm_row_swaps.hpp), so chain_of_machine stays as made.
 //
 // A sweep updates the visible layer, then the hidden one, each unit from its local field
 // phi with the sampler's own decision (families/spin/spin_decision.hpp: the byte of Philox at
@@ -12,10 +13,10 @@
 // csr path (gibbs_sweep over the RBM's graph) give the same bits. Alongside the int8 spins
 // the layers are kept as +-1 doubles (GEMM operands), in step with the spins.
 //
-// The DEO pass (after the sweeps of an update) is the sampler's (tempering/deo_pass.hpp) over
-// every ladder (rbm_ladders.hpp): the rung pairs (r, r + 1) with r = round mod 2,
-// 2 + round mod 2, ...; the uniform of a pair is word 0 of Philox at counter (r, ladder,
-// swap stream, round). Kernels go through the sampler's launch (util/launch.hpp).
+// The DEO pass (after the sweeps of an update) is the sampler's (deo_swap_pass,
+// tempering/swap.hpp) over every ladder of the state: the rung pairs (r, r + 1) with
+// r = round mod 2, 2 + round mod 2, ...; the uniform of a pair is word 0 of Philox at counter
+// (r, ladder, swap stream, round). Kernels go through the sampler's launch (util/launch.hpp).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -30,13 +31,15 @@
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/sampler/make_chain_state.hpp"
 #include "hamon/core/state/chain_state.hpp"
-#include "hamon/core/tempering/deo_pass.hpp"
+#include "hamon/core/stats/statistics.hpp"
+#include "hamon/core/tempering/swap.hpp"
 #include "hamon/core/train/detail/dense_gemm.hpp"
-#include "hamon/core/train/detail/rbm_ladders.hpp"
+#include "hamon/core/train/detail/rbm_row_swaps.hpp"
 #include "hamon/core/train/detail/rbm_views.hpp"
 #include "hamon/core/train/rbm_parameters.hpp"
 #include "hamon/core/train/training_options.hpp"
 #include "hamon/core/util/counter_rng.hpp"
+#include "hamon/core/util/host_copies.hpp"
 #include "hamon/core/util/launch.hpp"
 
 namespace hamon::detail {
@@ -50,7 +53,8 @@ struct DecideLayer {
   typename views::matrix fields;  // (machines, units): W-part of phi
   typename views::matrix layer;   // (machines, units): the new spins as doubles
   Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> boundary;
-  typename ChainState<ExecutionSpace>::template view<double> betas;  // per machine (= chain)
+  typename ChainState<ExecutionSpace>::template view<double> betas;  // per chain
+  typename ChainState<ExecutionSpace>::template view<std::int32_t> chain_of_machine;
   const double* bias = nullptr;
   std::int64_t first_node = 0;  // of the layer in the RBM's node numbering
   std::int64_t n_units = 0;
@@ -70,7 +74,8 @@ struct DecideLayer {
     const DecisionTables tables{nullptr, boundary.data()};
     for (std::int32_t lane = 0; lane < lanes; ++lane) {
       const std::int32_t m = first + lane;
-      const ChainRow chain{betas(m), static_cast<std::int64_t>(m) * kFieldBoundaries, 0};
+      const std::int32_t c = chain_of_machine(m);
+      const ChainRow chain{betas(c), static_cast<std::int64_t>(c) * kFieldBoundaries, 0};
       const double phi = fields(m, u) + bias[u];
       const std::int8_t s = decide_spin<DecisionRule::boundary>(
           tables, chain, draw_byte(draw, lane), phi,
@@ -102,18 +107,13 @@ class RbmChains {
     // Real fields, whatever the current values: the decision tables are field boundaries
     // (they depend on the ladder only), so the csr sweep decides as DecideLayer does.
     model_.integer_field_bound = -1;
-    std::vector<double> betas;
-    for (const double beta : ladder) betas.insert(betas.end(), n_ladders, beta);
-    state_ = make_chain_state(space, model_, betas, seed);
+    state_ = make_ladders_state(space, model_, ladder, n_ladders, seed);
     const std::int32_t n = n_machines();
     visible_ = views::new_matrix(space, "hamon::train_visible", n, n_visible_);
     hidden_ = views::new_matrix(space, "hamon::train_hidden", n, n_hidden_);
     visible_fields_ = views::new_matrix(space, "hamon::train_visible_fields", n, n_visible_);
     hidden_fields_ = views::new_matrix(space, "hamon::train_hidden_fields", n, n_hidden_);
     energy_ = views::new_vector(space, "hamon::train_energy", n);
-    const auto pairs = static_cast<std::int64_t>(ladder.size()) - 1;
-    attempted_ = Kokkos::View<std::int64_t*, memory_space>("hamon::train_attempted", pairs);
-    accepted_ = Kokkos::View<std::int64_t*, memory_space>("hamon::train_accepted", pairs);
     sync_layers();
   }
 
@@ -121,6 +121,8 @@ class RbmChains {
   std::int32_t n_ladders() const { return n_ladders_; }
   /// The machines at beta = 1 (rows [first_target(), n_machines())).
   std::int32_t first_target() const { return n_machines() - n_ladders_; }
+  /// The chain at beta = 1 (the last of the ladder).
+  std::int32_t target_chain() const { return static_cast<std::int32_t>(ladder_.size()) - 1; }
   const typename views::matrix& visible() const { return visible_; }
   const typename views::matrix& hidden() const { return hidden_; }
   const ChainState<ExecutionSpace>& state() const { return state_; }
@@ -170,31 +172,25 @@ class RbmChains {
         });
   }
 
-  /// One DEO pass in every ladder (energies under `theta` first): the sampler's pass
-  /// (tempering/deo_pass.hpp) over RbmLadders. No-op when untempered.
+  /// One DEO pass in every ladder (energies under `theta` first): the sampler's pass with
+  /// training's double energies and row moves (rbm_row_swaps.hpp). No-op when untempered.
   void swap_pass(const FlatRbm<ExecutionSpace>& theta, std::uint32_t round) {
-    const auto rungs = static_cast<std::int32_t>(ladder_.size());
-    if (rungs < 2) return;
+    if (ladder_.size() < 2) return;
     compute_energies(theta);
     hidden_fields_current_ = false;  // the swaps below move states, not their fields
-    const RbmLadders<ExecutionSpace> ladders{state_.spins, state_.betas, visible_,  hidden_,
-                                             energy_,      attempted_,   accepted_, n_ladders_};
-    deo_pass(space_, "hamon::rbm_deo_swaps", ladders, rungs, n_ladders_, seed_, round,
-             n_visible_ + n_hidden_);
+    deo_swap_pass(space_, state_, seed_, round, DoubleEnergies<ExecutionSpace>{energy_},
+                  RbmRowMoves<ExecutionSpace>{state_.spins, visible_, hidden_, energy_});
   }
 
-  std::vector<std::int64_t> attempted() const { return to_host_vector(attempted_); }
-  std::vector<std::int64_t> accepted() const { return to_host_vector(accepted_); }
+  std::vector<std::int64_t> attempted() const {
+    return to_host_vector<std::int64_t>(space_, state_.attempted);
+  }
+  std::vector<std::int64_t> accepted() const {
+    return to_host_vector<std::int64_t>(space_, state_.accepted);
+  }
   /// accepted / attempted per rung pair (0 where none was attempted).
   std::vector<double> acceptance() const {
-    const std::vector<std::int64_t> tried = attempted();
-    const std::vector<std::int64_t> taken = accepted();
-    std::vector<double> out;
-    for (std::size_t i = 0; i < tried.size(); ++i) {
-      out.push_back(tried[i] > 0 ? static_cast<double>(taken[i]) / static_cast<double>(tried[i])
-                                 : 0.0);
-    }
-    return out;
+    return swap_statistics(ladder_, attempted(), accepted()).acceptance;
   }
 
   /// Spins machine-major (V + H per machine), as a state records them.
@@ -217,14 +213,8 @@ class RbmChains {
       for (std::size_t i = 0; i < host.extent(1); ++i) host(m, i) = spins[k++];
     }
     Kokkos::deep_copy(space_, state_.spins, host);
-    auto copy_counts = [&](const std::vector<std::int64_t>& from, const auto& to) {
-      Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
-          h(from.data(), from.size());
-      Kokkos::deep_copy(space_, to, h);
-    };
-    copy_counts(attempted, attempted_);
-    copy_counts(accepted, accepted_);
-    space_.fence();
+    copy_from_host(space_, state_.attempted, attempted);
+    copy_from_host(space_, state_.accepted, accepted);
     sync_layers();
     hidden_fields_current_ = false;
   }
@@ -239,6 +229,7 @@ class RbmChains {
     f.layer = layer;
     f.boundary = state_.field_boundary;
     f.betas = state_.betas;
+    f.chain_of_machine = state_.chain_of_machine;
     f.bias = bias;
     f.first_node = first_node;
     f.n_units = n_units;
@@ -305,7 +296,6 @@ class RbmChains {
   ChainState<ExecutionSpace> state_;
   typename views::matrix visible_, hidden_, visible_fields_, hidden_fields_;
   Kokkos::View<double*, typename views::device> energy_;
-  Kokkos::View<std::int64_t*, memory_space> attempted_, accepted_;
   bool hidden_fields_current_ = false;  // hidden_fields_ = visible_ W for the current theta
 };
 

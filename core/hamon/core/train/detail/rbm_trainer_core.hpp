@@ -175,7 +175,7 @@ struct RbmTrainerCore {
     const double* c = theta.hidden_bias();
     const auto boundary = chains->state().field_boundary;
     const std::int64_t target_row =
-        static_cast<std::int64_t>(chains->n_machines() - 1) * kFieldBoundaries;  // beta = 1
+        static_cast<std::int64_t>(chains->target_chain()) * kFieldBoundaries;  // beta = 1
     const std::int64_t nv = n_visible;
     const std::int64_t nh = n_hidden;
     const std::int64_t rows_in_batch = batch;
