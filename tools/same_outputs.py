@@ -491,7 +491,12 @@ def main():
     a = p.parse_args()
     if bool(a.backends) == bool(a.before or a.after) or bool(a.before) != bool(a.after):
         p.error("give --before BIN --after BIN, or --backends BIN")
-    binaries = [a.backends] if a.backends else [a.before, a.after]
+    # Absolute: the runs start in their own directories.
+    binaries = [os.path.abspath(b) for b in ([a.backends] if a.backends else [a.before, a.after])]
+    if a.backends:
+        a.backends = binaries[0]
+    else:
+        a.before, a.after = binaries
     for b in binaries:
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             p.error(f"{b}: not an executable")
