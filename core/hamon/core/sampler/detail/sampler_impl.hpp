@@ -3,16 +3,10 @@
 // Definitions of hamon::Sampler (declared in hamon/core/sampler/sampler.hpp). Include this only to
 // instantiate the sampler for an execution space the library does not already provide.
 //
-// The sampler is wiring between its parts (sampler/detail/), each of which owns a slice of
-// the state and saves and restores it by its field list (sampler_state.hpp):
-//   RoundLoop         the machines: sweeps, energies, DEO pass, index process
-//   ModelFamily       the model's variables, local update, energies and observers: chosen
-//                     once (family_of, families/model_families.hpp), called by the parts
-//   LadderAdapter     the ladder and the run's phases
-//   TraceBuffer       samples, energy and index-process traces, to a sink or kept
-//   MomentBuffers     the cold chain's moments in batches (moment_accumulator.hpp)
-//   OverlapBuffers    the replica pairs' overlaps per chain in batches (overlap_accumulator.hpp)
-//   RankLink          the other ranks of a run over MachineExchange (no state)
+// The sampler is wiring between its parts (sampler/detail/: RoundLoop, ModelFamily,
+// LadderAdapter, TraceBuffer, MomentBuffers, OverlapBuffers, RankLink; what each holds:
+// docs/architecture.md), each of which owns a slice of the state and saves and restores it
+// by its field list (sampler_state.hpp).
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
