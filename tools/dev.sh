@@ -20,7 +20,8 @@
 #                        one-thread OpenMP runs (the same code as two threads), and the
 #                        longest CLI and statistical tests (cli.train, cli.fuzz, the
 #                        examples, cli.stop_signals, cli.checkpoint_resume,
-#                        cli.health_verdicts, cli.search, cli.autotune, cli.error_voice, the
+#                        cli.health_verdicts, cli.search, cli.autotune, cli.error_voice, the output
+#                        comparison across spaces (cli.same_outputs.*), the
 #                        plot tests, unit.Calibration, unit.LogZLadders, the LogZ
 #                        enumeration, the 20-spin overlap enumeration, the MPI runs on 3 and
 #                        4 ranks (1 and 2 ranks stay): long runs of library paths the kernel
