@@ -5,6 +5,7 @@ set(HAMON_CORE_SOURCES
   hamon/core/util/memory_limit.cpp
   hamon/core/util/text.cpp
   hamon/core/model/colouring.cpp
+  hamon/core/model/device_model.cpp
   hamon/core/model/device_model_tables.cpp
   hamon/core/model/excitation_costs.cpp
   hamon/core/model/fingerprint.cpp

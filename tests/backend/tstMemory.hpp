@@ -89,9 +89,9 @@ Counted count_sampler(const hamon::SpinModel& model, const hamon::NrptOptions& o
   const auto family = hamon::detail::family_of<TEST_EXECSPACE>(device_model);
   const auto n_chains = static_cast<std::int32_t>(hamon::ladder_of(o).size());
   Counted c;
-  for (const auto& part : hamon::detail::sampler_space_parts(
+  for (const auto& part : hamon::detail::sampler_space_parts<std::int8_t>(
            device_model, o, n_chains, hamon::MachineBlock{0, n_chains},
-           family.node_columns(device_model), 1, family.table_bytes(device_model, n_chains))) {
+           family.node_columns(device_model), family.table_bytes(device_model, n_chains))) {
     c.estimate += part.bytes;
     c.listing += std::string("counted ") + part.what + ": " +
                  std::to_string(static_cast<std::int64_t>(part.bytes)) + "\n";

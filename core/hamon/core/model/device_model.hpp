@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The model as Views in the memory space of the execution space that samples it.
+// The model as Views in the memory space of the execution space that samples it. Its
+// members are named once more, in its field list, and every walk over them follows that
+// list (util/view_fields.hpp): make_device_model's copy into a space, view_aliases, the
+// memory check's count (sampler/detail/space_memory.hpp).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -12,6 +16,8 @@
 #include "hamon/core/model/fingerprint.hpp"
 #include "hamon/core/model/lattice_geometry.hpp"
 #include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/util/field_list.hpp"
+#include "hamon/core/util/view_fields.hpp"
 
 namespace hamon {
 
@@ -64,7 +70,28 @@ struct DeviceModel {
   /// (any couplings and fields, fast path or not), for the overlaps' Fourier phases;
   /// empty otherwise.
   std::vector<int> periodic_extents;
+
+  /// Every member, labelled "hamon::" + its name where it is allocated (`field_list`, not
+  /// `fields`: that is a member). A new member goes here too, or the static_assert below
+  /// refuses the struct.
+  template <class Self>
+  static auto field_list(Self& m) {
+    return std::make_tuple(
+        field("row_offsets", m.row_offsets), field("columns", m.columns),
+        field("couplings", m.couplings), field("fields", m.fields), field("clamped", m.clamped),
+        field("block_nodes", m.block_nodes), field("edge_i", m.edge_i), field("edge_j", m.edge_j),
+        field("block_offsets", m.block_offsets), field("n_nodes", m.n_nodes),
+        field("n_free", m.n_free), field("energy_fraction_bits", m.energy_fraction_bits),
+        field("integer_field_bound", m.integer_field_bound), field("fingerprint", m.fingerprint),
+        field("n_states", m.n_states), field("state_fields", m.state_fields),
+        field("csr_matrices", m.csr_matrices), field("clamp_state", m.clamp_state),
+        field("continuous_kind", m.continuous_kind), field("node_weights", m.node_weights),
+        field("annealed", m.annealed), field("lattice", m.lattice),
+        field("periodic_extents", m.periodic_extents));
+  }
 };
+static_assert(field_list_is_complete<DeviceModel<Kokkos::HostSpace>>());
+static_assert(field_list_is_complete<LatticeGeometry<Kokkos::HostSpace>>());
 
 /// The lattice directions with a Fourier overlap (sampler/detail/overlap_accumulator.hpp):
 /// those of a periodic lattice whose extents are all equal (k_min the same along each), 0
@@ -81,97 +108,42 @@ std::int32_t fourier_directions(const DeviceModel<MemorySpace>& m) {
 /// The same model over the same memory, as Views of `Target` (a memory space that can
 /// address `m`'s) that own nothing: copying them counts no references, so kernels launched
 /// with it (once per colour block and round) skip the atomic reference counting of every
-/// View. The caller keeps `m` (the owner) alive for as long as the aliases are used. The
-/// structured binding names every member of DeviceModel, so a new member is a compile error
-/// here until it is carried over, never silently dropped.
+/// View. The caller keeps `m` (the owner) alive for as long as the aliases are used. Every
+/// member of the field list is carried over.
 template <class Target, class MemSpace>
 DeviceModel<Target> view_aliases(const DeviceModel<MemSpace>& m) {
-  const auto& [row_offsets, columns, couplings, fields, clamped, block_nodes, edge_i, edge_j,
-               block_offsets, n_nodes, n_free, energy_fraction_bits, integer_field_bound,
-               fingerprint, n_states, state_fields, csr_matrices, clamp_state, continuous_kind,
-               node_weights, annealed, lattice, periodic_extents] = m;
-  auto alias = [](const auto& view) {
-    using T = typename std::decay_t<decltype(view)>::value_type;
-    return typename DeviceModel<Target>::template view<T>(view.data(), view.extent(0));
-  };
-  LatticeGeometry<Target> lattice_alias;
-  const auto& [enabled, dims, extent, stride, lattice_nodes, coupling_up, lattice_field] = lattice;
-  lattice_alias.enabled = enabled;
-  lattice_alias.dims = dims;
-  for (int d = 0; d < 3; ++d) {
-    lattice_alias.extent[d] = extent[d];
-    lattice_alias.stride[d] = stride[d];
-  }
-  lattice_alias.n_nodes = lattice_nodes;
-  lattice_alias.coupling_up = decltype(lattice_alias.coupling_up)(
-      coupling_up.data(), coupling_up.extent(0), coupling_up.extent(1));
-  lattice_alias.field = alias(lattice_field);
-  return DeviceModel<Target>{alias(row_offsets),
-                             alias(columns),
-                             alias(couplings),
-                             alias(fields),
-                             alias(clamped),
-                             alias(block_nodes),
-                             alias(edge_i),
-                             alias(edge_j),
-                             block_offsets,
-                             n_nodes,
-                             n_free,
-                             energy_fraction_bits,
-                             integer_field_bound,
-                             fingerprint,
-                             n_states,
-                             alias(state_fields),
-                             alias(csr_matrices),
-                             alias(clamp_state),
-                             continuous_kind,
-                             alias(node_weights),
-                             annealed,
-                             lattice_alias,
-                             periodic_extents};
+  DeviceModel<Target> alias;
+  alias_fields(alias, m);
+  return alias;
 }
+
+namespace detail {
+
+/// A SpinModel as a DeviceModel in host memory whose Views own nothing: over the model's
+/// own vectors and those derived here (the edges' ends, the lattice tables), read only.
+/// What make_device_model copies into a space, member by member along the field list. The
+/// Views the model does not use stay empty (no data), those it uses with no entries point
+/// at a placeholder, so that the copy allocates exactly the Views it always has.
+struct ModelSource {
+  explicit ModelSource(const SpinModel& model);
+  ModelSource(const ModelSource&) = delete;  // `views` points into the vectors here
+  ModelSource& operator=(const ModelSource&) = delete;
+
+  std::vector<std::int32_t> edge_i, edge_j;
+  LatticeTables lattice;
+  DeviceModel<Kokkos::HostSpace> views;
+};
+
+}  // namespace detail
 
 /// Copies the model once into the memory space of `space`.
 template <class ExecutionSpace>
 DeviceModel<typename ExecutionSpace::memory_space> make_device_model(const ExecutionSpace& space,
                                                                      const SpinModel& model) {
+  const detail::ModelSource source(model);
   DeviceModel<typename ExecutionSpace::memory_space> dm;
-  dm.row_offsets = detail::to_view(space, model.row_offsets(), "hamon::row_offsets");
-  dm.columns = detail::to_view(space, model.columns(), "hamon::columns");
-  dm.couplings = detail::to_view(space, model.couplings(), "hamon::couplings");
-  dm.fields = detail::to_view(space, model.fields(), "hamon::fields");
-  dm.clamped = detail::to_view(space, model.clamped(), "hamon::clamped");
-  dm.block_nodes = detail::to_view(space, model.block_nodes(), "hamon::block_nodes");
-  std::vector<std::int32_t> ei, ej;
-  ei.reserve(model.edges().size());
-  ej.reserve(model.edges().size());
-  for (const Edge& e : model.edges()) {
-    ei.push_back(static_cast<std::int32_t>(e.i));
-    ej.push_back(static_cast<std::int32_t>(e.j));
-  }
-  dm.edge_i = detail::to_view(space, ei, "hamon::edge_i");
-  dm.edge_j = detail::to_view(space, ej, "hamon::edge_j");
-  dm.block_offsets = model.block_offsets();
-  if (model.is_potts()) {
-    dm.n_states = model.n_states();
-    dm.state_fields = detail::to_view(space, model.state_fields(), "hamon::state_fields");
-    dm.csr_matrices = detail::to_view(space, model.csr_matrices(), "hamon::csr_matrices");
-    dm.clamp_state = detail::to_view(space, model.clamped_states(), "hamon::clamp_state");
-  }
-  if (model.is_continuous()) {
-    dm.continuous_kind = static_cast<std::int32_t>(model.continuous_kind());
-    dm.node_weights = detail::to_view(space, model.node_weights(), "hamon::node_weights");
-  }
-  dm.n_nodes = model.n_nodes();
-  dm.n_free = model.n_free();
-  dm.energy_fraction_bits = detail::energy_fraction_bits_for(model);
-  dm.integer_field_bound = detail::integer_field_bound_for(model);
-  dm.fingerprint = model_fingerprint(model);
-  dm.lattice = make_lattice_geometry(space, model, dm.integer_field_bound);
-  const auto& shape = model.lattice_shape();
-  if (shape && shape->periodic && !model.is_potts() && !model.is_continuous())
-    dm.periodic_extents = shape->extents;
-  space.fence();
+  copy_fields(space, dm, source.views);
+  space.fence();  // the copies read `source`
   return dm;
 }
 

@@ -66,4 +66,23 @@ LatticeTables lattice_tables(const SpinModel& model, std::int32_t integer_field_
   return t;
 }
 
+LatticeGeometry<Kokkos::HostSpace> lattice_over(const LatticeTables& tables, std::int64_t n_nodes) {
+  LatticeGeometry<Kokkos::HostSpace> g;
+  if (!tables.applies) return g;
+  g.enabled = true;
+  g.dims = static_cast<std::int32_t>(tables.extents.size());
+  g.n_nodes = n_nodes;
+  std::int64_t stride = 1;
+  for (std::int32_t d = g.dims - 1; d >= 0; --d) {
+    g.extent[d] = tables.extents[static_cast<std::size_t>(d)];
+    g.stride[d] = stride;
+    stride *= g.extent[d];
+  }
+  // Read only: make_device_model copies them out.
+  g.coupling_up = decltype(g.coupling_up)(const_cast<std::int8_t*>(tables.coupling_up.data()),
+                                          g.dims, g.n_nodes);
+  g.field = decltype(g.field)(const_cast<std::int8_t*>(tables.field.data()), g.n_nodes);
+  return g;
+}
+
 }  // namespace hamon::detail

@@ -10,10 +10,11 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <string>
+#include <tuple>
 #include <vector>
 
 #include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/util/field_list.hpp"
 
 namespace hamon {
 
@@ -21,12 +22,25 @@ template <class MemorySpace>
 struct LatticeGeometry {
   bool enabled = false;
   std::int32_t dims = 0;
-  std::int64_t extent[3] = {1, 1, 1};  // row-major: the last dimension varies fastest
-  std::int64_t stride[3] = {0, 0, 0};
+  // Kokkos::Array rather than C arrays: an aggregate member each, as the field list's
+  // completeness check counts them.
+  Kokkos::Array<std::int64_t, 3> extent = {1, 1, 1};  // row-major: the last varies fastest
+  Kokkos::Array<std::int64_t, 3> stride = {0, 0, 0};
   std::int64_t n_nodes = 0;
   /// (dim, node) -> J between node and its + neighbour along dim.
   Kokkos::View<std::int8_t**, Kokkos::LayoutRight, MemorySpace> coupling_up;
   Kokkos::View<std::int8_t*, MemorySpace> field;
+
+  /// The members, for DeviceModel's walks (util/view_fields.hpp). `hamon::field`: the member
+  /// `field` hides the function here.
+  template <class Self>
+  static auto fields(Self& g) {
+    return std::make_tuple(hamon::field("enabled", g.enabled), hamon::field("dims", g.dims),
+                           hamon::field("extent", g.extent), hamon::field("stride", g.stride),
+                           hamon::field("n_nodes", g.n_nodes),
+                           hamon::field("coupling_up", g.coupling_up),
+                           hamon::field("field", g.field).labelled("hamon::lattice_field"));
+  }
 
   // Index arithmetic in 32 bits (SpinModel caps nodes below 2^31): the divisions that
   // find coordinates are several times cheaper than 64-bit ones.
@@ -175,40 +189,10 @@ struct LatticeTables {
 };
 LatticeTables lattice_tables(const SpinModel& model, std::int32_t integer_field_bound);
 
-}  // namespace detail
+/// The geometry of `tables` (of a model of `n_nodes` nodes) over their vectors, in host
+/// memory, owning nothing: what make_device_model copies (disabled when they do not apply).
+LatticeGeometry<Kokkos::HostSpace> lattice_over(const LatticeTables& tables, std::int64_t n_nodes);
 
-template <class ExecutionSpace>
-LatticeGeometry<typename ExecutionSpace::memory_space> make_lattice_geometry(
-    const ExecutionSpace& space, const SpinModel& model, std::int32_t integer_field_bound) {
-  using memory_space = typename ExecutionSpace::memory_space;
-  LatticeGeometry<memory_space> g;
-  const detail::LatticeTables tables = detail::lattice_tables(model, integer_field_bound);
-  if (!tables.applies) return g;
-  g.enabled = true;
-  g.dims = static_cast<std::int32_t>(tables.extents.size());
-  g.n_nodes = model.n_nodes();
-  std::int64_t stride = 1;
-  for (std::int32_t d = g.dims - 1; d >= 0; --d) {
-    g.extent[d] = tables.extents[static_cast<std::size_t>(d)];
-    g.stride[d] = stride;
-    stride *= g.extent[d];
-  }
-  g.coupling_up = Kokkos::View<std::int8_t**, Kokkos::LayoutRight, memory_space>(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::coupling_up")),
-      g.dims, g.n_nodes);
-  g.field = Kokkos::View<std::int8_t*, memory_space>(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::lattice_field")),
-      g.n_nodes);
-  Kokkos::deep_copy(space, g.coupling_up,
-                    Kokkos::View<const std::int8_t**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(tables.coupling_up.data(),
-                                                                          g.dims, g.n_nodes));
-  Kokkos::deep_copy(
-      space, g.field,
-      Kokkos::View<const std::int8_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          tables.field.data(), g.n_nodes));
-  space.fence();  // both copies read `tables`, which dies when this returns
-  return g;
-}
+}  // namespace detail
 
 }  // namespace hamon

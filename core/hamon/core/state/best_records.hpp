@@ -29,8 +29,8 @@ struct BestRecords {
 
   template <class Self>
   static auto fields(Self& r) {
-    return std::make_tuple(field("energy_fixed", r.energy_fixed), field("round", r.round),
-                           field("chain", r.chain), field("beta", r.beta),
+    return std::make_tuple(field("energy_fixed", r.energy_fixed).labelled("hamon::best_energy"),
+                           field("round", r.round), field("chain", r.chain), field("beta", r.beta),
                            field("round_trips_at", r.round_trips_at));
   }
 };

@@ -17,95 +17,78 @@
 #include <type_traits>
 #include <vector>
 
+#include "hamon/core/state/batch_sums.hpp"
 #include "hamon/core/state/best_records.hpp"
 #include "hamon/core/state/detail/machine_records.hpp"
 #include "hamon/core/util/field_list.hpp"
+#include "hamon/core/util/view_fields.hpp"
 
 namespace hamon {
 
-/// The moment accumulators of the cold chain (sampler/detail/moment_accumulator.hpp): batch b of
-/// `length` measured rounds holds sums over its rounds; batches [0, n_batches) are complete and the
-/// batch n_batches holds `in_batch` rounds so far. The rows are (n_batches + 1) x extent.
-struct MomentBatchesState {
-  std::int64_t length = 1;
-  std::int64_t n_batches = 0;
-  std::int64_t in_batch = 0;
-  std::vector<std::int64_t> node_sums;  // rows x n_nodes
-  std::vector<std::int64_t> edge_sums;  // rows x n_edges
-  std::vector<double> energy_sums;      // rows
-  std::vector<std::int64_t> abs_magnetization_sums;
-  std::vector<std::int64_t> counts;
+/// The moment accumulators of the cold chain (sampler/detail/moment_accumulator.hpp): the
+/// batch layout and the sums (batch_sums.hpp), (n_batches + 1) rows of them.
+struct MomentBatchesState : BatchLayout, MomentSums<OnHost> {
+  using Sums = MomentSums<OnHost>;
+  using spliced_bases = std::tuple<BatchLayout, Sums>;
 
   template <class Self>
   static auto fields(Self& m) {
-    return std::tuple_cat(
-        std::make_tuple(field("length", m.length), field("n_batches", m.n_batches),
-                        field("in_batch", m.in_batch)),
-        sums(m));
-  }
-  /// The batch sums, in the order of the sampler's moment buffers.
-  template <class Self>
-  static auto sums(Self& m) {
-    return std::make_tuple(field("node_sums", m.node_sums).with_codec(FieldCodec::packed),
-                           field("edge_sums", m.edge_sums).with_codec(FieldCodec::packed),
-                           field("energy_sums", m.energy_sums),
-                           field("abs_magnetization_sums", m.abs_magnetization_sums),
-                           field("counts", m.counts));
+    return std::tuple_cat(BatchLayout::fields(m), Sums::fields(m));
   }
 };
 static_assert(field_list_is_complete<MomentBatchesState>());
 
 /// The replica-overlap accumulators (sampler/detail/overlap_accumulator.hpp), batched like the
-/// moments: per batch row and chain, over the round's replica pairs, sums of Q^2, Q^4, |Q|,
-/// the link overlap Q_l and |F(k_min)|^2 summed over directions (Q = sum_i (q d_i - 1) over
-/// the free nodes, d_i = 1 where the pair agrees, q = 2 for spins; unnormalised, integers
-/// but for the powers and F), and per chain the histogram of agreeing nodes (not batched).
-struct OverlapBatchesState {
-  std::int64_t length = 1;
-  std::int64_t n_batches = 0;
-  std::int64_t in_batch = 0;
-  std::vector<double> q2_sums;           // rows x n_chains
-  std::vector<double> q4_sums;           // rows x n_chains
-  std::vector<std::int64_t> abs_q_sums;  // rows x n_chains
-  std::vector<std::int64_t> link_sums;   // rows x n_chains
-  std::vector<double> fourier_sums;      // rows x n_chains
-  std::vector<std::int64_t> counts;      // rows: measured rounds (each adds every pair)
+/// moments: per batch row and chain the sums of batch_sums.hpp's OverlapSums (Q = sum_i
+/// (q d_i - 1) over the free nodes, d_i = 1 where the pair agrees, q = 2 for spins;
+/// unnormalised, integers but for the powers and F), and per chain the histogram of
+/// agreeing nodes (not batched).
+struct OverlapBatchesState : BatchLayout, OverlapSums<OnHost> {
+  using Sums = OverlapSums<OnHost>;
+  using spliced_bases = std::tuple<BatchLayout, Sums>;
   std::vector<std::int64_t> histograms;  // n_chains x (n_free + 1)
 
   template <class Self>
   static auto fields(Self& m) {
     return std::tuple_cat(
-        std::make_tuple(field("length", m.length), field("n_batches", m.n_batches),
-                        field("in_batch", m.in_batch)),
-        sums(m), std::make_tuple(field("histograms", m.histograms).with_codec(FieldCodec::packed)));
-  }
-  /// The batch sums, in the order of the sampler's overlap buffers.
-  template <class Self>
-  static auto sums(Self& m) {
-    return std::make_tuple(field("q2_sums", m.q2_sums), field("q4_sums", m.q4_sums),
-                           field("abs_q_sums", m.abs_q_sums), field("link_sums", m.link_sums),
-                           field("fourier_sums", m.fourier_sums), field("counts", m.counts));
+        BatchLayout::fields(m), Sums::fields(m),
+        std::make_tuple(field("histograms", m.histograms).with_codec(FieldCodec::packed)));
   }
 };
 static_assert(field_list_is_complete<OverlapBatchesState>());
 
-/// The traces a sampler without a sink keeps on the host (a sink's rows are the sink's);
-/// the samples are values of `Value` (a variable kind's storage_type).
-template <class Value>
-struct TraceStateOf {
-  std::int64_t samples_rows = 0;  // rows handed out so far (to the sink or kept here)
-  std::int64_t energy_rows = 0;
-  std::int64_t index_rows = 0;
-  std::vector<Value> samples;  // kept rows (empty with a sink)
-  std::vector<double> energies;
-  std::vector<std::int32_t> index_process;
+/// The three traces, over a storage (OnHost: the rows a sampler keeps, ViewsIn: the
+/// sampler's chunks in its execution space): the cold chain's samples (values of `Value`,
+/// a variable kind's storage_type), the energies by temperature and the index process.
+template <class Value, class Storage>
+struct TracesOf {
+  typename Storage::template matrix<Value> samples;
+  typename Storage::template matrix<double> energies;
+  typename Storage::template matrix<std::int32_t> index_process;
 
   template <class Self>
   static auto fields(Self& t) {
-    return std::make_tuple(field("samples_rows", t.samples_rows),
-                           field("energy_rows", t.energy_rows), field("index_rows", t.index_rows),
-                           field("samples", t.samples), field("energies", t.energies),
-                           field("index_process", t.index_process));
+    return std::make_tuple(field("samples", t.samples).labelled("hamon::samples_chunk"),
+                           field("energies", t.energies).labelled("hamon::energy_chunk"),
+                           field("index_process", t.index_process).labelled("hamon::index_chunk"));
+  }
+};
+
+/// The traces a sampler without a sink keeps on the host (a sink's rows are the sink's).
+template <class Value>
+struct TraceStateOf : TracesOf<Value, OnHost> {
+  using Traces = TracesOf<Value, OnHost>;
+  using spliced_bases = std::tuple<Traces>;
+  std::int64_t samples_rows = 0;  // rows handed out so far (to the sink or kept here)
+  std::int64_t energy_rows = 0;
+  std::int64_t index_rows = 0;
+
+  template <class Self>
+  static auto fields(Self& t) {
+    return std::tuple_cat(
+        std::make_tuple(field("samples_rows", t.samples_rows), field("energy_rows", t.energy_rows),
+                        field("index_rows", t.index_rows)),
+        Traces::fields(t));
   }
 };
 

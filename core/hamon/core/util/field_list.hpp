@@ -13,7 +13,11 @@
 // each host state) refuses a struct whose list misses one of its members.
 //
 // A field whose value has a field list of its own is walked into by the visitors that
-// care (walk_fields); `section` marks where a checkpoint section starts.
+// care (walk_fields); `section` marks where a checkpoint section starts. The same list
+// serves a struct's storages in the execution space (util/view_fields.hpp): a View field
+// is allocated under its `label`, counted, aliased and copied by walking it.
+//
+// A struct with a member called `fields` (DeviceModel) names its list `field_list`.
 
 #include <cstddef>
 #include <tuple>
@@ -32,9 +36,32 @@ struct Field {
   T& value;
   FieldCodec codec = FieldCodec::plain;
   const char* section = nullptr;  // a checkpoint section starts at this field
+  /// A View field's allocation label; nullptr: the walk's prefix and `name`.
+  const char* label = nullptr;
+  /// Over ranks, each rank's value is its share of a sum (saved summed, restored to rank 0)
+  /// rather than a replica of one value.
+  bool shared_over_ranks = false;
 
-  Field with_codec(FieldCodec c) const { return {name, value, c, section}; }
-  Field starts_section(const char* tag) const { return {name, value, codec, tag}; }
+  Field with_codec(FieldCodec c) const {
+    Field f = *this;
+    f.codec = c;
+    return f;
+  }
+  Field starts_section(const char* tag) const {
+    Field f = *this;
+    f.section = tag;
+    return f;
+  }
+  Field labelled(const char* l) const {
+    Field f = *this;
+    f.label = l;
+    return f;
+  }
+  Field summed_over_ranks() const {
+    Field f = *this;
+    f.shared_over_ranks = true;
+    return f;
+  }
 };
 
 template <class T>
@@ -42,19 +69,41 @@ Field<T> field(const char* name, T& value) {
   return Field<T>{name, value};
 }
 
-/// Whether T declares a field list.
+namespace detail {
 template <class T, class = void>
-struct has_field_list : std::false_type {};
+struct has_fields_function : std::false_type {};
 template <class T>
-struct has_field_list<T, std::void_t<decltype(T::fields(std::declval<T&>()))>> : std::true_type {};
+struct has_fields_function<T, std::void_t<decltype(T::fields(std::declval<T&>()))>>
+    : std::true_type {};
+template <class T, class = void>
+struct has_field_list_function : std::false_type {};
+template <class T>
+struct has_field_list_function<T, std::void_t<decltype(T::field_list(std::declval<T&>()))>>
+    : std::true_type {};
+}  // namespace detail
+
+/// Whether T declares a field list (as `fields`, or as `field_list`).
+template <class T>
+struct has_field_list : std::bool_constant<detail::has_fields_function<T>::value ||
+                                           detail::has_field_list_function<T>::value> {};
 template <class T>
 inline constexpr bool has_field_list_v = has_field_list<std::remove_const_t<T>>::value;
 
 /// The tuple of Field<...> of `state` (const members for a const state).
 template <class State>
 auto fields_of(State& state) {
-  return std::remove_const_t<State>::fields(state);
+  using T = std::remove_const_t<State>;
+  if constexpr (detail::has_field_list_function<T>::value) {
+    return T::field_list(state);
+  } else {
+    return T::fields(state);
+  }
 }
+
+/// The number of fields in T's list.
+template <class T>
+inline constexpr std::size_t field_count_v =
+    std::tuple_size_v<decltype(fields_of(std::declval<T&>()))>;
 
 /// visit(field) for each field of `state`, in list order.
 template <class State, class Visit>
@@ -104,10 +153,33 @@ constexpr std::size_t member_count() {
 
 }  // namespace detail
 
-/// True when T's field list names as many fields as T has members.
+namespace detail {
+
+template <class T, class = void>
+struct spliced_bases_of {
+  using type = std::tuple<>;
+};
+template <class T>
+struct spliced_bases_of<T, std::void_t<typename T::spliced_bases>> {
+  using type = typename T::spliced_bases;
+};
+
+template <class... Bases>
+constexpr std::size_t spliced_field_count(std::tuple<Bases...>* /*unused*/) {
+  return (std::size_t{0} + ... + field_count_v<Bases>);
+}
+
+}  // namespace detail
+
+/// True when T's field list names as many fields as T has members. A struct that splices
+/// the lists of some of its bases into its own, field by field, names those bases
+/// `spliced_bases` (a std::tuple): each is one member (an aggregate's first initialisers)
+/// whose fields are in T's list.
 template <class T>
 constexpr bool field_list_is_complete() {
-  return std::tuple_size_v<decltype(T::fields(std::declval<T&>()))> == detail::member_count<T>();
+  using Bases = typename detail::spliced_bases_of<T>::type;
+  return field_count_v<T> + std::tuple_size_v<Bases> ==
+         detail::member_count<T>() + detail::spliced_field_count(static_cast<Bases*>(nullptr));
 }
 
 }  // namespace hamon

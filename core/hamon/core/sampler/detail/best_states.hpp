@@ -17,6 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "hamon/core/sampler/detail/machine_rows.hpp"
@@ -28,6 +30,7 @@
 #include "hamon/core/state/sampler_state.hpp"
 #include "hamon/core/util/fixed_point.hpp"
 #include "hamon/core/util/host_copies.hpp"
+#include "hamon/core/util/view_fields.hpp"
 
 namespace hamon::detail {
 
@@ -42,28 +45,36 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
   // memory check (space_memory.hpp) cannot count.
   Kokkos::View<std::int64_t, typename ExecutionSpace::memory_space> improved_count;
 
+  /// Allocated as "hamon::best_" + the name.
+  template <class Self>
+  static auto fields(Self& b) {
+    using RecordsOfSelf = std::conditional_t<std::is_const_v<Self>, const Records, Records>;
+    return std::make_tuple(field("records", static_cast<RecordsOfSelf&>(b)),
+                           field("spins", b.spins), field("improved", b.improved),
+                           field("improved_count", b.improved_count));
+  }
+
+  /// The tracker of `n_machines` machines, `n_local` of them with variables here (of
+  /// `n_nodes` nodes each), planned (util/view_fields.hpp): what start() allocates and the
+  /// memory check counts.
+  static BestStatesIn planned(std::int64_t n_machines, std::int64_t n_local, std::int64_t n_nodes) {
+    BestStatesIn b;
+    for_each_field(static_cast<Records&>(b), [&](const auto& f) { plan(f.value, n_machines); });
+    plan(b.improved, n_machines);
+    plan(b.improved_count);
+    plan_unfilled(b.spins, n_local, n_nodes);
+    return b;
+  }
+
   /// Nothing seen yet; the copies hold the machines' start (valid variables of the family, so a
   /// state saved before the first round restores like any other).
   void start(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state) {
-    const auto n = static_cast<std::size_t>(state.n_machines());
     // Allocated and initialised on the caller's instance, like the chain state's views.
-    const auto on_space = [&](const char* label) {
-      return Kokkos::view_alloc(space, std::string(label));
-    };
-    this->energy_fixed = decltype(this->energy_fixed)(on_space("hamon::best_energy"), n);
-    this->round = decltype(this->round)(on_space("hamon::best_round"), n);
-    this->chain = decltype(this->chain)(on_space("hamon::best_chain"), n);
-    this->beta = decltype(this->beta)(on_space("hamon::best_beta"), n);
-    this->round_trips_at =
-        decltype(this->round_trips_at)(on_space("hamon::best_round_trips_at"), n);
+    *this = planned(state.n_machines(), state.n_local_machines(), state.n_nodes());
+    allocate_planned(space, *this, "hamon::best_");
     Kokkos::deep_copy(space, this->energy_fixed, kNoBestEnergy);
     Kokkos::deep_copy(space, this->round, -1);
     Kokkos::deep_copy(space, this->chain, -1);
-    improved = decltype(improved)(on_space("hamon::best_improved"), n);
-    improved_count = decltype(improved_count)(on_space("hamon::best_improved_count"));
-    spins = decltype(spins)(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::best_spins")),
-        state.spins.extent(0), state.spins.extent(1));
     Kokkos::deep_copy(space, spins, state.spins);
   }
 
@@ -156,6 +167,7 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
     restore_rows(space, spins, b.spins, first_machine, "the best states' variables");
   }
 };
+static_assert(field_list_is_complete<BestStatesIn<Kokkos::DefaultHostExecutionSpace>>());
 
 /// The machine that holds the run's best state: the lowest energy, of equal ones the earliest
 /// found (so the round trips since it count from the first time the run reached it), then the

@@ -16,6 +16,8 @@
 #include "hamon/core/sampler/machine_exchange.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/tempering/swap.hpp"
+#include "hamon/core/util/host_copies.hpp"
+#include "hamon/core/util/view_fields.hpp"
 
 namespace hamon::detail {
 
@@ -26,6 +28,26 @@ enum class LadderOrder {
   by_chain,   // k * n + r: a chain's machines side by side (training's persistent chains,
               // whose swaps move states, so the beta = 1 chains stay the last rows)
 };
+
+/// The machine records of `n_replicas` ladders of `n_chains` machines, planned
+/// (util/view_fields.hpp): what chain_state_shell allocates and the memory check counts.
+/// Per machine, but the swap counters: per pair of the ladder, pooled over the replicas.
+template <class MemorySpace>
+MachineRecords<ViewsIn<MemorySpace>::template type> planned_machine_records(
+    std::int32_t n_chains, std::int32_t n_replicas) {
+  MachineRecords<ViewsIn<MemorySpace>::template type> r;
+  const std::int32_t n = n_chains * n_replicas;
+  const std::int32_t pairs = n_chains > 1 ? n_chains - 1 : 0;
+  plan_unfilled(r.chain_of_machine, n);  // filled by chain_state_shell
+  plan_unfilled(r.machine_of_chain, n);
+  plan(r.trip_phase, n);
+  plan(r.energy_fixed, n);
+  plan(r.attempted, pairs);
+  plan(r.accepted, pairs);
+  plan(r.round_trips, n);
+  plan(r.restarts, n);
+  return r;
+}
 
 /// The state of `n_replicas` ladders of betas.size() machines with `n_nodes` variables each,
 /// holding the variables of the machines of `block` (a block of
@@ -61,20 +83,12 @@ ChainState<ExecutionSpace, Value> chain_state_shell(const ExecutionSpace& space,
     machines[static_cast<std::size_t>(k)] = m;
     chains[static_cast<std::size_t>(m)] = chain;
   }
-  s.chain_of_machine = to_view(space, chains, "hamon::chain_of_machine");
-  s.machine_of_chain = to_view(space, machines, "hamon::machine_of_chain");
-  auto zeros = [&](const char* label, std::int64_t size) {
-    return typename state_type::template view<std::int64_t>(
-        Kokkos::view_alloc(space, std::string(label)), size);
-  };
-  s.energy_fixed = zeros("hamon::energy_fixed", n);
-  // Per pair of the ladder, pooled over the replicas.
-  s.attempted = zeros("hamon::attempted", n_chains > 1 ? n_chains - 1 : 0);
-  s.accepted = zeros("hamon::accepted", n_chains > 1 ? n_chains - 1 : 0);
-  s.round_trips = zeros("hamon::round_trips", n);
-  s.restarts = zeros("hamon::restarts", n);
-  s.trip_phase = typename state_type::template view<std::int8_t>(
-      Kokkos::view_alloc(space, std::string("hamon::trip_phase")), n);
+  using memory_space = typename ExecutionSpace::memory_space;
+  auto& records = static_cast<MachineRecords<ViewsIn<memory_space>::template type>&>(s);
+  records = planned_machine_records<memory_space>(n_chains, n_replicas);
+  allocate_planned(space, records);
+  copy_from_host(space, s.chain_of_machine, chains);
+  copy_from_host(space, s.machine_of_chain, machines);
   return s;
 }
 

@@ -13,6 +13,7 @@
 #include "hamon/core/sampler/detail/round_loop.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
 #include "hamon/core/sampler/run_phases.hpp"
+#include "hamon/core/state/sampler_state.hpp"
 #include "hamon/core/tempering/schedule.hpp"
 #include "hamon/core/tempering/swap.hpp"
 #include "hamon/core/util/host_copies.hpp"
@@ -30,6 +31,16 @@ struct LadderAdapter {
                             const ChainState<ExecutionSpace, Value>& state) const {
     return swap_statistics(betas, to_host_vector<std::int64_t>(space, state.attempted),
                            to_host_vector<std::int64_t>(space, state.accepted));
+  }
+
+  void save(SamplerStateOf<Value>& s) const { s.betas = betas; }
+
+  /// A saved ladder (of the loop's length, RoundLoop::check) that validate_ladder accepts.
+  void check(const SamplerStateOf<Value>& s) const { validate_ladder(s.betas); }
+
+  void restore(const ExecutionSpace& space, const DeviceModel<memory_space>& model,
+               RoundLoop<ExecutionSpace, Value>& loop, const SamplerStateOf<Value>& s) {
+    set(space, model, loop, s.betas);
   }
 
   /// A new ladder into the state (and the family's tables that depend on it).

@@ -12,7 +12,7 @@
 // machine (zero otherwise), so the ranks' node, edge and |magnetisation| sums add up to
 // one process's; the energy sums and counts come from replicated views and are the same
 // on every rank. Its state is MomentBatchesState, saved field by field in step with the
-// views (MomentBuffers::sums).
+// views: both are MomentSums (batch_sums.hpp), one list over two storages.
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -110,7 +110,7 @@ void accumulate_moment_round(const ExecutionSpace& space,
                              const ModelFamily<ExecutionSpace, Value>& family,
                              const ChainState<ExecutionSpace, Value>& state,
                              MomentBuffers<ExecutionSpace>& b) {
-  MomentBatchesState& at = b.layout;
+  BatchLayout& at = b.layout;
   family.observe(space, model, state, b, at.n_batches);
   if (advance_batch(at, b.max_batches)) merge_moment_batches(space, b);
 }
@@ -122,7 +122,7 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
                    const ModelFamily<ExecutionSpace, Value>& family, const RankLink& link) {
   Moments out;
-  const MomentBatchesState& at = b.layout;
+  const BatchLayout& at = b.layout;
   const std::size_t rows = static_cast<std::size_t>(at.n_batches) + (at.in_batch > 0 ? 1 : 0);
   if (rows == 0) return out;
   const auto counts_all = to_host_vector<std::int64_t>(space, b.counts);
@@ -159,20 +159,22 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
 template <class ExecutionSpace>
 MomentBatchesState snapshot_moments(const ExecutionSpace& space,
                                     const MomentBuffers<ExecutionSpace>& b, const RankLink& link) {
-  MomentBatchesState m = b.layout;
+  MomentBatchesState m;
+  static_cast<BatchLayout&>(m) = b.layout;
   const std::size_t rows = static_cast<std::size_t>(m.n_batches) + 1;
-  for_each_field_pair(MomentBuffers<ExecutionSpace>::sums(b), MomentBatchesState::sums(m),
-                      [&](const auto& sums, const auto& saved) {
-                        using T = typename std::decay_t<decltype(saved.value)>::value_type;
-                        auto all = to_host_vector<T>(space, sums.view);
-                        const std::size_t width =
-                            sums.view.extent(0) == 0 ? 0 : all.size() / sums.view.extent(0);
-                        all.resize(std::min(all.size(), rows * width));
-                        if constexpr (std::is_integral_v<T>) {  // shares are integer sums
-                          if (sums.shared_over_ranks) all = link.summed_over_ranks(std::move(all));
-                        }
-                        saved.value = std::move(all);
-                      });
+  using Buffers = MomentBuffers<ExecutionSpace>;
+  for_each_field_pair(
+      fields_of<const typename Buffers::Sums>(b), fields_of<MomentBatchesState::Sums>(m),
+      [&](const auto& sums, const auto& saved) {
+        using T = typename std::decay_t<decltype(saved.value)>::value_type;
+        auto all = to_host_vector<T>(space, sums.value);
+        const std::size_t width = sums.value.extent(0) == 0 ? 0 : all.size() / sums.value.extent(0);
+        all.resize(std::min(all.size(), rows * width));
+        if constexpr (std::is_integral_v<T>) {  // shares are integer sums
+          if (sums.shared_over_ranks) all = link.summed_over_ranks(std::move(all));
+        }
+        saved.value = std::move(all);
+      });
   return m;
 }
 
@@ -182,15 +184,14 @@ template <class ExecutionSpace>
 void restore_moments(const ExecutionSpace& space, MomentBuffers<ExecutionSpace>& b,
                      const MomentBatchesState& m, const RankLink& link) {
   const std::size_t rows = checked_batch_rows(m, b.max_batches, "moment");
-  for_each_field_pair(MomentBuffers<ExecutionSpace>::sums(b), MomentBatchesState::sums(m),
-                      [&](const auto& sums, const auto& saved) {
-                        const auto values =
-                            sums.shared_over_ranks ? link.own_share(saved.value) : saved.value;
-                        restore_batch_rows(space, sums.view, values, rows, sums.name);
-                      });
-  b.layout.length = m.length;
-  b.layout.n_batches = m.n_batches;
-  b.layout.in_batch = m.in_batch;
+  using Buffers = MomentBuffers<ExecutionSpace>;
+  for_each_field_pair(
+      fields_of<typename Buffers::Sums>(b), fields_of<const MomentBatchesState::Sums>(m),
+      [&](const auto& sums, const auto& saved) {
+        const auto values = sums.shared_over_ranks ? link.own_share(saved.value) : saved.value;
+        restore_batch_rows(space, sums.value, values, rows, sums.name);
+      });
+  b.layout = m;
 }
 
 }  // namespace hamon::detail

@@ -26,6 +26,7 @@
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/detail/moment_accumulator.hpp"
 #include "hamon/core/sampler/detail/restore_checks.hpp"
+#include "hamon/core/state/batch_sums.hpp"
 #include "hamon/core/state/chain_rows.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/state/moment_buffers.hpp"
@@ -33,6 +34,7 @@
 #include "hamon/core/stats/overlap_statistics.hpp"
 #include "hamon/core/util/host_copies.hpp"
 #include "hamon/core/util/launch.hpp"
+#include "hamon/core/util/view_fields.hpp"
 
 namespace hamon::detail {
 
@@ -79,77 +81,78 @@ struct reduction_identity<hamon::detail::PairNodeSums> {
 namespace hamon::detail {
 
 template <class ExecutionSpace>
-struct OverlapBuffers {
+struct OverlapBuffers : OverlapSums<ViewsIn<typename ExecutionSpace::memory_space>> {
   using memory_space = typename ExecutionSpace::memory_space;
+  using Sums = OverlapSums<ViewsIn<memory_space>>;  // (max_batches, n_chains); counts: 1 column
+  using spliced_bases = std::tuple<Sums>;
   template <class T>
-  using matrix = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
+  using matrix = typename ViewsIn<memory_space>::template matrix<T>;
 
-  std::int32_t max_batches = 0;  // 2K; 0 when overlaps are off
-  OverlapBatchesState layout;    // length, n_batches, in_batch (the vectors stay empty)
-  std::int32_t n_states = 2;     // q of the overlap's per-node value q d - 1
-  std::int32_t replicas = 0;     // R: R(R-1)/2 pairs per chain and round
-  std::int32_t dims = 0;         // lattice directions with a Fourier overlap (0: none)
-  matrix<double> q2_sums;        // (max_batches, n_chains)
-  matrix<double> q4_sums;
-  matrix<std::int64_t> abs_q_sums;
-  matrix<std::int64_t> link_sums;
-  matrix<double> fourier_sums;
-  matrix<std::int64_t> counts;      // (max_batches, 1)
+  std::int32_t max_batches = 0;     // 2K; 0 when overlaps are off
+  BatchLayout layout;               // the rows the sums hold
+  std::int32_t n_states = 2;        // q of the overlap's per-node value q d - 1
+  std::int32_t replicas = 0;        // R: R(R-1)/2 pairs per chain and round
+  std::int32_t dims = 0;            // lattice directions with a Fourier overlap (0: none)
   matrix<std::int64_t> histograms;  // (n_chains, n_free + 1): rounds x pairs with n agreeing
   matrix<std::int64_t> phase_cos;   // (dims, node): cos(2 pi x_d / L_d) in fixed point
   matrix<std::int64_t> phase_sin;
 
   bool on() const { return max_batches > 0; }
 
-  /// The batch sums in the order (and with the names) of OverlapBatchesState::sums.
+  /// Allocated as "hamon::overlap_" + the name.
   template <class Self>
-  static auto sums(Self& b) {
-    using D = std::conditional_t<std::is_const_v<Self>, const matrix<double>, matrix<double>>;
-    using I =
-        std::conditional_t<std::is_const_v<Self>, const matrix<std::int64_t>, matrix<std::int64_t>>;
-    return std::make_tuple(BatchSums<D>{"q2_sums", b.q2_sums, false},
-                           BatchSums<D>{"q4_sums", b.q4_sums, false},
-                           BatchSums<I>{"abs_q_sums", b.abs_q_sums, false},
-                           BatchSums<I>{"link_sums", b.link_sums, false},
-                           BatchSums<D>{"fourier_sums", b.fourier_sums, false},
-                           BatchSums<I>{"counts", b.counts, false});
+  static auto fields(Self& b) {
+    return std::tuple_cat(
+        std::make_tuple(field("max_batches", b.max_batches), field("layout", b.layout),
+                        field("n_states", b.n_states), field("replicas", b.replicas),
+                        field("dims", b.dims)),
+        Sums::fields(b),
+        std::make_tuple(field("histograms", b.histograms), field("phase_cos", b.phase_cos),
+                        field("phase_sin", b.phase_sin)));
   }
 };
+static_assert(field_list_is_complete<OverlapBuffers<Kokkos::DefaultHostExecutionSpace>>());
 
 /// Whether a run accumulates overlaps: two replicas or more, in one process.
 inline bool overlaps_apply(std::int32_t n_replicas, std::size_t n_rank_blocks) {
   return n_replicas >= 2 && n_rank_blocks <= 1;
 }
 
-/// The buffers of a run with `n_chains` chains (off unless overlaps_apply). The Fourier
-/// phases need a periodic lattice with equal extents (k_min the same along every direction).
+/// The buffers of a run with `n_chains` chains (off unless `apply`: overlaps_apply),
+/// planned (util/view_fields.hpp): what make_overlap_buffers allocates and the memory check
+/// counts. The Fourier phases need a periodic lattice with equal extents (k_min the same
+/// along every direction).
+template <class ExecutionSpace>
+OverlapBuffers<ExecutionSpace> planned_overlap_buffers(
+    const DeviceModel<typename ExecutionSpace::memory_space>& model, const ObserverOptions& options,
+    std::int32_t n_chains, std::int32_t n_replicas, bool apply) {
+  using buffers = OverlapBuffers<ExecutionSpace>;
+  buffers b;
+  if (!apply) return b;
+  b.max_batches = 2 * options.moment_batches;
+  b.replicas = n_replicas;
+  b.dims = fourier_directions(model);
+  for_each_field(static_cast<typename buffers::Sums&>(b),
+                 [&](const auto& sums) { plan(sums.value, b.max_batches, n_chains); });
+  plan(b.counts, b.max_batches, 1);
+  plan(b.histograms, n_chains, model.n_free + 1);
+  plan(b.phase_cos, b.dims, model.n_nodes);
+  plan(b.phase_sin, b.dims, model.n_nodes);
+  return b;
+}
+
+/// The buffers of a run with `n_chains` chains (off unless `apply`), of a family with
+/// `values_per_variable` values (q).
 template <class ExecutionSpace>
 OverlapBuffers<ExecutionSpace> make_overlap_buffers(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
     const ObserverOptions& options, std::int32_t n_chains, std::int32_t n_replicas,
     std::int32_t values_per_variable, bool apply) {
-  using buffers = OverlapBuffers<ExecutionSpace>;
-  using imatrix = typename buffers::template matrix<std::int64_t>;
-  using dmatrix = typename buffers::template matrix<double>;
-  buffers b;
+  auto b = planned_overlap_buffers<ExecutionSpace>(model, options, n_chains, n_replicas, apply);
   if (!apply) return b;
-  b.max_batches = 2 * options.moment_batches;
   b.n_states = values_per_variable;
-  b.replicas = n_replicas;
-  auto alloc = [&space](const char* label) {
-    return Kokkos::view_alloc(space, std::string(label));
-  };
-  b.q2_sums = dmatrix(alloc("hamon::overlap_q2_sums"), b.max_batches, n_chains);
-  b.q4_sums = dmatrix(alloc("hamon::overlap_q4_sums"), b.max_batches, n_chains);
-  b.abs_q_sums = imatrix(alloc("hamon::overlap_abs_q_sums"), b.max_batches, n_chains);
-  b.link_sums = imatrix(alloc("hamon::overlap_link_sums"), b.max_batches, n_chains);
-  b.fourier_sums = dmatrix(alloc("hamon::overlap_fourier_sums"), b.max_batches, n_chains);
-  b.counts = imatrix(alloc("hamon::overlap_counts"), b.max_batches, 1);
-  b.histograms = imatrix(alloc("hamon::overlap_histograms"), n_chains, model.n_free + 1);
+  allocate_planned(space, b, "hamon::overlap_");
   const std::vector<int>& extents = model.periodic_extents;
-  b.dims = fourier_directions(model);
-  b.phase_cos = imatrix(alloc("hamon::overlap_phase_cos"), b.dims, model.n_nodes);
-  b.phase_sin = imatrix(alloc("hamon::overlap_phase_sin"), b.dims, model.n_nodes);
   if (b.dims > 0) {
     // On the host, once: the same table on every backend.
     auto c = Kokkos::create_mirror_view(b.phase_cos);
@@ -180,7 +183,7 @@ void accumulate_overlap_round(const ExecutionSpace& space,
                               const DeviceModel<typename ExecutionSpace::memory_space>& model,
                               const ChainState<ExecutionSpace, Value>& state,
                               std::int32_t n_replicas, OverlapBuffers<ExecutionSpace>& b) {
-  OverlapBatchesState& at = b.layout;
+  BatchLayout& at = b.layout;
   const std::int64_t batch = at.n_batches;
   const auto n_chains = static_cast<std::int32_t>(state.betas.extent(0));
   const ChainRows<ExecutionSpace, Value> rows(state);
@@ -277,13 +280,16 @@ void accumulate_overlap_round(const ExecutionSpace& space,
 template <class ExecutionSpace>
 OverlapBatchesState snapshot_overlaps(const ExecutionSpace& space,
                                       const OverlapBuffers<ExecutionSpace>& b) {
-  OverlapBatchesState m = b.layout;
+  OverlapBatchesState m;
+  static_cast<BatchLayout&>(m) = b.layout;
   const std::size_t rows = static_cast<std::size_t>(m.n_batches) + 1;
-  for_each_field_pair(OverlapBuffers<ExecutionSpace>::sums(b), OverlapBatchesState::sums(m),
+  using Buffers = OverlapBuffers<ExecutionSpace>;
+  for_each_field_pair(fields_of<const typename Buffers::Sums>(b),
+                      fields_of<OverlapBatchesState::Sums>(m),
                       [&](const auto& sums, const auto& saved) {
                         using T = typename std::decay_t<decltype(saved.value)>::value_type;
-                        auto all = to_host_vector<T>(space, sums.view);
-                        all.resize(rows * sums.view.extent(1));
+                        auto all = to_host_vector<T>(space, sums.value);
+                        all.resize(rows * sums.value.extent(1));
                         saved.value = std::move(all);
                       });
   m.histograms = to_host_vector<std::int64_t>(space, b.histograms);
@@ -313,18 +319,18 @@ template <class ExecutionSpace>
 void restore_overlaps(const ExecutionSpace& space, OverlapBuffers<ExecutionSpace>& b,
                       const OverlapBatchesState& m) {
   const std::size_t rows = checked_batch_rows(m, b.max_batches, "overlap");
-  for_each_field_pair(OverlapBuffers<ExecutionSpace>::sums(b), OverlapBatchesState::sums(m),
+  using Buffers = OverlapBuffers<ExecutionSpace>;
+  for_each_field_pair(fields_of<typename Buffers::Sums>(b),
+                      fields_of<const OverlapBatchesState::Sums>(m),
                       [&](const auto& sums, const auto& saved) {
-                        restore_batch_rows(space, sums.view, saved.value, rows, sums.name);
+                        restore_batch_rows(space, sums.value, saved.value, rows, sums.name);
                       });
   for (auto count : m.histograms) {
     if (count < 0) state_misfit("a negative overlap histogram count");
   }
   restore_batch_rows(space, b.histograms, m.histograms, b.histograms.extent(0),
                      "overlap histograms");
-  b.layout.length = m.length;
-  b.layout.n_batches = m.n_batches;
-  b.layout.in_batch = m.in_batch;
+  b.layout = m;
 }
 
 }  // namespace hamon::detail

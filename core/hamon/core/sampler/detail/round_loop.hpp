@@ -11,6 +11,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -29,6 +30,9 @@
 #include "hamon/core/util/host_copies.hpp"
 
 namespace hamon::detail {
+
+/// Rounds are a 32-bit word of the random-number counter.
+inline constexpr std::int64_t kMaxRounds = std::numeric_limits<std::uint32_t>::max();
 
 template <class ExecutionSpace, class Value = std::int8_t>
 struct RoundLoop {
@@ -102,6 +106,31 @@ struct RoundLoop {
                           saved.value = to_host_vector<T>(space, view.value);
                         });
     best.save(space, s.best, link);
+  }
+
+  /// Before anything is restored: a state of this loop's shape (machines, nodes, ladder
+  /// length, a round the counter can take), whose values the kernels index by or decide from
+  /// fit (restore_checks.hpp). The sizes of the rest are checked as they are restored.
+  void check(const saved_state& s, const DeviceModel<memory_space>& model) const {
+    const std::int32_t n_replicas = state.n_machines() / n_chains();
+    if (s.n_machines != state.n_machines()) {
+      state_misfit(
+          std::to_string(s.n_machines) + " machines, the options have " +
+          std::to_string(n_chains()) + " chains" +
+          (n_replicas > 1 ? " in " + std::to_string(n_replicas) + " replicas" : std::string()));
+    }
+    if (s.n_nodes != model.n_nodes) {
+      state_misfit(std::to_string(s.n_nodes) + " nodes, the model has " +
+                   std::to_string(model.n_nodes));
+    }
+    if (s.betas.size() != static_cast<std::size_t>(n_chains())) {
+      state_misfit("the ladder has another length");
+    }
+    if (s.rounds_done < 0 || s.rounds_done > kMaxRounds) state_misfit("impossible round number");
+    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains(), n_replicas);
+    check_trip_phases(s.trip_phase);
+    check_variables(s.spins, family, model);
+    check_variables(s.best.spins, family, model);
   }
 
   /// The spins of this state's machines (all of them in one process) from a whole state.

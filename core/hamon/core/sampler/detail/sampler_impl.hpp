@@ -38,9 +38,6 @@
 
 namespace hamon::detail {
 
-/// Rounds are a 32-bit word of the random-number counter.
-inline constexpr std::int64_t kMaxRounds = std::numeric_limits<std::uint32_t>::max();
-
 /// The model a SamplerCore keeps: `model` with the options' annealing path as its family
 /// allows (std::invalid_argument when no family storing `Value` samples it).
 template <class ExecutionSpace, class Value, class MemorySpace>
@@ -104,8 +101,8 @@ struct SamplerCore {
       }
     }
     // Before any of it is allocated: the state, the trace chunks and the moment sums.
-    require_space_memory<ExecutionSpace>(sampler_space_parts(
-        model, options, n_chains(), link.my_block(), loop.family.node_columns(model), sizeof(Value),
+    require_space_memory<ExecutionSpace>(sampler_space_parts<Value>(
+        model, options, n_chains(), link.my_block(), loop.family.node_columns(model),
         loop.family.table_bytes(model, n_chains())));
     loop.state = make_family_state(space, loop.family, model, ladder.betas, options.seed,
                                    link.my_block(), options.n_replicas);
@@ -276,11 +273,11 @@ struct SamplerCore {
     if (traces.sink != nullptr) traces.sink->sync();
     space.fence();
     SamplerState s;
-    s.betas = ladder.betas;
+    ladder.save(s);
     loop.save(space, s, link);
     if (moments.on()) s.moments = snapshot_moments(space, moments, link);
     if (overlaps.on()) s.overlaps = snapshot_overlaps(space, overlaps);
-    s.traces = traces.kept;
+    traces.save(s);
     return s;
   }
 
@@ -307,26 +304,12 @@ struct SamplerCore {
     inputs.back().fingerprint = state_fingerprint(s);
   }
 
+  /// Each part checks and restores its slice of the state: every value check before
+  /// anything is restored, each part's sizes as it restores them.
   void restore(const SamplerState& s) {
-    if (s.n_machines != n_machines()) {
-      state_misfit(std::to_string(s.n_machines) + " machines, the options have " +
-                   std::to_string(n_chains()) + " chains" +
-                   (options.n_replicas > 1
-                        ? " in " + std::to_string(options.n_replicas) + " replicas"
-                        : std::string()));
-    }
-    if (s.n_nodes != model.n_nodes) {
-      state_misfit(std::to_string(s.n_nodes) + " nodes, the model has " +
-                   std::to_string(model.n_nodes));
-    }
-    if (s.betas.size() != ladder.betas.size()) state_misfit("the ladder has another length");
-    if (s.rounds_done < 0 || s.rounds_done > kMaxRounds) state_misfit("impossible round number");
-    check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains(), options.n_replicas);
-    check_trip_phases(s.trip_phase);
-    check_variables(s.spins, loop.family, model);
-    check_variables(s.best.spins, loop.family, model);
-    validate_ladder(s.betas);
-    ladder.set(space, model, loop, s.betas);
+    loop.check(s, model);
+    ladder.check(s);
+    ladder.restore(space, model, loop, s);
     loop.restore(space, s);
     if (moments.on()) {
       restore_moments(space, moments, s.moments, link);

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -33,7 +34,9 @@
 #include "hamon/core/state/chain_rows.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/state/sampler_state.hpp"
+#include "hamon/core/util/host_copies.hpp"
 #include "hamon/core/util/launch.hpp"
+#include "hamon/core/util/view_fields.hpp"
 
 namespace hamon::detail {
 
@@ -60,42 +63,70 @@ inline PlannedTraceRows planned_trace_rows(const ObserverOptions& options,
 }
 
 template <class ExecutionSpace, class Value = std::int8_t>
-struct TraceChunks {
+struct TraceChunks : TracesOf<Value, ViewsIn<typename ExecutionSpace::memory_space>> {
   using memory_space = typename ExecutionSpace::memory_space;
+  // The traces (TracesOf, sampler_state.hpp): samples (chunk, n_sample_nodes), energies
+  // (chunk, n_chains) by temperature, index_process (chunk, n_machines): chain of every machine.
+  using Traces = TracesOf<Value, ViewsIn<memory_space>>;
+  using spliced_bases = std::tuple<Traces>;
   template <class T>
-  using matrix = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
+  using matrix = typename ViewsIn<memory_space>::template matrix<T>;
 
   // samples: every `samples_every` measured rounds, the cold chain at `sample_nodes`
   std::int64_t samples_every = 0;
   Kokkos::View<std::int32_t*, memory_space> sample_nodes;
-  matrix<Value> samples;               // (chunk, n_sample_nodes)
-  matrix<double> energies;             // (chunk, n_chains), by temperature
-  matrix<std::int32_t> index_process;  // (chunk, n_machines): chain of every machine
   // rows of the current chunks (the host knows them; kernels get them as arguments)
   std::int64_t samples_in_chunk = 0;
   std::int64_t traces_in_chunk = 0;
   PlannedTraceRows planned;  // past these the chunks grow (grow_past_plan)
 
   bool on() const {
-    return samples_every > 0 || energies.extent(0) > 0 || index_process.extent(0) > 0;
+    return samples_every > 0 || this->energies.extent(0) > 0 || this->index_process.extent(0) > 0;
+  }
+
+  template <class Self>
+  static auto fields(Self& c) {
+    return std::tuple_cat(
+        std::make_tuple(field("samples_every", c.samples_every),
+                        field("sample_nodes", c.sample_nodes)),
+        Traces::fields(c),
+        std::make_tuple(field("samples_in_chunk", c.samples_in_chunk),
+                        field("traces_in_chunk", c.traces_in_chunk), field("planned", c.planned)));
   }
 };
+static_assert(field_list_is_complete<TraceChunks<Kokkos::DefaultHostExecutionSpace>>());
 
-/// The chunks of a run of `planned_rounds` measured rounds (NrptOptions::n_rounds).
+/// The chunks of a run of `planned_rounds` measured rounds (NrptOptions::n_rounds),
+/// planned (util/view_fields.hpp): what make_trace_chunks allocates and the memory check
+/// counts.
+template <class ExecutionSpace, class Value = std::int8_t>
+TraceChunks<ExecutionSpace, Value> planned_trace_chunks(
+    const DeviceModel<typename ExecutionSpace::memory_space>& model, const ObserverOptions& options,
+    std::int32_t n_chains, std::int64_t planned_rounds) {
+  TraceChunks<ExecutionSpace, Value> b;
+  b.planned = planned_trace_rows(options, planned_rounds);
+  const std::int64_t trace_rows = trace_chunk_rows(b.planned.traces);
+  if (options.samples_every > 0) {
+    b.samples_every = options.samples_every;
+    const std::int64_t width = options.sample_nodes.empty()
+                                   ? model.n_nodes
+                                   : static_cast<std::int64_t>(options.sample_nodes.size());
+    plan_unfilled(b.sample_nodes, width);
+    plan(b.samples, trace_chunk_rows(b.planned.samples), width);
+  }
+  if (options.energies) plan(b.energies, trace_rows, n_chains);
+  if (options.index_process) plan(b.index_process, trace_rows, n_chains);
+  return b;
+}
+
+/// The chunks of a run of `planned_rounds` measured rounds, with the sampled nodes.
 template <class ExecutionSpace, class Value = std::int8_t>
 TraceChunks<ExecutionSpace, Value> make_trace_chunks(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
     const ObserverOptions& options, std::int32_t n_chains, std::int64_t planned_rounds) {
-  using chunks = TraceChunks<ExecutionSpace, Value>;
-  chunks b;
-  b.planned = planned_trace_rows(options, planned_rounds);
-  const std::int64_t sample_rows = trace_chunk_rows(b.planned.samples);
-  const std::int64_t trace_rows = trace_chunk_rows(b.planned.traces);
-  auto alloc = [&space](const char* label) {
-    return Kokkos::view_alloc(space, std::string(label));
-  };
+  auto b = planned_trace_chunks<ExecutionSpace, Value>(model, options, n_chains, planned_rounds);
+  allocate_planned(space, b);
   if (options.samples_every > 0) {
-    b.samples_every = options.samples_every;
     std::vector<std::int32_t> nodes;
     if (options.sample_nodes.empty()) {
       for (std::int64_t i = 0; i < model.n_nodes; ++i)
@@ -103,17 +134,7 @@ TraceChunks<ExecutionSpace, Value> make_trace_chunks(
     } else {
       for (std::int64_t i : options.sample_nodes) nodes.push_back(static_cast<std::int32_t>(i));
     }
-    b.sample_nodes = to_view(space, nodes, "hamon::sample_nodes");
-    b.samples = typename chunks::template matrix<Value>(alloc("hamon::samples_chunk"), sample_rows,
-                                                        nodes.size());
-  }
-  if (options.energies) {
-    b.energies = typename chunks::template matrix<double>(alloc("hamon::energy_chunk"), trace_rows,
-                                                          n_chains);
-  }
-  if (options.index_process) {
-    b.index_process = typename chunks::template matrix<std::int32_t>(alloc("hamon::index_chunk"),
-                                                                     trace_rows, n_chains);
+    copy_from_host(space, b.sample_nodes, nodes);
   }
   return b;
 }
@@ -260,6 +281,9 @@ struct TraceBuffer {
       to.insert(to.end(), block.begin(), block.end());
     }
   }
+
+  /// The row counts and kept rows (after a flush: every row written has left the chunks).
+  void save(SamplerStateOf<Value>& s) const { s.traces = kept; }
 
   /// Takes over a saved TraceState, refusing kept rows that do not match their counts.
   void restore(const TraceStateOf<Value>& t, const RankLink& link, std::int64_t n_chains) {

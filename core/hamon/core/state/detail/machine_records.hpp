@@ -6,23 +6,13 @@
 // Kokkos::View in an execution space's ChainState, so the field list that the checkpoint,
 // the snapshot and the restore walk is written once.
 
-#include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <tuple>
-#include <vector>
 
 #include "hamon/core/util/field_list.hpp"
+#include "hamon/core/util/view_fields.hpp"
 
 namespace hamon {
-
-template <class T>
-using HostList = std::vector<T>;
-
-template <class MemorySpace>
-struct ViewsIn {
-  template <class T>
-  using type = Kokkos::View<T*, MemorySpace>;
-};
 
 template <template <class> class List>
 struct MachineRecords {
