@@ -136,12 +136,13 @@ void allocate_planned(const ExecutionSpace& space, S& s, const std::string& pref
     using T = detail::bare_t<decltype(f.value)>;
     if constexpr (Kokkos::is_view<T>::value) {
       const void* data = f.value.data();
-      const std::string label = detail::label_of(f, prefix);
       if (data == detail::planned_marks.zeroed) {
-        f.value = detail::shaped_like<T>(Kokkos::view_alloc(space, label), f.value);
+        f.value =
+            detail::shaped_like<T>(Kokkos::view_alloc(space, detail::label_of(f, prefix)), f.value);
       } else if (data == detail::planned_marks.unfilled) {
         f.value = detail::shaped_like<T>(
-            Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), f.value);
+            Kokkos::view_alloc(space, Kokkos::WithoutInitializing, detail::label_of(f, prefix)),
+            f.value);
       }
     } else if constexpr (has_field_list_v<T>) {
       allocate_planned(space, f.value, prefix);
