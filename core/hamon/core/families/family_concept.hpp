@@ -19,7 +19,7 @@
 //   static double order_parameter(model, per_node_sum, rounds)
 //   static void start(space, model, state, seed)         allocate its tables, draw values
 //   static void refresh(space, model, state)             its tables from the ladder
-//   static void sweep(space, model, state, seed, round, sweep, kernel)
+//   static void sweep(space, model, state, seed, round, sweep_index, kernel)
 //   static void add_energies(space, model, state, kernel)
 //   static void observe(space, model, state, moments, batch)   the cold chain's moments
 //   static void cluster_move(space, model, state, scratch, seed, round)  only with
@@ -35,6 +35,10 @@
 // family for one space, like the tests' toys, may spell them for that space alone). Asking
 // a family is the only way the sampler's parts learn what differs between families: none of
 // them tests which family it runs.
+//
+// No parameter of an operation may share the operation's name (the sweep counter is
+// `sweep_index`, not `sweep`): nvcc names each extended lambda by the address of the function
+// around it, and a parameter that hides that name makes the lambda fail to compile for Cuda.
 
 #include <cstdint>
 #include <string>
@@ -166,7 +170,7 @@ constexpr bool check_family() {
     static_assert(is_detected_v<sweep_op, F, Space>,
                   "a model family provides `template <class Space> static void sweep(const "
                   "Space&, const DeviceModel<M>&, const ChainState<Space, storage_type>&, "
-                  "std::uint64_t seed, std::uint32_t round, std::uint32_t sweep, HostKernel)`");
+                  "std::uint64_t seed, std::uint32_t round, std::uint32_t sweep_index, HostKernel)`");
     static_assert(is_detected_v<add_energies_op, F, Space>,
                   "a model family provides `template <class Space> static void "
                   "add_energies(const Space&, const DeviceModel<M>&, const ChainState<Space, "

@@ -91,8 +91,8 @@ struct PottsFamily {
   template <class Space>
   static void sweep(const Space& space, const DeviceModel<typename Space::memory_space>& model,
                     const PottsState<Space>& state, std::uint64_t seed, std::uint32_t round,
-                    std::uint32_t sweep, HostKernel kernel) {
-    potts_sweep(space, model, state, seed, round, sweep, kernel);
+                    std::uint32_t sweep_index, HostKernel kernel) {
+    potts_sweep(space, model, state, seed, round, sweep_index, kernel);
   }
   template <class Space>
   static void add_energies(const Space& space,

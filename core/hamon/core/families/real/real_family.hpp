@@ -163,7 +163,7 @@ struct RealFamily {
   static void sweep(const ExecutionSpace& space,
                     const DeviceModel<typename ExecutionSpace::memory_space>& model,
                     const RealState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
-                    std::uint32_t sweep, HostKernel kernel) {
+                    std::uint32_t sweep_index, HostKernel kernel) {
     using memory_space = typename ExecutionSpace::memory_space;
     const RealModelViews<memory_space> views(model);
     const auto x = state.spins;
@@ -186,7 +186,7 @@ struct RealFamily {
       }
       const auto machine = static_cast<std::int32_t>(first + m);
       const auto words = [&](std::uint32_t call) {
-        return real_draw(seed, i, machine, sweep, round, call);
+        return real_draw(seed, i, machine, sweep_index, round, call);
       };
       const DoubleWellSite site{a * views.weights(i), a * views.fields(i) + beta * phi};
       x(m, i) = double_well_slice_step(site, x(m, i), words, kSliceTries);
@@ -233,7 +233,7 @@ struct RealFamily {
                       slope[l] = a[l] * views.fields(i) + b[l] * phi[l];
                     }
                     simd::double_well_lanes<kRealLanes / 8>(
-                        seed, static_cast<std::uint32_t>(i), machine0, sweep, round, values,
+                        seed, static_cast<std::uint32_t>(i), machine0, sweep_index, round, values,
                         a_lambda, slope, values, lanes, kSliceTries);
                     continue;
                   }
@@ -246,7 +246,7 @@ struct RealFamily {
                     nodes[g] = static_cast<std::uint32_t>(i);
                     groups[g] = machine0 / 4 + static_cast<std::uint32_t>(g);
                   }
-                  philox4_lanes<kGroups>(seed, nodes, groups, sweep, round, words);
+                  philox4_lanes<kGroups>(seed, nodes, groups, sweep_index, round, words);
                   const double d = views.weights(i);
                   const double h = views.fields(i);
 #ifdef HAMON_HOST_AVX512
@@ -282,7 +282,7 @@ struct RealFamily {
               const std::int64_t m = k % n_machines;
               const std::uint32_t word =
                   views.gaussian
-                      ? gaussian_word(seed, i, static_cast<std::int32_t>(first + m), sweep, round)
+                      ? gaussian_word(seed, i, static_cast<std::int32_t>(first + m), sweep_index, round)
                       : 0u;
               update(i, m, views.coupled_sum(i, x, m), word);
             });

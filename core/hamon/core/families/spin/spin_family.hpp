@@ -207,15 +207,15 @@ struct SpinFamily {
   static void sweep(const ExecutionSpace& space,
                     const DeviceModel<typename ExecutionSpace::memory_space>& model,
                     const SpinState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
-                    std::uint32_t sweep, HostKernel kernel) {
+                    std::uint32_t sweep_index, HostKernel kernel) {
     if (model.annealed) {
-      annealed_spin_sweep(space, model, state, seed, round, sweep);
+      annealed_spin_sweep(space, model, state, seed, round, sweep_index);
       return;
     }
     const std::int32_t bound = state.up_limit.extent(0) > 0 ? model.integer_field_bound : -1;
     for_each_colour_block(
         model, model.lattice.enabled && bound >= 0, [&](const auto& block, std::int64_t n_block) {
-          update_block(space, state, bound, block, n_block, seed, round, sweep, kernel);
+          update_block(space, state, bound, block, n_block, seed, round, sweep_index, kernel);
         });
   }
   template <class ExecutionSpace>
