@@ -167,10 +167,11 @@ constexpr bool check_family() {
     static_assert(is_detected_v<refresh_op, F, Space>,
                   "a model family provides `template <class Space> static void refresh(const "
                   "Space&, const DeviceModel<M>&, ChainState<Space, storage_type>&)`");
-    static_assert(is_detected_v<sweep_op, F, Space>,
-                  "a model family provides `template <class Space> static void sweep(const "
-                  "Space&, const DeviceModel<M>&, const ChainState<Space, storage_type>&, "
-                  "std::uint64_t seed, std::uint32_t round, std::uint32_t sweep_index, HostKernel)`");
+    static_assert(
+        is_detected_v<sweep_op, F, Space>,
+        "a model family provides `template <class Space> static void sweep(const "
+        "Space&, const DeviceModel<M>&, const ChainState<Space, storage_type>&, "
+        "std::uint64_t seed, std::uint32_t round, std::uint32_t sweep_index, HostKernel)`");
     static_assert(is_detected_v<add_energies_op, F, Space>,
                   "a model family provides `template <class Space> static void "
                   "add_energies(const Space&, const DeviceModel<M>&, const ChainState<Space, "

@@ -45,7 +45,8 @@ struct ModelFamily {
   void (*refresh)(const ExecutionSpace& space, const model_type& model, state_type& state);
   /// One sweep of every local machine.
   void (*sweep)(const ExecutionSpace& space, const model_type& model, const state_type& state,
-                std::uint64_t seed, std::uint32_t round, std::uint32_t sweep_index, HostKernel kernel);
+                std::uint64_t seed, std::uint32_t round, std::uint32_t sweep_index,
+                HostKernel kernel);
   /// The round's cluster moves between replica pairs (abilities.cluster_moves; null without).
   void (*cluster_move)(const ExecutionSpace& space, const model_type& model,
                        const state_type& state, const ClusterScratch<ExecutionSpace>& scratch,

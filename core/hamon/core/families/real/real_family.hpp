@@ -281,9 +281,9 @@ struct RealFamily {
               const std::int64_t i = block_nodes(begin + k / n_machines);
               const std::int64_t m = k % n_machines;
               const std::uint32_t word =
-                  views.gaussian
-                      ? gaussian_word(seed, i, static_cast<std::int32_t>(first + m), sweep_index, round)
-                      : 0u;
+                  views.gaussian ? gaussian_word(seed, i, static_cast<std::int32_t>(first + m),
+                                                 sweep_index, round)
+                                 : 0u;
               update(i, m, views.coupled_sum(i, x, m), word);
             });
       }
