@@ -80,7 +80,7 @@ template <class Space>
 struct Setup {
   Space space;
   hamon::DeviceModel<typename Space::memory_space> model;
-  hamon::ChainState<Space> state;
+  hamon::FamilyState<Space> state;
 
   /// `csr_only`: switch the lattice fast path off (gibbs_sweep then takes the CSR path).
   Setup(int side, int couplings, int chains, bool csr_only = false)

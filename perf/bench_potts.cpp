@@ -91,7 +91,7 @@ void potts_sweep(benchmark::State& state) {
   });
   state.counters["updates_per_ns"] = static_cast<double>(model.n_free) * chains *
                                      static_cast<double>(state.iterations()) / seconds * 1e-9;
-  state.counters["table"] = chain_state.potts_weight.extent(0) > 0 ? 1 : 0;
+  state.counters["table"] = chain_state.tables.potts_weight.extent(0) > 0 ? 1 : 0;
 }
 
 template <class Space>

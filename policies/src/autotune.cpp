@@ -11,6 +11,8 @@
 #include <utility>
 #include <variant>
 
+#include "hamon/core/families/model_families.hpp"
+#include "hamon/core/model/model_kind.hpp"
 #include "hamon/core/sampler/sampler.hpp"
 #include "hamon/core/tempering/schedule.hpp"
 #include "hamon/core/util/seeds.hpp"
@@ -26,15 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// The one place that tells the two storages of a model's variables apart: calls
-// run(Value()) with Value = double for a continuous model, std::int8_t otherwise
-// (the samplers of make_sampler_of).
-template <class Run>
-auto with_variables_of(const SpinModel& model, Run&& run) {
-  if (model.is_continuous()) return run(double());
-  return run(std::int8_t());
 }
 
 // The result of a run so far, carrying where it stopped (Continuation).
@@ -194,7 +187,7 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   const NrptRunner run = [&decision, &model, &o](const NrptOptions& flow_run) {
     NrptOptions options = flow_run;
     options.reference = o.reference;
-    return with_variables_of(model, [&](auto value) {
+    return detail::with_storage_of(kind_of(model), [&](auto value) {
       using Value = decltype(value);
       const auto sampler =
           make_sampler_of<Value>(decision, model, options, nullptr, nullptr, o.exchange);
@@ -284,7 +277,7 @@ NrptResult Plan::sample(std::int64_t n_rounds, NrptOptions options) const {
   if (!model) throw std::logic_error("hamon::Plan::sample: the plan has no model");
   if (options.burn_in == 0) options.burn_in = default_burn_in(n_rounds);
   const NrptOptions run = options_for(n_rounds, std::move(options));
-  return with_variables_of(*model, [&](auto value) {
+  return detail::with_storage_of(kind_of(*model), [&](auto value) {
     const auto sampler = production_sampler_of<decltype(value)>(run);
     sampler->run(run.burn_in + run.n_rounds);
     return finish(*sampler);
@@ -308,7 +301,7 @@ NrptResult Plan::extend(const NrptResult& previous, std::int64_t n_more,
   run.n_rounds = previous.n_rounds + n_more;
   run.progress_every = options.progress_every;
   run.on_progress = std::move(options.on_progress);
-  return with_variables_of(*model, [&](auto value) {
+  return detail::with_storage_of(kind_of(*model), [&](auto value) {
     using Value = decltype(value);
     const auto* state = std::get_if<SamplerStateOf<Value>>(&previous.continuation->state);
     if (state == nullptr) {

@@ -37,7 +37,7 @@ constexpr std::int32_t kMaxCount = 3;
 using Space = TEST_EXECSPACE;
 using Count = CountVariable::storage_type;
 using Model = hamon::DeviceModel<Space::memory_space>;
-using State = hamon::ChainState<Space, Count>;
+using State = hamon::FamilyState<Space, Count>;
 
 struct CountFamily {
   using variable = CountVariable;

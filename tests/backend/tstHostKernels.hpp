@@ -51,7 +51,7 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
     auto device = hamon::make_chain_state(space, dm, betas, 11);
     // Real fields without the boundary table: exp per update.
     auto exp_path = hamon::make_chain_state(space, dm, betas, 11);
-    exp_path.field_boundary = decltype(exp_path.field_boundary)();
+    exp_path.tables.field_boundary = decltype(exp_path.tables.field_boundary)();
     for (std::uint32_t sweep = 0; sweep < 3; ++sweep) {
       hamon::gibbs_sweep(space, dm, best, 11, 4, sweep, hamon::HostKernel::best);
       hamon::gibbs_sweep(space, dm, portable, 11, 4, sweep, hamon::HostKernel::portable);

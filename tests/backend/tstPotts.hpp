@@ -325,7 +325,7 @@ void expect_potts_kernels_agree(const hamon::DeviceModel<Space::memory_space>& d
   auto best = hamon::make_chain_state(space, dm, betas, 3);
   auto portable = hamon::make_chain_state(space, dm, betas, 3);
   auto device = hamon::make_chain_state(space, dm, betas, 3);
-  ASSERT_EQ(best.potts_weight.extent(0) > 0, table);
+  ASSERT_EQ(best.tables.potts_weight.extent(0) > 0, table);
   const auto label = std::to_string(dm.n_states) + " states, " + std::to_string(chains) +
                      " chains, lattice " + std::to_string(dm.lattice.enabled);
   for (std::uint32_t sweep = 0; sweep < 4; ++sweep) {

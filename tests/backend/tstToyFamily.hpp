@@ -33,7 +33,7 @@ namespace {
 using Space = TEST_EXECSPACE;
 using Real = hamon::RealVariable<double>::storage_type;
 using Model = hamon::DeviceModel<Space::memory_space>;
-using State = hamon::ChainState<Space, Real>;
+using State = hamon::FamilyState<Space, Real>;
 using Family = hamon::detail::ModelFamily<Space, Real>;
 
 void start_uniform(const Space& space, const Model&, State& state, std::uint64_t seed) {

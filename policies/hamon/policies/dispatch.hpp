@@ -98,18 +98,25 @@ std::unique_ptr<SamplerBaseOf<double>> make_real_sampler(const DeviceDecision& d
                                                          TraceSink* sink,
                                                          const SamplerStateOf<double>* resume_from,
                                                          MachineExchange* exchange = nullptr);
-/// make_sampler (Value = std::int8_t) or make_real_sampler (Value = double), for code that
-/// is generic in the storage of the model's variables.
+/// make_sampler or make_real_sampler by the storage of the model's variables (`Value{}`), for
+/// code that is generic in it.
+inline std::unique_ptr<SamplerBaseOf<std::int8_t>> make_sampler_storing(
+    std::int8_t, const DeviceDecision& decision, const SpinModel& model,
+    const NrptOptions& options, TraceSink* sink, const SamplerStateOf<std::int8_t>* resume_from,
+    MachineExchange* exchange) {
+  return make_sampler(decision, model, options, sink, resume_from, exchange);
+}
+inline std::unique_ptr<SamplerBaseOf<double>> make_sampler_storing(
+    double, const DeviceDecision& decision, const SpinModel& model, const NrptOptions& options,
+    TraceSink* sink, const SamplerStateOf<double>* resume_from, MachineExchange* exchange) {
+  return make_real_sampler(decision, model, options, sink, resume_from, exchange);
+}
 template <class Value>
 std::unique_ptr<SamplerBaseOf<Value>> make_sampler_of(
     const DeviceDecision& decision, const SpinModel& model, const NrptOptions& options,
     TraceSink* sink = nullptr, const SamplerStateOf<Value>* resume_from = nullptr,
     MachineExchange* exchange = nullptr) {
-  if constexpr (std::is_same_v<Value, double>) {
-    return make_real_sampler(decision, model, options, sink, resume_from, exchange);
-  } else {
-    return make_sampler(decision, model, options, sink, resume_from, exchange);
-  }
+  return make_sampler_storing(Value{}, decision, model, options, sink, resume_from, exchange);
 }
 
 /// An RBM trainer (hamon/core/train/rbm_trainer.hpp) in the space the decision names: a new

@@ -12,7 +12,7 @@
 
 #include "hamon/core/families/model_families.hpp"
 #include "hamon/core/model/device_model.hpp"
-#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/util/fixed_point.hpp"
 #include "hamon/core/util/host_kernel.hpp"
 
@@ -26,7 +26,7 @@ namespace hamon {
 template <class ExecutionSpace>
 void compute_energies(const ExecutionSpace& space,
                       const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                      const ChainState<ExecutionSpace>& state,
+                      const FamilyState<ExecutionSpace>& state,
                       HostKernel kernel = HostKernel::best) {
   detail::family_of<ExecutionSpace>(model).energies(space, model, state, kernel);
 }

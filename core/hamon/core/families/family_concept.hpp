@@ -8,6 +8,9 @@
 //   using variable = K;                        its variable kind (model/variable_kind.hpp);
 //                                              the state stores K::storage_type
 //   static constexpr FamilyAbilities abilities what the sampler may combine it with
+//   template <class M> using tables = T<M>;    optional: the tables it owns in a state
+//                                              (family_state.hpp), allocated in `start`
+//                                              and filled in `refresh`
 //   static bool takes(model)                   whether it samples this model
 //   static std::string name(model)             what users call such a model, for messages
 //   static std::int32_t values_per_variable(model)  how many values a variable takes (the
@@ -31,7 +34,8 @@
 //                                              the unit of an edge sum
 //
 // `space` is an execution space, `model` the DeviceModel of its memory, `state` the
-// ChainState of K::storage_type; the operations on a space are usually templates on it (a
+// FamilyState of K::storage_type (family_state.hpp: the chains and the tables of the
+// storage's families); the operations on a space are usually templates on it (a
 // family for one space, like the tests' toys, may spell them for that space alone). Asking
 // a family is the only way the sampler's parts learn what differs between families: none of
 // them tests which family it runs.
@@ -48,7 +52,7 @@
 
 #include "hamon/core/families/family_abilities.hpp"
 #include "hamon/core/model/device_model.hpp"
-#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/cluster_scratch.hpp"
 #include "hamon/core/state/moment_buffers.hpp"
 #include "hamon/core/stats/moments.hpp"
@@ -72,7 +76,7 @@ using family_storage_t = typename F::variable::storage_type;
 template <class Space>
 using model_of_t = DeviceModel<typename Space::memory_space>;
 template <class F, class Space>
-using family_state_t = ChainState<Space, family_storage_t<F>>;
+using family_state_t = FamilyState<Space, family_storage_t<F>>;
 
 // One alias per operation: each is a valid type exactly when F spells it as above.
 template <class F>
@@ -131,6 +135,22 @@ using cluster_move_op = decltype(F::cluster_move(
     std::declval<const Space&>(), std::declval<const model_of_t<Space>&>(),
     std::declval<const family_state_t<F, Space>&>(), std::declval<const ClusterScratch<Space>&>(),
     std::uint64_t{}, std::uint32_t{}));
+template <class F, class Space>
+using tables_op = typename F::template tables<typename Space::memory_space>;
+template <class F, class Space>
+using planned_tables_op = decltype(tables_op<F, Space>{
+    F::template planned_tables<typename Space::memory_space>(
+        std::declval<const model_of_t<Space>&>(), std::int64_t{})});
+/// A family's tables in a state of its storage: they must be among those the storage's
+/// state carries (family_state.hpp).
+template <class F, class Space>
+constexpr bool state_carries_tables() {
+  if constexpr (is_detected_v<tables_op, F, Space>) {
+    return std::is_base_of_v<tables_op<F, Space>, typename family_state_t<F, Space>::tables_type>;
+  } else {
+    return true;
+  }
+}
 
 /// True for a complete family; otherwise the first missing piece is a static_assert naming it.
 template <class F, class Space>
@@ -162,35 +182,41 @@ constexpr bool check_family() {
                   "DeviceModel<M>&, double per_node_sum, std::int64_t rounds)`");
     static_assert(is_detected_v<start_op, F, Space>,
                   "a model family provides `template <class Space> static void start(const "
-                  "Space&, const DeviceModel<M>&, ChainState<Space, storage_type>&, "
+                  "Space&, const DeviceModel<M>&, FamilyState<Space, storage_type>&, "
                   "std::uint64_t seed)`");
     static_assert(is_detected_v<refresh_op, F, Space>,
                   "a model family provides `template <class Space> static void refresh(const "
-                  "Space&, const DeviceModel<M>&, ChainState<Space, storage_type>&)`");
+                  "Space&, const DeviceModel<M>&, FamilyState<Space, storage_type>&)`");
     static_assert(
         is_detected_v<sweep_op, F, Space>,
         "a model family provides `template <class Space> static void sweep(const "
-        "Space&, const DeviceModel<M>&, const ChainState<Space, storage_type>&, "
+        "Space&, const DeviceModel<M>&, const FamilyState<Space, storage_type>&, "
         "std::uint64_t seed, std::uint32_t round, std::uint32_t sweep_index, HostKernel)`");
     static_assert(is_detected_v<add_energies_op, F, Space>,
                   "a model family provides `template <class Space> static void "
-                  "add_energies(const Space&, const DeviceModel<M>&, const ChainState<Space, "
+                  "add_energies(const Space&, const DeviceModel<M>&, const FamilyState<Space, "
                   "storage_type>&, HostKernel)`");
     static_assert(is_detected_v<observe_op, F, Space>,
                   "a model family provides `template <class Space> static void observe(const "
-                  "Space&, const DeviceModel<M>&, const ChainState<Space, storage_type>&, const "
+                  "Space&, const DeviceModel<M>&, const FamilyState<Space, storage_type>&, const "
                   "MomentBuffers<Space>&, std::int64_t batch)`");
     if constexpr (is_detected_v<abilities_op, F>) {
       static_assert(!F::abilities.cluster_moves || is_detected_v<cluster_move_op, F, Space>,
                     "a model family with cluster_moves provides `template <class Space> static "
                     "void cluster_move(const Space&, const DeviceModel<M>&, const "
-                    "ChainState<Space, storage_type>&, const ClusterScratch<Space>&, "
+                    "FamilyState<Space, storage_type>&, const ClusterScratch<Space>&, "
                     "std::uint64_t seed, std::uint32_t round)`");
     }
     static_assert(is_detected_v<node_moments_op, F, Space>,
                   "a model family provides `template <class Space> static double "
                   "node_moments(const Space&, const DeviceModel<M>&, const ColumnBatchSums& "
                   "node_sums, std::vector<double>& energy, Moments& out)`");
+    static_assert(!is_detected_v<tables_op, F, Space> || is_detected_v<planned_tables_op, F, Space>,
+                  "a model family with `tables` plans them: `template <class M> static tables<M> "
+                  "planned_tables(const DeviceModel<M>&, std::int64_t n_chains)`");
+    static_assert(state_carries_tables<F, Space>(),
+                  "a model family's tables are carried by the state of its storage: list them "
+                  "in StorageTables (families/family_state.hpp)");
   }
   return is_detected_v<variable_op, F> && is_detected_v<abilities_op, F> &&
          is_detected_v<takes_op, F, Space> && is_detected_v<name_op, F, Space> &&

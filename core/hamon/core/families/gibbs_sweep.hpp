@@ -41,19 +41,19 @@
 
 #include "hamon/core/families/model_families.hpp"
 #include "hamon/core/model/device_model.hpp"
-#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/util/host_kernel.hpp"
 
 namespace hamon {
 
 /// Fills the decision tables of the model's family from the ladder (families/model_families.hpp):
-/// state.up_limit / up_floor with integer local fields, state.field_boundary otherwise
+/// state.tables.up_limit / up_floor with integer local fields, state.tables.field_boundary otherwise
 /// (allocated here); a Potts model's weights. Call after creating the state and whenever
 /// `betas` change.
 template <class ExecutionSpace>
 void refresh_acceptance_thresholds(const ExecutionSpace& space,
                                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                                   ChainState<ExecutionSpace>& state) {
+                                   FamilyState<ExecutionSpace>& state) {
   detail::family_of<ExecutionSpace>(model).refresh(space, model, state);
 }
 
@@ -65,7 +65,7 @@ void refresh_acceptance_thresholds(const ExecutionSpace& space,
 template <class ExecutionSpace>
 void gibbs_sweep(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                 const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
+                 const FamilyState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep, HostKernel kernel = HostKernel::best) {
   detail::family_of<ExecutionSpace>(model).sweep(space, model, state, seed, round, sweep, kernel);
 }

@@ -19,7 +19,7 @@
 
 #include "hamon/core/families/family_concept.hpp"
 #include "hamon/core/model/device_model.hpp"
-#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/cluster_scratch.hpp"
 #include "hamon/core/state/moment_buffers.hpp"
 #include "hamon/core/stats/moments.hpp"
@@ -31,7 +31,7 @@ namespace hamon::detail {
 template <class ExecutionSpace, class Value>
 struct ModelFamily {
   using model_type = DeviceModel<typename ExecutionSpace::memory_space>;
-  using state_type = ChainState<ExecutionSpace, Value>;
+  using state_type = FamilyState<ExecutionSpace, Value>;
   using moments_type = MomentBuffers<ExecutionSpace>;
 
   FamilyAbilities abilities;

@@ -10,6 +10,7 @@
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/detail/chain_state_shell.hpp"
 #include "hamon/core/sampler/machine_exchange.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/tempering/swap.hpp"
 
@@ -24,7 +25,7 @@ namespace hamon {
 /// With `local` (a block of machine_blocks(betas.size(), ranks)), the state holds the spins
 /// of those machines only, the same spins they have in the whole run.
 template <class ExecutionSpace>
-ChainState<ExecutionSpace> make_chain_state(
+FamilyState<ExecutionSpace> make_chain_state(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
     const std::vector<double>& betas, std::uint64_t seed,
     std::optional<MachineBlock> local = std::nullopt) {
@@ -38,7 +39,7 @@ ChainState<ExecutionSpace> make_chain_state(
 /// side (training's persistent chains: detail::LadderOrder::by_chain). The swap counters
 /// are per pair of the ladder, pooled over the ladders.
 template <class ExecutionSpace>
-ChainState<ExecutionSpace> make_ladders_state(
+FamilyState<ExecutionSpace> make_ladders_state(
     const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
     const std::vector<double>& betas, std::int32_t n_ladders, std::uint64_t seed) {
   const auto n = static_cast<std::int32_t>(betas.size()) * n_ladders;

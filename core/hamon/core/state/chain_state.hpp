@@ -15,6 +15,9 @@
 // [first_machine, first_machine + n_local_machines()), while the ladder, the permutations,
 // the energies, the counters and the trip phases (MachineRecords) cover every machine
 // (replicated).
+//
+// The chains know no model family: a family's tables (decision thresholds, weights) ride
+// beside them in families/family_state.hpp's FamilyState, which the samplers hold.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -37,19 +40,6 @@ struct ChainState : MachineRecords<ViewsIn<typename ExecutionSpace::memory_space
                                    // hold their value (Potts: the state's bits, read as uint8)
   std::int32_t first_machine = 0;  // the machine of spins' row 0 (a multiple of 16)
   view<double> betas;              // per chain (temperature index), ascending
-  /// With integer local fields |phi| <= R, the heat-bath thresholds (families/spin/heat_bath.hpp):
-  /// a word w decides +1 iff phi + R >= up_floor(chain) and w <= up_limit(chain, phi + R).
-  /// Empty otherwise. They depend on the ladder only: refresh_acceptance_thresholds after
-  /// changing `betas`.
-  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space> up_limit;
-  view<std::int32_t> up_floor;
-  /// With real local fields, the field values where the byte decision changes, per chain
-  /// (n_chains, 257; families/spin/field_boundaries.hpp): allocated and filled by
-  /// refresh_acceptance_thresholds. Empty: the sweep evaluates exp per update instead.
-  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> field_boundary;
-  /// Potts models with integer local fields: exp(-beta k) per (chain, k), k = 0 .. the
-  /// model's integer_field_bound (families/potts/potts_update.hpp). Empty otherwise.
-  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> potts_weight;
 
   /// Every machine of the run.
   std::int32_t n_machines() const {

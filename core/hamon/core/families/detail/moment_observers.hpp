@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <string>
 
 #include "hamon/core/families/potts/potts_update.hpp"
 #include "hamon/core/model/device_model.hpp"
@@ -17,6 +18,33 @@
 
 namespace hamon::detail {
 
+/// The node and edge passes every family's observer makes over the coldest chain: node(m, i)
+/// for each node and edge_sums(batch, e) += edge(m, i, j) for each edge (i, j), m the row of
+/// the machine at the coldest chain (nothing where another rank holds it). The kernels are
+/// "hamon::observe_<kind>_nodes" and "..._edges".
+template <class ExecutionSpace, class Value, class Node, class Edge>
+void observe_coldest_nodes_and_edges(
+    const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
+    const ChainRows<ExecutionSpace, Value>& rows, const MomentBuffers<ExecutionSpace>& b,
+    std::int64_t batch, const std::string& kind, const Node& node, const Edge& edge) {
+  launch(
+      space, ("hamon::observe_" + kind + "_nodes").c_str(), model.n_nodes, model.n_nodes,
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int32_t m = rows.row(rows.coldest);
+        if (m >= 0) node(m, i);
+      });
+  const auto edge_sums = b.edge_sums;
+  const auto edge_i = model.edge_i;
+  const auto edge_j = model.edge_j;
+  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
+  launch(
+      space, ("hamon::observe_" + kind + "_edges").c_str(), n_edges, n_edges,
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        const std::int32_t m = rows.row(rows.coldest);
+        if (m >= 0) edge_sums(batch, e) += edge(m, edge_i(e), edge_j(e));
+      });
+}
+
 /// The Potts observer: state counts per node, edge agreements, and max_s n_s for the order
 /// parameter.
 template <class ExecutionSpace>
@@ -26,30 +54,20 @@ void observe_potts_moments(const ExecutionSpace& space,
                            const MomentBuffers<ExecutionSpace>& b, std::int64_t batch) {
   const ChainRows<ExecutionSpace, std::int8_t> rows(state);
   const auto node_sums = b.node_sums;
-  const auto edge_sums = b.edge_sums;
-  const auto edge_i = model.edge_i;
-  const auto edge_j = model.edge_j;
   const auto state_counts = b.state_counts;
   const std::int32_t q = model.n_states;
   small_for(
       space, "hamon::clear_state_counts", q,
       KOKKOS_LAMBDA(const std::int64_t s) { state_counts(s) = 0; });
-  launch(
-      space, "hamon::observe_potts_nodes", model.n_nodes, model.n_nodes,
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int32_t m = rows.row(rows.coldest);
-        if (m < 0) return;
+  observe_coldest_nodes_and_edges(
+      space, model, rows, b, batch, "potts",
+      KOKKOS_LAMBDA(const std::int32_t m, const std::int64_t i) {
         const std::int32_t x = potts_state(rows.values(m, i));
         node_sums(batch, i * q + x) += 1;
         Kokkos::atomic_add(&state_counts(x), std::int64_t(1));
-      });
-  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
-  launch(
-      space, "hamon::observe_potts_edges", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int32_t m = rows.row(rows.coldest);
-        if (m >= 0 && rows.values(m, edge_i(e)) == rows.values(m, edge_j(e))) {
-          edge_sums(batch, e) += 1;
-        }
+      },
+      KOKKOS_LAMBDA(const std::int32_t m, const std::int32_t i, const std::int32_t j) {
+        return rows.values(m, i) == rows.values(m, j) ? std::int64_t(1) : std::int64_t(0);
       });
   const auto energy_sums = b.energy_sums;
   const auto largest = b.abs_magnetization_sums;
@@ -76,20 +94,11 @@ void observe_spin_moments(const ExecutionSpace& space,
   const ChainRows<ExecutionSpace, std::int8_t> rows(state);
   const auto spins = state.spins;
   const auto node_sums = b.node_sums;
-  const auto edge_sums = b.edge_sums;
-  const auto edge_i = model.edge_i;
-  const auto edge_j = model.edge_j;
-  launch(
-      space, "hamon::observe_node_moments", model.n_nodes, model.n_nodes,
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int32_t m = rows.row(rows.coldest);
-        if (m >= 0) node_sums(batch, i) += spins(m, i);
-      });
-  const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
-  launch(
-      space, "hamon::observe_edge_moments", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int32_t m = rows.row(rows.coldest);
-        if (m >= 0) edge_sums(batch, e) += spins(m, edge_i(e)) * spins(m, edge_j(e));
+  observe_coldest_nodes_and_edges(
+      space, model, rows, b, batch, "spin",
+      KOKKOS_LAMBDA(const std::int32_t m, const std::int64_t i) { node_sums(batch, i) += spins(m, i); },
+      KOKKOS_LAMBDA(const std::int32_t m, const std::int32_t i, const std::int32_t j) {
+        return std::int64_t(spins(m, i) * spins(m, j));
       });
   const auto energy_sums = b.energy_sums;
   const auto abs_m = b.abs_magnetization_sums;

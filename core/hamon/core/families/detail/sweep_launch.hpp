@@ -17,7 +17,7 @@
 #include "hamon/core/families/spin/field_boundaries.hpp"
 #include "hamon/core/families/spin/heat_bath.hpp"
 #include "hamon/core/model/device_model.hpp"
-#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/util/host_kernel.hpp"
 #include "hamon/core/util/launch.hpp"
 
@@ -52,7 +52,7 @@ std::int32_t register_run(const ExecutionSpace& space, std::int64_t n_block) {
 /// One colour block in the host style (`HostStyle`, `simd`: in registers) or the device
 /// style.
 template <bool HostStyle, class ExecutionSpace, class Block>
-void update_block_in_style(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state,
+void update_block_in_style(const ExecutionSpace& space, const FamilyState<ExecutionSpace>& state,
                            std::int32_t bound, const Block& block, std::int64_t n_block,
                            std::uint64_t seed, std::uint32_t round, std::uint32_t sweep,
                            bool simd) {
@@ -65,9 +65,9 @@ void update_block_in_style(const ExecutionSpace& space, const ChainState<Executi
   args.betas = state.betas;
   args.chain_of_machine = state.local_chain_of_machine();
   args.first_group = static_cast<std::uint32_t>(state.first_machine / kMachinesPerDraw);
-  args.up_limit = state.up_limit;
-  args.up_floor = state.up_floor;
-  args.field_boundary = state.field_boundary;
+  args.up_limit = state.tables.up_limit;
+  args.up_floor = state.tables.up_floor;
+  args.field_boundary = state.tables.field_boundary;
   args.bound = bound;
   args.n_block = n_block;
   args.n_groups = n_groups;
@@ -85,7 +85,7 @@ void update_block_in_style(const ExecutionSpace& space, const ChainState<Executi
 }
 
 template <class ExecutionSpace, class Block>
-void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state,
+void update_block(const ExecutionSpace& space, const FamilyState<ExecutionSpace>& state,
                   std::int32_t bound, const Block& block, std::int64_t n_block, std::uint64_t seed,
                   std::uint32_t round, std::uint32_t sweep, HostKernel kernel) {
   if constexpr (host_style<ExecutionSpace>) {
@@ -105,14 +105,14 @@ void update_block(const ExecutionSpace& space, const ChainState<ExecutionSpace>&
 template <bool HostStyle, class ExecutionSpace>
 void potts_sweep_in_style(const ExecutionSpace& space,
                           const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                          const ChainState<ExecutionSpace>& state, std::uint64_t seed,
+                          const FamilyState<ExecutionSpace>& state, std::uint64_t seed,
                           std::uint32_t round, std::uint32_t sweep) {
   PottsUpdate<ExecutionSpace, HostStyle> update;
   update.model = model;
   update.spins = state.spins;
   update.betas = state.betas;
   update.chain_of_machine = state.local_chain_of_machine();
-  update.weight = state.potts_weight;
+  update.weight = state.tables.potts_weight;
   update.n_machines = state.n_local_machines();
   update.n_groups = (update.n_machines + kPottsMachinesPerDraw - 1) / kPottsMachinesPerDraw;
   update.first_group = static_cast<std::uint32_t>(state.first_machine / kPottsMachinesPerDraw);
@@ -147,13 +147,13 @@ void potts_sweep_in_style(const ExecutionSpace& space,
 /// the Potts form or no couplings on CSR edges (not general matrices), q <= 16.
 template <class ExecutionSpace>
 bool potts_registers_apply(const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                           const ChainState<ExecutionSpace>& state) {
-  return state.potts_weight.extent(0) > 0 && model.csr_matrices.extent(0) == 0 &&
+                           const FamilyState<ExecutionSpace>& state) {
+  return state.tables.potts_weight.extent(0) > 0 && model.csr_matrices.extent(0) == 0 &&
          model.n_states <= kPottsRegisterStates && state.n_local_machines() > 0;
 }
 
 template <class ExecutionSpace, class Block>
-void potts_block_in_registers(const ExecutionSpace& space, const ChainState<ExecutionSpace>& state,
+void potts_block_in_registers(const ExecutionSpace& space, const FamilyState<ExecutionSpace>& state,
                               const DeviceModel<typename ExecutionSpace::memory_space>& model,
                               const Block& block, std::int64_t n_block, std::uint64_t seed,
                               std::uint32_t round, std::uint32_t sweep) {
@@ -162,7 +162,7 @@ void potts_block_in_registers(const ExecutionSpace& space, const ChainState<Exec
   update.spins = state.spins;
   update.state_fields = model.state_fields;
   update.chain_of_machine = state.local_chain_of_machine();
-  update.weight = state.potts_weight;
+  update.weight = state.tables.potts_weight;
   update.q = model.n_states;
   update.n_machines = state.n_local_machines();
   update.n_block = n_block;
@@ -179,7 +179,7 @@ void potts_block_in_registers(const ExecutionSpace& space, const ChainState<Exec
 template <class ExecutionSpace>
 void potts_sweep_in_registers(const ExecutionSpace& space,
                               const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                              const ChainState<ExecutionSpace>& state, std::uint64_t seed,
+                              const FamilyState<ExecutionSpace>& state, std::uint64_t seed,
                               std::uint32_t round, std::uint32_t sweep) {
   for_each_colour_block(model, model.lattice.enabled, [&](const auto& block, std::int64_t n_block) {
     potts_block_in_registers(space, state, model, block, n_block, seed, round, sweep);
@@ -190,7 +190,7 @@ void potts_sweep_in_registers(const ExecutionSpace& space,
 template <class ExecutionSpace>
 void potts_sweep(const ExecutionSpace& space,
                  const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                 const ChainState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
+                 const FamilyState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep, HostKernel kernel) {
   if constexpr (host_style<ExecutionSpace>) {
 #if defined(HAMON_HOST_AVX512)
@@ -208,11 +208,11 @@ void potts_sweep(const ExecutionSpace& space,
   potts_sweep_in_style<false>(space, model, state, seed, round, sweep);
 }
 
-/// Fills state.potts_weight (when the model's local fields are integers) from the ladder.
+/// Fills state.tables.potts_weight (when the model's local fields are integers) from the ladder.
 template <class ExecutionSpace>
-void refresh_potts_weights(const ExecutionSpace& space, ChainState<ExecutionSpace>& state) {
-  if (state.potts_weight.extent(0) == 0) return;
-  const auto weight = state.potts_weight;
+void refresh_potts_weights(const ExecutionSpace& space, FamilyState<ExecutionSpace>& state) {
+  if (state.tables.potts_weight.extent(0) == 0) return;
+  const auto weight = state.tables.potts_weight;
   const auto betas = state.betas;
   const auto width = static_cast<std::int64_t>(weight.extent(1));
   Kokkos::parallel_for(

@@ -16,17 +16,19 @@
 #include "hamon/core/families/detail/sweep_launch.hpp"
 #include "hamon/core/families/family_concept.hpp"
 #include "hamon/core/families/potts/detail/potts_energy.hpp"
+#include "hamon/core/families/potts/potts_tables.hpp"
 #include "hamon/core/families/potts/potts_update.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/variable_kind.hpp"
-#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/util/host_kernel.hpp"
 #include "hamon/core/util/view_bytes.hpp"
+#include "hamon/core/util/view_fields.hpp"
 
 namespace hamon::detail {
 
 template <class ExecutionSpace>
-using PottsState = ChainState<ExecutionSpace, CategoryVariable::storage_type>;
+using PottsState = FamilyState<ExecutionSpace, CategoryVariable::storage_type>;
 
 /// The Potts family (family_concept.hpp): q-state categories.
 struct PottsFamily {
@@ -69,11 +71,20 @@ struct PottsFamily {
     return "holds " + std::to_string(state) +
            ", not a state below q = " + std::to_string(model.n_states);
   }
-  /// start_potts' weight table, with integer local fields only.
+  template <class MemorySpace>
+  using tables = PottsTables<MemorySpace>;
+  /// The weight table `start` allocates, planned: with integer local fields only.
+  template <class MemorySpace, class Model>
+  static PottsTables<MemorySpace> planned_tables(const Model& model, std::int64_t n_chains) {
+    PottsTables<MemorySpace> t;
+    if (model.integer_field_bound >= 0) {
+      plan_unfilled(t.potts_weight, n_chains, model.integer_field_bound + 1);
+    }
+    return t;
+  }
   template <class Model>
   static double table_bytes(const Model& model, std::int64_t n_chains) {
-    const std::int32_t bound = model.integer_field_bound;
-    return bound >= 0 ? view_bytes(static_cast<double>(n_chains) * (bound + 1), 8) : 0.0;
+    return view_fields_bytes(planned_tables<Kokkos::HostSpace>(model, n_chains));
   }
   /// One marginal P(x_i = s) per state.
   template <class Model>
@@ -114,19 +125,13 @@ struct PottsFamily {
     return 1.0;
   }
 
-  /// The weight table (integer local fields), then uniformly random states
+  /// The weight table (planned_tables), then uniformly random states
   /// (draw_initial_values): a state is floor(w q / 2^32); clamped nodes hold their state.
   template <class ExecutionSpace>
   static void start(const ExecutionSpace& space,
                     const DeviceModel<typename ExecutionSpace::memory_space>& model,
                     PottsState<ExecutionSpace>& state, std::uint64_t seed) {
-    using memory_space = typename ExecutionSpace::memory_space;
-    if (model.integer_field_bound >= 0) {
-      state.potts_weight = Kokkos::View<double**, Kokkos::LayoutRight, memory_space>(
-          Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
-                             std::string("hamon::potts_weight")),
-          static_cast<std::int64_t>(state.betas.extent(0)), model.integer_field_bound + 1);
-    }
+    allocate_tables<PottsFamily>(space, model, state);
     const auto clamp_state = model.clamp_state;
     const auto q = static_cast<std::uint64_t>(model.n_states);
     draw_initial_values(

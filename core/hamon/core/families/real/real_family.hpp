@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "hamon/core/families/detail/initial_values.hpp"
+#include "hamon/core/families/detail/moment_observers.hpp"
 #include "hamon/core/families/detail/sweep_launch.hpp"
 #include "hamon/core/families/family_concept.hpp"
 #include "hamon/core/families/real/detail/real_host_simd.hpp"
@@ -32,7 +33,7 @@
 #include "hamon/core/model/spin_model.hpp"
 #include "hamon/core/model/variable_kind.hpp"
 #include "hamon/core/state/chain_rows.hpp"
-#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/moment_buffers.hpp"
 #include "hamon/core/util/counter_rng.hpp"
 #include "hamon/core/util/fixed_point.hpp"
@@ -42,7 +43,7 @@
 namespace hamon::detail {
 
 template <class ExecutionSpace>
-using RealState = ChainState<ExecutionSpace, RealVariable<double>::storage_type>;
+using RealState = FamilyState<ExecutionSpace, RealVariable<double>::storage_type>;
 
 /// Machines of one host work item: a node's machines in runs of this many, their values
 /// contiguous (ChainState's LayoutLeft), 8 Philox generators side by side for the
@@ -348,24 +349,17 @@ struct RealFamily {
     const ChainRows<ExecutionSpace, double> rows(state);
     const auto x = state.spins;
     const auto node_sums = b.node_sums;
-    const auto edge_sums = b.edge_sums;
-    const auto edge_i = model.edge_i;
-    const auto edge_j = model.edge_j;
     const std::int64_t n_nodes = model.n_nodes;
-    launch(
-        space, "hamon::observe_real_nodes", n_nodes, n_nodes, KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::int32_t m = rows.row(rows.coldest);
-          if (m < 0) return;
+    observe_coldest_nodes_and_edges(
+        space, model, rows, b, batch, "real",
+        KOKKOS_LAMBDA(const std::int32_t m, const std::int64_t i) {
           const double v = x(m, i);
           node_sums(batch, i) += real_to_fixed(v);
           node_sums(batch, n_nodes + i) += real_to_fixed(v * v);
           node_sums(batch, 2 * n_nodes + i) += real_to_fixed(views.node_energy(i, v));
-        });
-    const auto n_edges = static_cast<std::int64_t>(edge_sums.extent(1));
-    launch(
-        space, "hamon::observe_real_edges", n_edges, n_edges, KOKKOS_LAMBDA(const std::int64_t e) {
-          const std::int32_t m = rows.row(rows.coldest);
-          if (m >= 0) edge_sums(batch, e) += real_to_fixed(x(m, edge_i(e)) * x(m, edge_j(e)));
+        },
+        KOKKOS_LAMBDA(const std::int32_t m, const std::int32_t i, const std::int32_t j) {
+          return real_to_fixed(x(m, i) * x(m, j));
         });
     const auto energy_sums = b.energy_sums;
     const auto abs_sum = b.abs_magnetization_sums;

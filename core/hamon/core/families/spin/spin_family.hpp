@@ -20,30 +20,26 @@
 #include "hamon/core/families/spin/detail/houdayer.hpp"
 #include "hamon/core/families/spin/field_boundaries.hpp"
 #include "hamon/core/families/spin/heat_bath.hpp"
+#include "hamon/core/families/spin/spin_tables.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/variable_kind.hpp"
-#include "hamon/core/state/chain_state.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/util/host_copies.hpp"
 #include "hamon/core/util/host_kernel.hpp"
 #include "hamon/core/util/view_bytes.hpp"
+#include "hamon/core/util/view_fields.hpp"
 
 namespace hamon::detail {
 
 template <class ExecutionSpace>
-using SpinState = ChainState<ExecutionSpace, SpinVariable::storage_type>;
+using SpinState = FamilyState<ExecutionSpace, SpinVariable::storage_type>;
 
 /// The boundaries of real local fields (families/spin/field_boundaries.hpp) for the ladder, in
-/// state.field_boundary (allocated here when missing).
+/// state.tables.field_boundary (allocated by SpinFamily::start).
 template <class ExecutionSpace>
-void refresh_field_boundaries(const ExecutionSpace& space, SpinState<ExecutionSpace>& state) {
+void refresh_field_boundaries(const ExecutionSpace& space, const SpinState<ExecutionSpace>& state) {
   const auto n_chains = static_cast<std::int64_t>(state.betas.extent(0));
-  if (static_cast<std::int64_t>(state.field_boundary.extent(0)) != n_chains) {
-    state.field_boundary =
-        decltype(state.field_boundary)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
-                                                          std::string("hamon::field_boundary")),
-                                       n_chains, kFieldBoundaries);
-  }
-  const auto boundary = state.field_boundary;
+  const auto boundary = state.tables.field_boundary;
   const auto betas = state.betas;
   Kokkos::parallel_for(
       "hamon::field_boundaries",
@@ -92,15 +88,26 @@ struct SpinFamily {
     if (value == 1 || value == -1) return {};
     return "holds " + std::to_string(value) + ", not a spin +1 or -1";
   }
-  /// start_spins' and refresh_spin_tables' allocations: integer thresholds, or the real
-  /// fields' boundaries; none on the annealing path.
+  template <class MemorySpace>
+  using tables = SpinTables<MemorySpace>;
+  /// The tables `start` allocates, planned (util/view_fields.hpp): integer thresholds, or the
+  /// real fields' boundaries; none on the annealing path, which decides with exp.
+  template <class MemorySpace, class Model>
+  static SpinTables<MemorySpace> planned_tables(const Model& model, std::int64_t n_chains) {
+    SpinTables<MemorySpace> t;
+    if (model.annealed) return t;
+    const std::int32_t bound = model.integer_field_bound;
+    if (bound >= 0) {
+      plan_unfilled(t.up_limit, n_chains, 2 * bound + 1);
+      plan_unfilled(t.up_floor, n_chains);
+    } else {
+      plan_unfilled(t.field_boundary, n_chains, kFieldBoundaries);
+    }
+    return t;
+  }
   template <class Model>
   static double table_bytes(const Model& model, std::int64_t n_chains) {
-    const auto n = static_cast<double>(n_chains);
-    if (model.annealed) return 0.0;
-    const std::int32_t bound = model.integer_field_bound;
-    if (bound >= 0) return view_bytes(n * (2 * bound + 1), 4) + view_bytes(n, 4);
-    return view_bytes(n * kFieldBoundaries, 8);
+    return view_fields_bytes(planned_tables<Kokkos::HostSpace>(model, n_chains));
   }
   template <class Model>
   static std::int64_t node_columns(const Model&) {
@@ -145,30 +152,21 @@ struct SpinFamily {
     return 1.0;
   }
 
-  /// The threshold tables (integer local fields), then uniformly random spins
+  /// The decision tables (planned_tables), then uniformly random spins
   /// (draw_initial_values): a spin is the top bit of its word; clamped nodes hold their value.
   template <class ExecutionSpace>
   static void start(const ExecutionSpace& space,
                     const DeviceModel<typename ExecutionSpace::memory_space>& model,
                     SpinState<ExecutionSpace>& state, std::uint64_t seed) {
-    using memory_space = typename ExecutionSpace::memory_space;
-    const auto n_chains = static_cast<std::int64_t>(state.betas.extent(0));
-    if (model.integer_field_bound >= 0 && !model.annealed) {
-      state.up_limit = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space>(
-          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_limit")),
-          n_chains, 2 * model.integer_field_bound + 1);
-      state.up_floor = Kokkos::View<std::int32_t*, memory_space>(
-          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string("hamon::up_floor")),
-          n_chains);
-    }
+    allocate_tables<SpinFamily>(space, model, state);
     const auto clamped = model.clamped;
     draw_initial_values(
         space, state, seed, KOKKOS_LAMBDA(const std::int64_t i, const std::uint32_t word) {
           return clamped(i) != 0 ? clamped(i) : ((word >> 31) ? std::int8_t(1) : std::int8_t(-1));
         });
   }
-  /// The decision tables from the ladder: state.up_limit / up_floor with integer local fields,
-  /// state.field_boundary otherwise (allocated here); none on the annealing path, which
+  /// The decision tables from the ladder: state.tables.up_limit / up_floor with integer local fields,
+  /// state.tables.field_boundary otherwise; none on the annealing path, which
   /// decides with exp (families/spin/detail/annealed_spins.hpp).
   template <class ExecutionSpace>
   static void refresh(const ExecutionSpace& space,
@@ -180,9 +178,9 @@ struct SpinFamily {
       refresh_field_boundaries(space, state);
       return;
     }
-    if (state.up_limit.extent(0) == 0) return;
-    const auto up_limit = state.up_limit;
-    const auto up_floor = state.up_floor;
+    if (state.tables.up_limit.extent(0) == 0) return;
+    const auto up_limit = state.tables.up_limit;
+    const auto up_floor = state.tables.up_floor;
     const auto betas = state.betas;
     const std::int32_t width = 2 * bound + 1;
     // One chain per work item: the floor needs the chain's whole row.
@@ -212,7 +210,7 @@ struct SpinFamily {
       annealed_spin_sweep(space, model, state, seed, round, sweep_index);
       return;
     }
-    const std::int32_t bound = state.up_limit.extent(0) > 0 ? model.integer_field_bound : -1;
+    const std::int32_t bound = state.tables.up_limit.extent(0) > 0 ? model.integer_field_bound : -1;
     for_each_colour_block(
         model, model.lattice.enabled && bound >= 0, [&](const auto& block, std::int64_t n_block) {
           update_block(space, state, bound, block, n_block, seed, round, sweep_index, kernel);

@@ -14,6 +14,7 @@
 #include "hamon/core/families/model_family.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/machine_exchange.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/tempering/swap.hpp"
 #include "hamon/core/util/host_copies.hpp"
@@ -53,12 +54,12 @@ MachineRecords<ViewsIn<MemorySpace>::template type> planned_machine_records(
 /// holding the variables of the machines of `block` (a block of
 /// machine_blocks(n_replicas * betas.size(), ranks)), the machines in `order`.
 template <class Value, class ExecutionSpace>
-ChainState<ExecutionSpace, Value> chain_state_shell(const ExecutionSpace& space,
+FamilyState<ExecutionSpace, Value> chain_state_shell(const ExecutionSpace& space,
                                                     std::int64_t n_nodes,
                                                     const std::vector<double>& betas,
                                                     MachineBlock block, std::int32_t n_replicas = 1,
                                                     LadderOrder order = LadderOrder::by_ladder) {
-  using state_type = ChainState<ExecutionSpace, Value>;
+  using state_type = FamilyState<ExecutionSpace, Value>;
   const auto n_chains = static_cast<std::int32_t>(betas.size());
   const std::int32_t n = n_chains * n_replicas;
   if (block.first < 0 || block.count < 0 || block.first + block.count > n ||
@@ -95,7 +96,7 @@ ChainState<ExecutionSpace, Value> chain_state_shell(const ExecutionSpace& space,
 /// A family's new state for `block` (make_chain_state: the machines' values from `seed`, the
 /// ladder's tables, the trip phases of the initial permutation).
 template <class ExecutionSpace, class Value>
-ChainState<ExecutionSpace, Value> make_family_state(
+FamilyState<ExecutionSpace, Value> make_family_state(
     const ExecutionSpace& space, const ModelFamily<ExecutionSpace, Value>& family,
     const DeviceModel<typename ExecutionSpace::memory_space>& model,
     const std::vector<double>& betas, std::uint64_t seed, MachineBlock block,

@@ -108,7 +108,7 @@ template <class ExecutionSpace, class Value>
 void accumulate_moment_round(const ExecutionSpace& space,
                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
                              const ModelFamily<ExecutionSpace, Value>& family,
-                             const ChainState<ExecutionSpace, Value>& state,
+                             const FamilyState<ExecutionSpace, Value>& state,
                              MomentBuffers<ExecutionSpace>& b) {
   BatchLayout& at = b.layout;
   family.observe(space, model, state, b, at.n_batches);

@@ -23,6 +23,7 @@
 #include "hamon/core/sampler/detail/rank_link.hpp"
 #include "hamon/core/sampler/detail/restore_checks.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/state/cluster_scratch.hpp"
 #include "hamon/core/state/sampler_state.hpp"
@@ -40,7 +41,7 @@ struct RoundLoop {
   using saved_state = SamplerStateOf<Value>;
 
   ModelFamily<ExecutionSpace, Value> family;
-  ChainState<ExecutionSpace, Value> state;
+  FamilyState<ExecutionSpace, Value> state;
   BestStatesIn<ExecutionSpace, Value> best;  // started by start_best once `state` is
   std::int64_t rounds_done = 0;              // burn-in included
   /// With cluster moves: the family's scratch lists (derived, not saved); empty: none.

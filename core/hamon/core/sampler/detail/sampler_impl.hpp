@@ -224,7 +224,7 @@ struct SamplerCore {
       loop.share_energies(space, link, true, false, ignored);
     }
     space.fence();
-    const ChainState<ExecutionSpace, Value>& state = loop.state;
+    const auto& state = loop.state;
     NrptResult r;
     r.betas = ladder.betas;
     r.annealed = model.annealed;
@@ -291,7 +291,7 @@ struct SamplerCore {
     }
     check_permutations(s.chain_of_machine, s.machine_of_chain, n_chains(), options.n_replicas);
     check_variables(s.spins, loop.family, model);
-    ChainState<ExecutionSpace, Value>& state = loop.state;
+    auto& state = loop.state;
     loop.restore_spins(space, s);
     loop.start_best(space);  // a new run from this configuration: nothing seen yet
     restore_view(space, state.chain_of_machine, s.chain_of_machine, "chain_of_machine");

@@ -30,6 +30,7 @@
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/sampler/make_chain_state.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/stats/statistics.hpp"
 #include "hamon/core/tempering/swap.hpp"
@@ -125,7 +126,7 @@ class RbmChains {
   std::int32_t target_chain() const { return static_cast<std::int32_t>(ladder_.size()) - 1; }
   const typename views::matrix& visible() const { return visible_; }
   const typename views::matrix& hidden() const { return hidden_; }
-  const ChainState<ExecutionSpace>& state() const { return state_; }
+  const FamilyState<ExecutionSpace>& state() const { return state_; }
   const Kokkos::View<double*, typename views::device>& energies() const { return energy_; }
 
   /// `sweeps` sweeps of every machine with the parameters `theta`, counters (s, round).
@@ -227,7 +228,7 @@ class RbmChains {
     f.spins = state_.spins;
     f.fields = fields;
     f.layer = layer;
-    f.boundary = state_.field_boundary;
+    f.boundary = state_.tables.field_boundary;
     f.betas = state_.betas;
     f.chain_of_machine = state_.chain_of_machine;
     f.bias = bias;
@@ -293,7 +294,7 @@ class RbmChains {
   std::uint64_t seed_;
   SweepPath path_;
   DeviceModel<memory_space> model_;
-  ChainState<ExecutionSpace> state_;
+  FamilyState<ExecutionSpace> state_;
   typename views::matrix visible_, hidden_, visible_fields_, hidden_fields_;
   Kokkos::View<double*, typename views::device> energy_;
   bool hidden_fields_current_ = false;  // hidden_fields_ = visible_ W for the current theta

@@ -173,7 +173,7 @@ struct RbmTrainerCore {
     const auto f = batch_fields;
     const auto hd = batch_hidden;
     const double* c = theta.hidden_bias();
-    const auto boundary = chains->state().field_boundary;
+    const auto boundary = chains->state().tables.field_boundary;
     const std::int64_t target_row =
         static_cast<std::int64_t>(chains->target_chain()) * kFieldBoundaries;  // beta = 1
     const std::int64_t nv = n_visible;
