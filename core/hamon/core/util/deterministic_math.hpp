@@ -22,6 +22,18 @@
 
 namespace hamon::detail {
 
+/// The polynomial c_n x^n + ... + c_1 x + c_0 by Horner's rule, leading coefficient first:
+/// horner(x, c_n, ..., c_0). Each step is acc * x + c, in this order and unfused, so every
+/// polynomial below keeps its bits on every execution space.
+KOKKOS_FORCEINLINE_FUNCTION double horner(double /*x*/, double acc) {
+  return acc;
+}
+
+template <class... Rest>
+KOKKOS_FORCEINLINE_FUNCTION double horner(double x, double acc, double next, Rest... rest) {
+  return horner(x, acc * x + next, rest...);
+}
+
 KOKKOS_FORCEINLINE_FUNCTION double deterministic_exp(double x) {
   constexpr double kLog2e = 1.4426950408889634074;
   constexpr double kLn2Hi = 6.93147180369123816490e-01;  // trailing bits zero: k * hi exact
@@ -30,20 +42,10 @@ KOKKOS_FORCEINLINE_FUNCTION double deterministic_exp(double x) {
   x = x < -708.0 ? -708.0 : (x > 708.0 ? 708.0 : x);
   const double k = (x * kLog2e + kRoundMagic) - kRoundMagic;
   const double r = (x - k * kLn2Hi) - k * kLn2Lo;
-  double p = 1.0 / 6227020800.0;  // 1/13!
-  p = p * r + 1.0 / 479001600.0;
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  p = p * r + 1.0;
-  p = p * r + 1.0;
+  // The Taylor series of e^r to r^13 / 13!.
+  const double p = horner(r, 1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
+                          1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0,
+                          1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0);
   // 2^k from its bit pattern (k in [-1022, 1022] after the clamp).
   const std::int64_t bits = (static_cast<std::int64_t>(k) + 1023) << 52;
   double scale;
@@ -96,17 +98,9 @@ KOKKOS_INLINE_FUNCTION double deterministic_log(double x) {
   const double s = f / (2.0 + f);
   const double z = s * s;
   // R = 2 (z/3 + z^2/5 + ... + z^10/21)
-  double r = 2.0 / 21.0;
-  r = r * z + 2.0 / 19.0;
-  r = r * z + 2.0 / 17.0;
-  r = r * z + 2.0 / 15.0;
-  r = r * z + 2.0 / 13.0;
-  r = r * z + 2.0 / 11.0;
-  r = r * z + 2.0 / 9.0;
-  r = r * z + 2.0 / 7.0;
-  r = r * z + 2.0 / 5.0;
-  r = r * z + 2.0 / 3.0;
-  r = r * z;
+  const double r = horner(z, 2.0 / 21.0, 2.0 / 19.0, 2.0 / 17.0, 2.0 / 15.0, 2.0 / 13.0, 2.0 / 11.0,
+                          2.0 / 9.0, 2.0 / 7.0, 2.0 / 5.0, 2.0 / 3.0) *
+                   z;
   const double half_f2 = 0.5 * f * f;
   const double dk = static_cast<double>(k);
   return dk * kLn2Hi - ((half_f2 - (s * (half_f2 + r) + dk * kLn2Lo)) - f);
@@ -131,22 +125,14 @@ KOKKOS_INLINE_FUNCTION bool normal_quantile_is_central(double q) {
 /// so a loop over many draws vectorises (with the same bits: the same operations in order).
 KOKKOS_INLINE_FUNCTION double normal_quantile_central(double q) {
   const double r = 0.180625 - q * q;
-  double num = 2.5090809287301226727e+3;
-  num = num * r + 3.3430575583588128105e+4;
-  num = num * r + 6.7265770927008700853e+4;
-  num = num * r + 4.5921953931549871457e+4;
-  num = num * r + 1.3731693765509461125e+4;
-  num = num * r + 1.9715909503065514427e+3;
-  num = num * r + 1.3314166789178437745e+2;
-  num = num * r + 3.3871328727963666080e+0;
-  double den = 5.2264952788528545610e+3;
-  den = den * r + 2.8729085735721942674e+4;
-  den = den * r + 3.9307895800092710610e+4;
-  den = den * r + 2.1213794301586595867e+4;
-  den = den * r + 5.3941960214247511077e+3;
-  den = den * r + 6.8718700749205790830e+2;
-  den = den * r + 4.2313330701600911252e+1;
-  den = den * r + 1.0;
+  const double num =
+      horner(r, 2.5090809287301226727e+3, 3.3430575583588128105e+4, 6.7265770927008700853e+4,
+             4.5921953931549871457e+4, 1.3731693765509461125e+4, 1.9715909503065514427e+3,
+             1.3314166789178437745e+2, 3.3871328727963666080e+0);
+  const double den =
+      horner(r, 5.2264952788528545610e+3, 2.8729085735721942674e+4, 3.9307895800092710610e+4,
+             2.1213794301586595867e+4, 5.3941960214247511077e+3, 6.8718700749205790830e+2,
+             4.2313330701600911252e+1, 1.0);
   return q * num / den;
 }
 
@@ -167,40 +153,20 @@ KOKKOS_INLINE_FUNCTION double standard_normal_quantile(double p) {
   double den;
   if (r <= 5.0) {
     r -= 1.6;
-    num = 7.74545014278341407640e-4;
-    num = num * r + 2.27238449892691845833e-2;
-    num = num * r + 2.41780725177450611770e-1;
-    num = num * r + 1.27045825245236838258e+0;
-    num = num * r + 3.64784832476320460504e+0;
-    num = num * r + 5.76949722146069140550e+0;
-    num = num * r + 4.63033784615654529590e+0;
-    num = num * r + 1.42343711074968357734e+0;
-    den = 1.05075007164441684324e-9;
-    den = den * r + 5.47593808499534494600e-4;
-    den = den * r + 1.51986665636164571966e-2;
-    den = den * r + 1.48103976427480074590e-1;
-    den = den * r + 6.89767334985100004550e-1;
-    den = den * r + 1.67638483018380384940e+0;
-    den = den * r + 2.05319162663775882187e+0;
-    den = den * r + 1.0;
+    num = horner(r, 7.74545014278341407640e-4, 2.27238449892691845833e-2, 2.41780725177450611770e-1,
+                 1.27045825245236838258e+0, 3.64784832476320460504e+0, 5.76949722146069140550e+0,
+                 4.63033784615654529590e+0, 1.42343711074968357734e+0);
+    den = horner(r, 1.05075007164441684324e-9, 5.47593808499534494600e-4, 1.51986665636164571966e-2,
+                 1.48103976427480074590e-1, 6.89767334985100004550e-1, 1.67638483018380384940e+0,
+                 2.05319162663775882187e+0, 1.0);
   } else {
     r -= 5.0;
-    num = 2.01033439929228813265e-7;
-    num = num * r + 2.71155556874348757815e-5;
-    num = num * r + 1.24266094738807843860e-3;
-    num = num * r + 2.65321895265761230930e-2;
-    num = num * r + 2.96560571828504891230e-1;
-    num = num * r + 1.78482653991729133580e+0;
-    num = num * r + 5.46378491116411436990e+0;
-    num = num * r + 6.65790464350110377720e+0;
-    den = 2.04426310338993978564e-15;
-    den = den * r + 1.42151175831644588870e-7;
-    den = den * r + 1.84631831751005468180e-5;
-    den = den * r + 7.86869131145613259100e-4;
-    den = den * r + 1.48753612908506148525e-2;
-    den = den * r + 1.36929880922735805310e-1;
-    den = den * r + 5.99832206555887937690e-1;
-    den = den * r + 1.0;
+    num = horner(r, 2.01033439929228813265e-7, 2.71155556874348757815e-5, 1.24266094738807843860e-3,
+                 2.65321895265761230930e-2, 2.96560571828504891230e-1, 1.78482653991729133580e+0,
+                 5.46378491116411436990e+0, 6.65790464350110377720e+0);
+    den = horner(r, 2.04426310338993978564e-15, 1.42151175831644588870e-7,
+                 1.84631831751005468180e-5, 7.86869131145613259100e-4, 1.48753612908506148525e-2,
+                 1.36929880922735805310e-1, 5.99832206555887937690e-1, 1.0);
   }
   const double value = num / den;
   return q < 0.0 ? -value : value;
