@@ -101,9 +101,8 @@ std::unique_ptr<SamplerBaseOf<double>> make_real_sampler(const DeviceDecision& d
 /// make_sampler or make_real_sampler by the storage of the model's variables (`Value{}`), for
 /// code that is generic in it.
 inline std::unique_ptr<SamplerBaseOf<std::int8_t>> make_sampler_storing(
-    std::int8_t, const DeviceDecision& decision, const SpinModel& model,
-    const NrptOptions& options, TraceSink* sink, const SamplerStateOf<std::int8_t>* resume_from,
-    MachineExchange* exchange) {
+    std::int8_t, const DeviceDecision& decision, const SpinModel& model, const NrptOptions& options,
+    TraceSink* sink, const SamplerStateOf<std::int8_t>* resume_from, MachineExchange* exchange) {
   return make_sampler(decision, model, options, sink, resume_from, exchange);
 }
 inline std::unique_ptr<SamplerBaseOf<double>> make_sampler_storing(

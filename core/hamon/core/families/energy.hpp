@@ -10,9 +10,9 @@
 // rounding error is below 2^-(bits+1) per node. Which node a bond is counted at:
 // families/detail/counted_bonds.hpp (the lattice fast path walks implicit neighbours).
 
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/families/model_families.hpp"
 #include "hamon/core/model/device_model.hpp"
-#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/util/fixed_point.hpp"
 #include "hamon/core/util/host_kernel.hpp"
 

@@ -39,16 +39,16 @@
 
 #include <cstdint>
 
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/families/model_families.hpp"
 #include "hamon/core/model/device_model.hpp"
-#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/util/host_kernel.hpp"
 
 namespace hamon {
 
 /// Fills the decision tables of the model's family from the ladder (families/model_families.hpp):
-/// state.tables.up_limit / up_floor with integer local fields, state.tables.field_boundary otherwise
-/// (allocated here); a Potts model's weights. Call after creating the state and whenever
+/// state.tables.up_limit / up_floor with integer local fields, state.tables.field_boundary
+/// otherwise (allocated here); a Potts model's weights. Call after creating the state and whenever
 /// `betas` change.
 template <class ExecutionSpace>
 void refresh_acceptance_thresholds(const ExecutionSpace& space,

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "hamon/core/families/family_concept.hpp"
-#include "hamon/core/model/device_model.hpp"
 #include "hamon/core/families/family_state.hpp"
+#include "hamon/core/model/device_model.hpp"
 #include "hamon/core/state/cluster_scratch.hpp"
 #include "hamon/core/state/moment_buffers.hpp"
 #include "hamon/core/stats/moments.hpp"

@@ -6,11 +6,11 @@
 #include <optional>
 #include <vector>
 
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/families/model_families.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/detail/chain_state_shell.hpp"
 #include "hamon/core/sampler/machine_exchange.hpp"
-#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/tempering/swap.hpp"
 

@@ -96,7 +96,9 @@ void observe_spin_moments(const ExecutionSpace& space,
   const auto node_sums = b.node_sums;
   observe_coldest_nodes_and_edges(
       space, model, rows, b, batch, "spin",
-      KOKKOS_LAMBDA(const std::int32_t m, const std::int64_t i) { node_sums(batch, i) += spins(m, i); },
+      KOKKOS_LAMBDA(const std::int32_t m, const std::int64_t i) {
+        node_sums(batch, i) += spins(m, i);
+      },
       KOKKOS_LAMBDA(const std::int32_t m, const std::int32_t i, const std::int32_t j) {
         return std::int64_t(spins(m, i) * spins(m, j));
       });

@@ -15,6 +15,7 @@
 #include "hamon/core/families/detail/moment_observers.hpp"
 #include "hamon/core/families/detail/sweep_launch.hpp"
 #include "hamon/core/families/family_concept.hpp"
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/families/spin/detail/annealed_spins.hpp"
 #include "hamon/core/families/spin/detail/energy_pass.hpp"
 #include "hamon/core/families/spin/detail/houdayer.hpp"
@@ -23,7 +24,6 @@
 #include "hamon/core/families/spin/spin_tables.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/variable_kind.hpp"
-#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/util/host_copies.hpp"
 #include "hamon/core/util/host_kernel.hpp"
 #include "hamon/core/util/view_bytes.hpp"
@@ -165,9 +165,9 @@ struct SpinFamily {
           return clamped(i) != 0 ? clamped(i) : ((word >> 31) ? std::int8_t(1) : std::int8_t(-1));
         });
   }
-  /// The decision tables from the ladder: state.tables.up_limit / up_floor with integer local fields,
-  /// state.tables.field_boundary otherwise; none on the annealing path, which
-  /// decides with exp (families/spin/detail/annealed_spins.hpp).
+  /// The decision tables from the ladder: state.tables.up_limit / up_floor with integer local
+  /// fields, state.tables.field_boundary otherwise; none on the annealing path, which decides with
+  /// exp (families/spin/detail/annealed_spins.hpp).
   template <class ExecutionSpace>
   static void refresh(const ExecutionSpace& space,
                       const DeviceModel<typename ExecutionSpace::memory_space>& model,

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/families/model_family.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/machine_exchange.hpp"
-#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/tempering/swap.hpp"
 #include "hamon/core/util/host_copies.hpp"
@@ -54,11 +54,9 @@ MachineRecords<ViewsIn<MemorySpace>::template type> planned_machine_records(
 /// holding the variables of the machines of `block` (a block of
 /// machine_blocks(n_replicas * betas.size(), ranks)), the machines in `order`.
 template <class Value, class ExecutionSpace>
-FamilyState<ExecutionSpace, Value> chain_state_shell(const ExecutionSpace& space,
-                                                    std::int64_t n_nodes,
-                                                    const std::vector<double>& betas,
-                                                    MachineBlock block, std::int32_t n_replicas = 1,
-                                                    LadderOrder order = LadderOrder::by_ladder) {
+FamilyState<ExecutionSpace, Value> chain_state_shell(
+    const ExecutionSpace& space, std::int64_t n_nodes, const std::vector<double>& betas,
+    MachineBlock block, std::int32_t n_replicas = 1, LadderOrder order = LadderOrder::by_ladder) {
   using state_type = FamilyState<ExecutionSpace, Value>;
   const auto n_chains = static_cast<std::int32_t>(betas.size());
   const std::int32_t n = n_chains * n_replicas;

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/families/model_family.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/detail/best_states.hpp"
@@ -23,7 +24,6 @@
 #include "hamon/core/sampler/detail/rank_link.hpp"
 #include "hamon/core/sampler/detail/restore_checks.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
-#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/state/cluster_scratch.hpp"
 #include "hamon/core/state/sampler_state.hpp"

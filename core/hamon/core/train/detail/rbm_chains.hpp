@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/families/gibbs_sweep.hpp"
 #include "hamon/core/families/spin/field_boundaries.hpp"
 #include "hamon/core/families/spin/heat_bath.hpp"
@@ -30,7 +31,6 @@
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/sampler/make_chain_state.hpp"
-#include "hamon/core/families/family_state.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/stats/statistics.hpp"
 #include "hamon/core/tempering/swap.hpp"
