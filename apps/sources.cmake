@@ -40,6 +40,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/beta_max_auto.cpp
   run/nrpt_options.cpp
   run/prepare_run.cpp
+  run/demo_directory.cpp
   run/options_record.cpp
   run/observables.cpp
   run/plan_record.cpp

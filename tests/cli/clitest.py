@@ -103,3 +103,12 @@ def leftovers(out_dir):
     return [n for n in os.listdir(parent)
             if n == base + ".partial" or n.startswith(base + ".tmp-") or
             n.startswith(base + ".old-")]
+
+
+def contents(directory):
+    """{name: bytes} of the files in `directory` (to check that a refusal changed nothing)."""
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        with open(os.path.join(directory, name), "rb") as f:
+            out[name] = f.read()
+    return out

@@ -50,13 +50,7 @@ output:
 """)
 
 
-def snapshot(d):
-    """Every entry of `d` and its bytes."""
-    files = {}
-    for name in sorted(os.listdir(d)):
-        with open(os.path.join(d, name), "rb") as f:
-            files[name] = f.read()
-    return files
+snapshot = clitest.contents  # every entry of a directory and its bytes
 
 
 def results(d):

@@ -9,7 +9,9 @@
   - an existing empty directory is simply used;
   - a run killed while sampling leaves no DIR, only DIR.partial (resumable), and a new
     run into DIR is refused while DIR.partial exists (unless --overwrite discards it);
-  - `hamon demo --out` replaces its own earlier run (the README runs it repeatedly);
+  - `hamon demo --out` replaces its own earlier run (the README runs it repeatedly), and
+    never a user's: with the user's own run in runs/ising2d it writes runs/ising2d-2 and
+    says so (and replaces that one when run again), with --out it refuses;
   - where strace is installed: a trace file (samples, energies, index process) is fsynced
     again only when rows were written to it since its last fsync."""
 
@@ -23,14 +25,7 @@ import time
 import clitest
 
 
-def contents(directory):
-    """{name: bytes} of the files in `directory`."""
-    out = {}
-    for name in os.listdir(directory):
-        with open(os.path.join(directory, name), "rb") as f:
-            out[name] = f.read()
-    return out
-
+contents = clitest.contents  # {name: bytes} of a directory's files
 
 TRACE_FILES = ("samples.npy", "energies.npy", "index_process.npy")
 
@@ -74,6 +69,41 @@ def check_syscalls(args, failures, config, short):
             synced.add(path)
             dirty[path] = False
     failures.check(len(synced) == len(TRACE_FILES), f"trace files fsynced: {sorted(synced)}")
+
+
+def check_demo_keeps_user_runs(args, failures, short):
+    """A user's own run where the demo writes (an 8x8 copy of the example, seed 1) stays."""
+    work = os.path.join(args.work, "demo_cwd")
+    os.makedirs(work)
+    with open(os.path.join(clitest.EXAMPLES_DIR, "ising2d.yaml")) as f:
+        mine = f.read().replace("shape: [16, 16]", "shape: [8, 8]").replace("seed: 42", "seed: 1")
+    with open(os.path.join(work, "mine.yaml"), "w") as f:
+        f.write(mine)
+    users = os.path.join(work, "runs", "ising2d")
+    made = clitest.run(args.hamon, ["run", "mine.yaml"] + short, cwd=work)
+    if not failures.check(made.returncode == 0, f"the user's run: {made.stderr}"):
+        return
+    before = contents(users)
+    demo = clitest.run(args.hamon, ["demo"] + short, cwd=work)
+    failures.check(demo.returncode == 0, f"demo beside a user's run: {demo.stderr!r}")
+    failures.check(contents(users) == before, "demo replaced the user's run in runs/ising2d")
+    moved = os.path.join(work, "runs", "ising2d-2")
+    failures.check(os.path.isfile(os.path.join(moved, "summary.yaml")),
+                   f"demo beside a user's run wrote no runs/ising2d-2: "
+                   f"{os.listdir(os.path.dirname(users))}")
+    failures.check("runs/ising2d-2" in demo.stderr and "runs/ising2d" in demo.stderr,
+                   f"demo did not say where it wrote: {demo.stderr!r}")
+    again = clitest.run(args.hamon, ["demo"] + short, cwd=work)
+    failures.check(again.returncode == 0 and contents(users) == before and
+                   sorted(os.listdir(os.path.dirname(users))) == ["ising2d", "ising2d-2"],
+                   f"demo again: {again.returncode} {again.stderr!r} "
+                   f"{os.listdir(os.path.dirname(users))}")
+    refused = clitest.run(args.hamon, ["demo", "--out", "runs/ising2d"] + short, cwd=work)
+    failures.check(refused.returncode == 2 and "not this demo's" in refused.stderr and
+                   "--out" in refused.stderr,
+                   f"demo --out over a user's run: {refused.returncode} {refused.stderr!r}")
+    failures.check(contents(users) == before and not clitest.leftovers(users),
+                   "a refused demo changed the user's run")
 
 
 def main():
@@ -183,6 +213,7 @@ def main():
         demo = clitest.run(args.hamon, ["demo", "--out", demo_out] + short)
         failures.check(demo.returncode == 0, f"demo run {attempt}: {demo.stderr}")
     failures.check(os.path.isfile(os.path.join(demo_out, "summary.yaml")), "demo wrote no summary")
+    check_demo_keeps_user_runs(args, failures, short)
     check_syscalls(args, failures, config, short)
     failures.finish("run directory policy")
 
