@@ -13,6 +13,7 @@
 #include "config/parse_experiment.hpp"
 #include "output/progress_display.hpp"
 #include "output/run_directory.hpp"
+#include "output/run_files.hpp"
 #include "run/execute_ensemble.hpp"
 #include "run/execute_run.hpp"
 #include "run/execute_training.hpp"
@@ -54,6 +55,21 @@ PreparedRun prepare_continuation(const ContinueFlags& f, const fs::path& source,
   return prepare_run(config_file.string(), overrides, OutputPolicy::continue_run);
 }
 
+/// Why neither resume nor extend continues the complete training run in `dir`, and what
+/// does instead: a training run ends at its epochs, and trains from its start only.
+std::string complete_training_run(const fs::path& dir, ContinueHow how) {
+  const std::string d = dir.string();
+  return d + " is a complete training run: " +
+         (how == ContinueHow::resume ? "nothing to resume" : "extend continues sampling runs") +
+         ", and training does not continue past its epochs; to train longer, raise "
+         "train.epochs in the training file (" +
+         d + "/" + kTrainingConfigFile +
+         " is a copy of it) and `hamon train` it with another --out; to sample the trained "
+         "model, `hamon run` an experiment with model: {kind: rbm, weights: {file: " +
+         d + "/weights.npy}, visible_bias: {file: " + d +
+         "/visible_bias.npy}, hidden_bias: {file: " + d + "/hidden_bias.npy}, ...}";
+}
+
 CLI::App* add_common(CLI::App& app, const char* name, const char* what, ContinueFlags& f) {
   CLI::App* sub = app.add_subcommand(name, what);
   sub->add_option("DIR", f.dir, "the run directory (as given to `hamon run --out`)")
@@ -75,6 +91,10 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
   bool from_the_beginning = false;
   job.agree([&] {
     std::error_code ec;
+    if (!fs::is_directory(partial, ec) && is_hamon_run(dir) &&
+        fs::is_regular_file(dir / kTrainingConfigFile, ec)) {
+      throw UsageError(complete_training_run(dir, how));
+    }
     if (how == ContinueHow::resume && !fs::is_directory(partial, ec)) {
       if (fs::is_regular_file(dir / kSummaryFile, ec)) {
         throw UsageError(dir.string() + " is a complete run, nothing to resume; `hamon extend " +

@@ -39,7 +39,12 @@ TrainingRunFlags training_flags_of(const RunFlags& flags, const std::string& con
   TrainingRunFlags t;
   if (flags.out_option->count() > 0) t.out = flags.out;
   if (flags.device_option->count() > 0) t.device = flags.device;
+  t.overwrite = flags.overwrite;
   return t;
+}
+
+OutputPolicy output_policy_of(const RunFlags& flags) {
+  return flags.overwrite ? OutputPolicy::replace_run : OutputPolicy::refuse_non_empty;
 }
 
 }  // namespace
@@ -67,9 +72,7 @@ Command add_run_command(CLI::App& app) {
             MpiJob& job = MpiJob::current();
             std::optional<PreparedRun> prepared;  // checked on every rank before any sampling
             job.agree([&] {
-              prepared.emplace(prepare_run(
-                  state->config, overrides_of(f),
-                  f.overwrite ? OutputPolicy::replace_run : OutputPolicy::refuse_non_empty));
+              prepared.emplace(prepare_run(state->config, overrides_of(f), output_policy_of(f)));
             });
             const PreparedRun& run = *prepared;
             // One run sampling on Serial (an ensemble's instances may route apart).
@@ -100,7 +103,8 @@ Command add_validate_command(CLI::App& app) {
   add_run_flags(*sub, state->flags, FlagSet::validate);
   sub->footer(
       "An experiment file is checked as `run` would, a training file (top-level train:) as\n"
-      "`train` would. Exit status: 0 valid, 2 not (one message on stderr names\n"
+      "`train` would (with --overwrite, as `run --overwrite` would). Exit status: 0 valid, 2 not "
+      "(one message on stderr names\n"
       "file:line:column).");
   return {sub, [state]() {
             if (config_file_kind(state->config) == ConfigKind::training) {
@@ -109,7 +113,7 @@ Command add_validate_command(CLI::App& app) {
               return 0;
             }
             const PreparedRun run = prepare_run(state->config, overrides_of(state->flags),
-                                                OutputPolicy::refuse_non_empty);
+                                                output_policy_of(state->flags));
             print_validation_report(std::cout, run);
             return 0;
           }};

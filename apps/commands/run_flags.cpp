@@ -27,6 +27,12 @@ void add_run_flags(CLI::App& app, RunFlags& flags, FlagSet set) {
                  "replace an earlier hamon run at the output directory (hamon's files only: "
                  "a directory holding others is refused)");
   }
+  // validate's own refusals suggest --overwrite: it checks what `run --overwrite` would.
+  if (set == FlagSet::validate) {
+    app.add_flag("--overwrite", flags.overwrite,
+                 "check as `run --overwrite` (or `train --overwrite`) would: an earlier hamon "
+                 "run at the output directory may be replaced");
+  }
 }
 
 Overrides overrides_of(const RunFlags& flags) {

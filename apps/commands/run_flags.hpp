@@ -20,8 +20,8 @@ struct RunFlags {
   CLI::Option* burn_in_option = nullptr;
 };
 
-/// Which command the flags are for: validate runs nothing (no --quiet, no --overwrite);
-/// demo always replaces its own earlier run (no --overwrite).
+/// Which command the flags are for: validate runs nothing (no --quiet; --overwrite checks
+/// as run's would); demo replaces only its own earlier run (no --overwrite).
 enum class FlagSet { validate, run, demo };
 
 /// Adds --out, --device, --seed, --rounds, --burn-in, and --quiet / --overwrite as above.

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "config/config_error.hpp"
 #include "config/unclosed_flow.hpp"
@@ -27,6 +28,32 @@ std::string read_config_file(const std::string& path, const std::string& what) {
   return text.str();
 }
 
+namespace {
+
+/// The first tab in the leading whitespace of a line of `text`, up to line `last_line`
+/// (1-based; -1: all lines), as (line, column), 1-based.
+std::optional<std::pair<int, int>> indentation_tab(const std::string& text, int last_line) {
+  int line = 1;
+  std::size_t start = 0;
+  while (start <= text.size() && (last_line < 0 || line <= last_line)) {
+    std::size_t k = start;
+    std::optional<std::size_t> tab;
+    for (; k < text.size() && (text[k] == ' ' || text[k] == '\t'); ++k) {
+      if (text[k] == '\t' && !tab) tab = k;
+    }
+    // Blank and comment-only lines indent nothing.
+    const bool content = k < text.size() && text[k] != '\n' && text[k] != '\r' && text[k] != '#';
+    if (tab && content) return std::make_pair(line, static_cast<int>(*tab - start) + 1);
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) break;
+    start = end + 1;
+    ++line;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 YAML::Node load_yaml_document(const std::string& text, const std::string& name) {
   try {
     return YAML::Load(text);
@@ -39,6 +66,15 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& name) 
       throw ConfigError(Location{name, opener->line, opener->column, ""},
                         std::string("invalid YAML: the ") + kind +
                             " opened here is never closed (" + e.msg + ")");
+    }
+    // yaml-cpp names a tab in the indentation only sometimes ("illegal map value" at the
+    // ':' after it, say): a tab there is the mistake, and the place to point at.
+    const bool located = !e.mark.is_null() && e.mark.line >= 0;
+    if (const auto tab = indentation_tab(text, located ? e.mark.line + 1 : -1)) {
+      throw ConfigError(Location{name, tab->first, tab->second, ""},
+                        "invalid YAML: a tab in the indentation (YAML indents with spaces "
+                        "only; yaml-cpp says: " +
+                            e.msg + ")");
     }
     throw ConfigError(mark_location(name, e.mark, ""), "invalid YAML: " + e.msg);
   }

@@ -55,6 +55,25 @@ std::string foreign_files_problem(const fs::path& dir, const std::vector<std::st
          "); --overwrite removes only hamon's own files, so move those away first";
 }
 
+/// mkdtemp() of `prefix` followed by random characters: the directory it made (private,
+/// 0700), or nothing, with errno set.
+std::optional<fs::path> make_unique_directory(const std::string& prefix) {
+  std::string pattern = prefix + "XXXXXX";
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  if (::mkdtemp(name.data()) == nullptr) return std::nullopt;
+  return fs::path(name.data());
+}
+
+/// Why no directory can be made in `parent`, or nothing: one is made and removed again.
+std::optional<std::string> cannot_make_directory_in(const fs::path& parent) {
+  const auto made = make_unique_directory((parent / ".hamon-probe-").string());
+  if (!made) return std::string(std::strerror(errno));
+  std::error_code ignored;
+  fs::remove(*made, ignored);
+  return std::nullopt;
+}
+
 void rename_or_throw(const fs::path& from, const fs::path& to) {
   std::error_code ec;
   fs::rename(from, to, ec);
@@ -67,16 +86,14 @@ void rename_or_throw(const fs::path& from, const fs::path& to) {
 }  // namespace
 
 fs::path make_sibling_directory(const fs::path& dir, const std::string& suffix) {
-  std::string pattern = dir.string() + suffix + "XXXXXX";
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  if (::mkdtemp(name.data()) == nullptr) {
+  const auto made = make_unique_directory(dir.string() + suffix);
+  if (!made) {
     throw std::runtime_error("cannot create a directory next to " + dir.string() + ": " +
                              std::strerror(errno));
   }
   // mkdtemp makes it private (0700); a run directory gets the usual 0777 & ~umask.
-  ::chmod(name.data(), 0777 & ~current_umask());
-  return fs::path(name.data());
+  ::chmod(made->c_str(), 0777 & ~current_umask());
+  return *made;
 }
 
 fs::path normalised_run_dir(const fs::path& dir) {
@@ -108,6 +125,12 @@ std::optional<std::string> output_directory_problem(const std::string& out_dir, 
   }
   if (::access(ancestor.c_str(), W_OK | X_OK) != 0) {
     return "cannot create '" + dir.string() + "': '" + ancestor.string() + "' is not writable";
+  }
+  // access() says yes to root everywhere, and nothing of a file system that takes no new
+  // directories (/proc, /sys): try one, so `validate` finds what `run` would.
+  if (const auto why = cannot_make_directory_in(ancestor)) {
+    return "cannot create '" + dir.string() + "': no directory can be made in '" +
+           ancestor.string() + "' (" + *why + ")";
   }
   const fs::path partial = partial_dir_of(dir);
   if (fs::exists(partial, ec)) {

@@ -299,9 +299,9 @@ int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
   save(run, dir, 0.0);
   if (flags.speak && stderr_is_terminal()) {
     std::cerr << "hamon: training a " << initial.n_visible << " x " << initial.n_hidden
-              << " RBM on " << run.data.train.n_rows() << " rows (" << run.data.heldout.n_rows()
-              << " held out), " << run.trainer->updates_per_epoch() << " updates per epoch, on "
-              << run.trainer->execution_space() << "\n";
+              << " RBM on " << run.data.train.n_rows() << " training rows (+ "
+              << run.data.heldout.n_rows() << " held out), " << run.trainer->updates_per_epoch()
+              << " updates per epoch, on " << run.trainer->execution_space() << "\n";
   }
   train_epochs(run, dir, flags.overwrite, flags.speak);
   return 0;
@@ -317,8 +317,9 @@ void validate_training(const std::string& config_file, const TrainingRunFlags& f
   out << config_file << ": ok (a training file)\n";
   out << "  model    rbm, " << t.initial.n_visible << " visible x " << t.initial.n_hidden
       << " hidden\n";
-  out << "  data     " << run.data.train.n_rows() << " rows (" << run.data.heldout.n_rows()
-      << " held out), " << o.epochs << " epochs of batches of " << o.batch << "\n";
+  out << "  data     " << run.data.train.n_rows() << " training rows (+ "
+      << run.data.heldout.n_rows() << " held out), " << o.epochs << " epochs of batches of "
+      << o.batch << "\n";
   out << "  device   " << device << " -> " << to_string(run.decision.placement) << " ("
       << to_string(run.decision.reason) << ")\n";
   out << "  output   " << run.config.output_dir << "\n";
