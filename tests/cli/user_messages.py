@@ -9,7 +9,9 @@
   - validate_overwrite: `validate` takes the --overwrite its own refusal suggests, and
     checks as `run --overwrite` would;
   - yaml_tab: a tab in the indentation is named a tab, at its own file:line:col;
-  - training_rows: the training and held-out row counts read as such."""
+  - training_rows: the training and held-out row counts read as such;
+  - graph_file_order: a graph file's first error is the one reported (a conflicting
+    repeated edge before a bad field)."""
 
 import os
 import sys
@@ -163,6 +165,17 @@ def case_training_rows(failures, hamon, work):
                    "30 training rows (+ 10 held out)" in result.stdout,
                    f"validate of a training file: {result.returncode} {result.stdout!r} "
                    f"{result.stderr!r}")
+
+
+def case_graph_file_order(failures, hamon, work):
+    write(os.path.join(work, "g.txt"), "nodes 3\nedge 0 1 1.0\nedge 1 0 2.0\nfield 1 abc\n")
+    config = write(os.path.join(work, "graph.yaml"),
+                   "model: {kind: graph, file: g.txt}\n" + NRPT)
+    line = located_line(failures, "graph file", clitest.run(hamon, ["validate", config], cwd=work),
+                        config)
+    if line:
+        failures.check("g.txt:3: edge (0, 1) given again with coupling 2 (line 2 gave 1)" in line,
+                       f"graph file: the conflicting edge on line 3 is not the error: {line!r}")
 
 
 CASES = {name[len("case_"):]: check for name, check in globals().items()

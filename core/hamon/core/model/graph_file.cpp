@@ -11,10 +11,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -42,7 +42,6 @@ class GraphFileReader {
     // A directory opens but cannot be read; no line is to blame then.
     if (in.bad()) throw ModelError(path_ + ": cannot read graph file");
     if (n_nodes_ == 0) throw ModelError(path_ + ": no 'nodes N' line");
-    check_duplicate_edges();
     try {
       if (q_ > 0) return SpinModel::potts(n_nodes_, q_, edges(), fields_, clamps());
       if (kind_ == ContinuousKind::gaussian) {
@@ -152,7 +151,20 @@ class GraphFileReader {
     const std::int64_t j = parse_node(args[1]);
     if (i == j) fail("edge (" + args[0] + ", " + args[1] + "): self-loop");
     const double coupling = parse_finite(args[2], "coupling");
-    edge_lines_.push_back({{std::min(i, j), std::max(i, j), coupling}, line_});
+    const Edge edge{std::min(i, j), std::max(i, j), coupling};
+    // A repeated edge must repeat its coupling; checked as the line is read, so that the
+    // file's first error is the one reported.
+    const auto [seen, first_time] = last_line_of_edge_.try_emplace({edge.i, edge.j}, 0);
+    if (!first_time) {
+      const EdgeLine& before = edge_lines_[seen->second];
+      if (before.edge.coupling != coupling) {
+        fail("edge (" + std::to_string(edge.i) + ", " + std::to_string(edge.j) +
+             ") given again with coupling " + format_value(coupling) + " (line " +
+             std::to_string(before.line) + " gave " + format_value(before.edge.coupling) + ")");
+      }
+    }
+    seen->second = edge_lines_.size();
+    edge_lines_.push_back({edge, line_});
   }
 
   void parse_field(std::istringstream& tokens) {
@@ -279,25 +291,6 @@ class GraphFileReader {
     return state;
   }
 
-  void check_duplicate_edges() {
-    std::vector<EdgeLine> sorted = edge_lines_;
-    std::sort(sorted.begin(), sorted.end(), [](const EdgeLine& a, const EdgeLine& b) {
-      return std::tie(a.edge.i, a.edge.j, a.line) < std::tie(b.edge.i, b.edge.j, b.line);
-    });
-    for (std::size_t k = 1; k < sorted.size(); ++k) {
-      const EdgeLine& first = sorted[k - 1];
-      const EdgeLine& again = sorted[k];
-      if (first.edge.i == again.edge.i && first.edge.j == again.edge.j &&
-          first.edge.coupling != again.edge.coupling) {
-        fail_at(again.line, "edge (" + std::to_string(again.edge.i) + ", " +
-                                std::to_string(again.edge.j) + ") given again with coupling " +
-                                format_value(again.edge.coupling) + " (line " +
-                                std::to_string(first.line) + " gave " +
-                                format_value(first.edge.coupling) + ")");
-      }
-    }
-  }
-
   std::vector<Edge> edges() const {
     std::vector<Edge> result;
     result.reserve(edge_lines_.size());
@@ -322,6 +315,8 @@ class GraphFileReader {
   int q_ = 0;                 // the 'potts q' line's q; 0: Ising spins
   bool after_nodes_ = false;  // a line other than 'nodes' was read ('potts' comes first)
   std::vector<EdgeLine> edge_lines_;
+  // Per edge (i < j), the index in edge_lines_ of its latest line.
+  std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> last_line_of_edge_;
   std::vector<double> fields_;          // Potts: h_i(s) at [i * q + s], empty until one is given
   std::vector<NodeValue> field_lines_;  // per node (Potts: per node and state)
   std::vector<NodeValue> clamp_lines_;
