@@ -11,34 +11,22 @@
 // static_assert checks that the tables here are those families' tables.
 
 #include <cstdint>
-#include <tuple>
 
 #include "hamon/core/families/potts/potts_tables.hpp"
 #include "hamon/core/families/spin/spin_tables.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/state/chain_state.hpp"
-#include "hamon/core/util/field_list.hpp"
 #include "hamon/core/util/view_fields.hpp"
 
 namespace hamon {
 
 /// No tables: a storage whose families decide without any.
-struct NoFamilyTables {
-  template <class Self>
-  static auto field_list(Self&) {
-    return std::tuple<>();
-  }
-};
+struct NoFamilyTables {};
 
-/// The tables of every family stored in bytes.
+/// The tables of every family stored in bytes. Each family allocates and counts its own
+/// (allocate_tables, table_bytes) by its own table's field list.
 template <class MemorySpace>
-struct ByteFamilyTables : SpinTables<MemorySpace>, PottsTables<MemorySpace> {
-  template <class Self>
-  static auto field_list(Self& t) {
-    return std::tuple_cat(SpinTables<MemorySpace>::field_list(t),
-                          PottsTables<MemorySpace>::field_list(t));
-  }
-};
+struct ByteFamilyTables : SpinTables<MemorySpace>, PottsTables<MemorySpace> {};
 
 /// The tables a state of storage `Value` carries.
 template <class Value, class MemorySpace>
