@@ -61,6 +61,22 @@ if(HAMON_ENABLE_MPI)             # public: hamon/policies/mpi_exchange.hpp inclu
   set(MPI_CXX_SKIP_MPICXX ON CACHE BOOL "Disable the MPI-2 C++ bindings")
   find_package(MPI 3.0 REQUIRED COMPONENTS CXX) # Debian: libopenmpi-dev
 endif()
+# Highway: the one vector layer of the host kernels, compiled for several instruction sets
+# and dispatched at run time (families/detail/host_vectors.hpp). Private to hamon::core: no
+# public header includes it. Not in an nvcc build (nvcc's front end does not take Highway's
+# per-target attributes): there the host spaces run the portable loops.
+option(HAMON_ENABLE_HOST_SIMD "Host kernels in vector registers through Highway" ON)
+set(HAMON_HOST_SIMD OFF)
+if(HAMON_ENABLE_HOST_SIMD AND NOT CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
+  if(NOT TARGET hwy::hwy)
+    list(APPEND _hamon_imported_here hwy::hwy)
+    find_package(hwy 1.0 REQUIRED CONFIG) # Debian: libhwy-dev; Spack: highway
+  endif()
+  set(HAMON_HOST_SIMD ON)
+  message(STATUS "hamon: host vector kernels through Highway ${hwy_VERSION}")
+else()
+  message(STATUS "hamon: host kernels without Highway (portable loops)")
+endif()
 if(NOT HAMON_TOP_LEVEL)
   # In a parent project (add_subdirectory), targets linking hamon::hamon live in the
   # parent's directories: the imported targets hamon's link interface names must be
@@ -86,3 +102,4 @@ endif()
 if(HAMON_ENABLE_PERF)
   find_package(benchmark QUIET)
 endif()
+

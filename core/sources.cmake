@@ -43,3 +43,9 @@ set(HAMON_CORE_SOURCES
   hamon/core/train/training_checkpoint.cpp
   hamon/core/train/training_data.cpp
   hamon/core/train/training_options.cpp)
+
+# The host kernels' vector sources (Highway, one build per instruction set), built where
+# HAMON_HOST_SIMD is on (cmake/HamonDependencies.cmake).
+set(HAMON_CORE_VECTOR_SOURCES
+  hamon/core/families/detail/host_vectors.cpp
+  hamon/core/families/spin/detail/spin_registers.cpp)

@@ -4,7 +4,7 @@
 #
 #   tools/provision-deps.sh [host|cuda]      prints the install prefix on stdout
 #
-# - Debian packages (yaml-cpp, GoogleTest, Google Benchmark, Random123, CLI11, ...)
+# - Debian packages (yaml-cpp, GoogleTest, Google Benchmark, Random123, CLI11, Highway, ...)
 #   are installed only when missing.
 # - Kokkos and Kokkos Kernels 3.4.01 come from Debian's `trilinos` source package:
 #   only packages/kokkos and packages/kokkos-kernels are extracted, built and installed
@@ -159,6 +159,7 @@ install_packages() {
 
 common_packages=(build-essential cmake git pkg-config dpkg-dev xz-utils
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev librandom123-dev libcli11-dev zlib1g-dev
+  libhwy-dev
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-matplotlib python3-yaml
   strace) # tests/cli counts a run's checkpoint writes and injects fsync failures with it

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// The host sweep's implementations give the same bits: the AVX-512 register path (where
-// compiled in) and the device kernel's style (run on this host space) against the portable
-// loops, for lattice and general graphs, integer and
+// The host sweep's implementations give the same bits: the vector path (on every instruction
+// set it is built for and this CPU runs, one at a time) and the device kernel's style (run on
+// this host space) against the portable loops, for lattice and general graphs, integer and
 // real couplings (thresholds and exp), every way the machines fill the 32 lanes of a work
 // item (1..70 machines: masks, generators per node from 1 to 8, several lane chunks),
 // clamps, and ladders steep enough that some field values can never (T = 0) or always
-// (T = 2^32) turn a spin up. Where the register path is not compiled in (no AVX-512, or a
-// GPU) both calls run the same code, and the test only checks that sweeps are
-// reproducible.
+// (T = 2^32) turn a spin up. Where no vector path is built (a GPU build) both calls run the
+// same code, and the test only checks that sweeps are reproducible.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
 #include <cstring>
 #include <vector>
 
+#include "hamon/core/families/detail/host_vectors.hpp"
 #include "hamon/core/families/energy.hpp"
 #include "hamon/core/families/gibbs_sweep.hpp"
 #include "hamon/core/model/model_builders.hpp"
@@ -38,8 +38,8 @@ std::vector<std::int8_t> to_host(const View& v) {
   return std::vector<std::int8_t>(h.data(), h.data() + h.size());
 }
 
-void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
-                          bool expect_integer = true) {
+void expect_kernels_agree_here(const hamon::SpinModel& model, bool expect_lattice,
+                               bool expect_integer) {
   Space space;
   const auto dm = hamon::make_device_model(space, model);
   ASSERT_EQ(dm.integer_field_bound >= 0, expect_integer);
@@ -89,6 +89,23 @@ void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
       }
     }
   }
+}
+
+/// expect_kernels_agree_here on every instruction set the vector path dispatches to here.
+void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
+                          bool expect_integer = true) {
+#if HAMON_HOST_SIMD
+  const auto targets = hamon::detail::host_vector_targets();
+  ASSERT_FALSE(targets.empty());
+  for (const std::int64_t target : targets) {
+    SCOPED_TRACE("vector target " + hamon::detail::host_vector_target_name(target));
+    hamon::detail::restrict_host_vector_target(target);
+    expect_kernels_agree_here(model, expect_lattice, expect_integer);
+  }
+  hamon::detail::restrict_host_vector_target(0);
+#else
+  expect_kernels_agree_here(model, expect_lattice, expect_integer);
+#endif
 }
 
 TEST(TEST_CATEGORY, host_kernels_agree_on_a_lattice) {

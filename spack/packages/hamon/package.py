@@ -62,11 +62,15 @@ class Hamon(CMakePackage, CudaPackage):
     depends_on("cxx", type="build")
     depends_on("cmake@3.18:", type="build")
 
-    # The library's public dependencies are Kokkos and Random123, zlib (and +kernels Kokkos
-    # Kernels) private ones.
+    # The library's public dependencies are Kokkos and Random123, zlib, Highway (and +kernels
+    # Kokkos Kernels) private ones.
     depends_on("kokkos@3.4:5")
     depends_on("random123")
     depends_on("zlib-api")  # crc32 of checkpoint sections
+    # The host kernels' vector layer (one source, dispatched at run time among the CPU's
+    # instruction sets), private. Not used by a +cuda build (nvcc), which runs the host
+    # spaces' portable loops.
+    depends_on("highway@1.0:", when="~cuda")
     # MPI-3 (MPI_Comm_split_type, MPI_INT64_T), public: hamon's MPI header includes mpi.h.
     depends_on("mpi@3:", when="+mpi")
     # Training's GEMMs (KokkosBlas::gemm), a private dependency of libhamon. Spack's

@@ -105,17 +105,32 @@ struct LatticeGeometry {
     c.node = node + c.coordinate[last];
   }
 
+  /// The two neighbours of a node along dimension d and their couplings.
+  struct AxisNeighbours {
+    std::int64_t up, down;
+    std::int32_t coupling_up, coupling_down;
+  };
+
+  /// along(c, d) for d = dims - 1 .. 0, up then down, is for_each_neighbour's order: a walk
+  /// without a callback, for code compiled for another instruction set than this header,
+  /// which could not inline a callback of its own into it.
+  KOKKOS_INLINE_FUNCTION AxisNeighbours along(const Cursor& c, std::int32_t d) const {
+    const auto e = static_cast<std::uint32_t>(extent[d]);
+    const std::uint32_t x = c.coordinate[d];
+    const std::int64_t up = c.node + (x + 1 < e ? stride[d] : -(extent[d] - 1) * stride[d]);
+    const std::int64_t down = c.node + (x > 0 ? -stride[d] : (extent[d] - 1) * stride[d]);
+    return AxisNeighbours{up, down, static_cast<std::int32_t>(coupling_up(d, c.node)),
+                          static_cast<std::int32_t>(coupling_up(d, down))};
+  }
+
   /// Calls f(neighbour, J) for the 2 * dims neighbours of the cursor's node (up then
   /// down per dimension, last dimension first), J the integer coupling of that bond.
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_each_neighbour(const Cursor& c, F&& f) const {
     for (std::int32_t d = dims - 1; d >= 0; --d) {
-      const auto e = static_cast<std::uint32_t>(extent[d]);
-      const std::uint32_t x = c.coordinate[d];
-      const std::int64_t up = c.node + (x + 1 < e ? stride[d] : -(extent[d] - 1) * stride[d]);
-      const std::int64_t down = c.node + (x > 0 ? -stride[d] : (extent[d] - 1) * stride[d]);
-      f(up, static_cast<std::int32_t>(coupling_up(d, c.node)));
-      f(down, static_cast<std::int32_t>(coupling_up(d, down)));
+      const AxisNeighbours a = along(c, d);
+      f(a.up, a.coupling_up);
+      f(a.down, a.coupling_down);
     }
   }
 

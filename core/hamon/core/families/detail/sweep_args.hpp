@@ -4,35 +4,37 @@
 // families/spin/detail/register_sweep.hpp): the block, the state's views, the counters of the
 // random draws and the host work split. Filled by name (gibbs_sweep.hpp's update_block_in_style):
 //
-//   SweepArgs<ExecutionSpace, Block> args;
+//   SweepArgs<memory_space, Block> args;
 //   args.block = block;
 //   args.spins = state.spins;
 //   ...
 //
 // The update functors derive from it, so the kernels read these fields by value, as
-// members, with no indirection.
+// members, with no indirection. It names a memory space, not an execution space, so the host
+// spaces share one type and the compiled vector path (families/spin/detail/spin_registers.hpp)
+// serves them all.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
 #include "hamon/core/families/detail/sweep_blocks.hpp"
 #include "hamon/core/families/spin/heat_bath.hpp"
-#include "hamon/core/state/chain_state.hpp"
 
 namespace hamon::detail {
 
-template <class ExecutionSpace, class Block>
+template <class MemorySpace, class Block>
 struct SweepArgs {
-  using state_type = ChainState<ExecutionSpace>;
-  using memory_space = typename ExecutionSpace::memory_space;
+  using memory_space = MemorySpace;
+  template <class T>
+  using view = Kokkos::View<T*, memory_space>;
 
   Block block;  // CsrBlock or LatticeBlock (families/detail/sweep_blocks.hpp)
-  // The state's views (ChainState).
-  typename state_type::spin_view spins;
-  typename state_type::template view<double> betas;
-  typename state_type::template view<std::int32_t> chain_of_machine;
+  // The state's views (ChainState, SpinTables).
+  Kokkos::View<std::int8_t**, Kokkos::LayoutLeft, memory_space> spins;
+  view<double> betas;
+  view<std::int32_t> chain_of_machine;
   Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, memory_space> up_limit;
-  typename state_type::template view<std::int32_t> up_floor;
+  view<std::int32_t> up_floor;
   std::int32_t bound = -1;      // integer_field_bound, -1 without thresholds
   std::int64_t n_block = 0;     // nodes in the block
   std::int64_t n_groups = 0;    // groups of 16 machines
@@ -43,7 +45,7 @@ struct SweepArgs {
   std::uint64_t seed = 0;
   std::uint32_t sweep = 0;
   std::uint32_t round = 0;
-  bool simd = false;  // host: registers (families/detail/host_simd.hpp) instead of loops
+  bool simd = false;  // host: the vector path (families/spin/detail/spin_registers.hpp)
   std::int32_t nodes_per_item = 0;  // host: block nodes per work item
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space>
       field_boundary;  // real fields: empty, or (chain, 257) boundaries

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How gibbs_sweep (hamon/core/families/gibbs_sweep.hpp) launches its colour blocks: the host style
-// (portable loops or AVX-512 registers) or the device style, for Ising spins and Potts
-// states.
+// (portable loops, or vector registers: Highway's for spins, AVX-512 for Potts) or the device
+// style, for Ising spins and Potts states.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
 
 #include "hamon/core/families/detail/host_simd.hpp"
+#include "hamon/core/families/detail/host_vectors.hpp"
 #include "hamon/core/families/detail/sweep_args.hpp"
 #include "hamon/core/families/detail/sweep_blocks.hpp"
 #include "hamon/core/families/family_state.hpp"
@@ -25,7 +26,14 @@ namespace hamon {
 
 namespace detail {
 
-/// Whether the host sweep runs in AVX-512 registers (compiled in, host space, not asked
+/// Whether the host spin sweep runs its vector path (families/spin/detail/spin_registers.hpp:
+/// built in, a host space, not asked for the portable loops).
+template <class ExecutionSpace>
+bool use_host_vectors(HostKernel kernel) {
+  return HAMON_HOST_SIMD && host_style<ExecutionSpace> && kernel == HostKernel::best;
+}
+
+/// Whether the host Potts sweep runs in AVX-512 registers (compiled in, host space, not asked
 /// for the portable loops).
 template <class ExecutionSpace>
 bool use_host_registers(HostKernel kernel) {
@@ -59,7 +67,7 @@ void update_block_in_style(const ExecutionSpace& space, const FamilyState<Execut
   const std::int32_t n_machines = state.n_local_machines();
   const std::int64_t n_groups = (n_machines + kMachinesPerDraw - 1) / kMachinesPerDraw;
   const std::int32_t nodes_per_item = simd ? register_run(space, n_block) : kHostNodes;
-  SweepArgs<ExecutionSpace, Block> args;
+  SweepArgs<typename ExecutionSpace::memory_space, Block> args;
   args.block = block;
   args.spins = state.spins;
   args.betas = state.betas;
@@ -96,7 +104,7 @@ void update_block(const ExecutionSpace& space, const FamilyState<ExecutionSpace>
   }
   update_block_in_style<host_style<ExecutionSpace>>(space, state, bound, block, n_block, seed,
                                                     round, sweep,
-                                                    use_host_registers<ExecutionSpace>(kernel));
+                                                    use_host_vectors<ExecutionSpace>(kernel));
 }
 
 /// One Potts sweep (families/potts/potts_update.hpp) in the host style (`HostStyle`: a node in

@@ -41,8 +41,8 @@ KOKKOS_FORCEINLINE_FUNCTION double annealed_field(double a, double field, double
 /// One colour block's updates on the annealing path: work item k is block node k / n_groups
 /// in the machines of group k % n_groups.
 template <class ExecutionSpace>
-struct AnnealedSpinUpdate
-    : SweepArgs<ExecutionSpace, CsrBlock<typename ExecutionSpace::memory_space>> {
+struct AnnealedSpinUpdate : SweepArgs<typename ExecutionSpace::memory_space,
+                                      CsrBlock<typename ExecutionSpace::memory_space>> {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
     const std::int64_t node = this->block.node(idx / this->n_groups);
     const auto group = static_cast<std::int32_t>(idx % this->n_groups);

@@ -3,15 +3,16 @@
 // The heat-bath updates of one colour block (families/detail/sweep_blocks.hpp) as a Kokkos functor,
 // in the host style (a work item: a run of block nodes in every machine, 32 machines at a time) or
 // the device style (a work item: one node in one group of 16 machines). The host style runs the
-// AVX-512 register paths (families/spin/detail/register_sweep.hpp) or the portable loops; every
-// path decides as families/spin/spin_decision.hpp does, from the same bytes and tie bits.
+// vector path (families/spin/detail/spin_registers.hpp) or the portable loops; every path
+// decides as families/spin/spin_decision.hpp does, from the same bytes and tie bits.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <type_traits>
 
 #include "hamon/core/families/detail/sweep_args.hpp"
 #include "hamon/core/families/detail/sweep_blocks.hpp"
-#include "hamon/core/families/spin/detail/register_sweep.hpp"
+#include "hamon/core/families/spin/detail/spin_registers.hpp"
 #include "hamon/core/families/spin/field_boundaries.hpp"
 #include "hamon/core/families/spin/heat_bath.hpp"
 #include "hamon/core/families/spin/spin_decision.hpp"
@@ -23,8 +24,8 @@ namespace hamon::detail {
 /// Heat-bath updates of one colour block (`Block`: CsrBlock or LatticeBlock), in the host
 /// style (runs of nodes in every machine) or the device style (a node in 16 machines).
 template <class ExecutionSpace, class Block, bool HostStyle = host_style<ExecutionSpace>>
-struct BlockUpdate : RegisterSweep<ExecutionSpace, Block> {
-  using Args = SweepArgs<ExecutionSpace, Block>;
+struct BlockUpdate : SweepArgs<typename ExecutionSpace::memory_space, Block> {
+  using Args = SweepArgs<typename ExecutionSpace::memory_space, Block>;
   using Args::betas;
   using Args::block;
   using Args::bound;
@@ -43,12 +44,8 @@ struct BlockUpdate : RegisterSweep<ExecutionSpace, Block> {
   using Args::tie;
   using Args::up_floor;
   using Args::up_limit;
-#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-  using RegisterSweep<ExecutionSpace, Block>::update_registers_integer;
-  using RegisterSweep<ExecutionSpace, Block>::update_registers_real;
-#endif
 
-  explicit BlockUpdate(const Args& args) : RegisterSweep<ExecutionSpace, Block>{args} {}
+  explicit BlockUpdate(const Args& args) : Args{args} {}
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
     if constexpr (HostStyle) {
@@ -192,21 +189,18 @@ struct BlockUpdate : RegisterSweep<ExecutionSpace, Block> {
     }
   }
 
-  /// AVX-512 host path: block nodes [begin, begin + nodes) in machines [first, first + 32).
-  /// A node needs ceil(lanes / 16) generators, so a batch of 16 serves 16 / that many
-  /// nodes; three batches run side by side, because one Philox round is a multiply ->
-  /// swap -> xor chain the multiplier would otherwise wait on.
+  /// Vector host path: block nodes [begin, begin + nodes) in machines [first, first + 32),
+  /// compiled for every instruction set and dispatched at run time. Only host spaces set
+  /// `simd`; their memory is HostSpace.
   KOKKOS_INLINE_FUNCTION void update_registers(std::int64_t begin, std::int32_t nodes,
                                                std::int32_t first) const {
-#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-    if (bound >= 0) {
-      update_registers_integer(begin, nodes, first);
-    } else {
-      update_registers_real(begin, nodes, first);
+#if HAMON_HOST_SIMD && !defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<typename Args::memory_space, Kokkos::HostSpace>) {
+      spin_registers(*this, begin, nodes, first);
+      return;
     }
-#else
-    update_lanes(begin, nodes, first);
 #endif
+    update_lanes(begin, nodes, first);
   }
 };
 
