@@ -53,6 +53,7 @@ FAMILY_BLIND_FROM = "state"  # areas from this one on, families/ aside
 GENERATED = {
     "hamon/version.hpp": "core",
     "hamon/mpi_config.hpp": "core",
+    "hamon/host_simd_config.hpp": "core",
     "hamon/backend_list.hpp": "core",
     "hamon/hamon.hpp": "policies",  # policies/hamon/hamon.hpp, the umbrella header
 }
