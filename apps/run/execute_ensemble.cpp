@@ -18,6 +18,7 @@
 #include "run/instance_config.hpp"
 #include "run/mpi_job.hpp"
 #include "run/stop_signals.hpp"
+#include "run/kokkos_session.hpp"
 
 namespace hamon::cli {
 
@@ -59,6 +60,7 @@ void run_instance(const PreparedRun& ensemble, std::int64_t k, const fs::path& i
                                                  ? OutputPolicy::refuse_non_empty
                                                  : OutputPolicy::continue_run));
   });
+  fit_to_machine(prepared->decision);
   switch (state) {
     case InstanceState::absent:
       start_run(*prepared, progress, started);
