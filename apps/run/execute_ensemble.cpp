@@ -16,9 +16,9 @@
 #include "run/execute_run.hpp"
 #include "run/exit_status.hpp"
 #include "run/instance_config.hpp"
+#include "run/kokkos_session.hpp"
 #include "run/mpi_job.hpp"
 #include "run/stop_signals.hpp"
-#include "run/kokkos_session.hpp"
 
 namespace hamon::cli {
 

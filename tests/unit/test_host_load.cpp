@@ -47,8 +47,7 @@ TEST(HostLoad, IdleCoresAreOnlineLessOthersWithinTheAffinitySet) {
 }
 
 TEST(HostLoad, ParsesProcsRunning) {
-  const std::string stat =
-      "cpu  1 2 3 4\nintr 5 6\nctxt 7\nprocs_running 3\nprocs_blocked 0\n";
+  const std::string stat = "cpu  1 2 3 4\nintr 5 6\nctxt 7\nprocs_running 3\nprocs_blocked 0\n";
   EXPECT_EQ(hamon::parse_procs_running(stat), 3);
   EXPECT_EQ(hamon::parse_procs_running("cpu 1 2\n"), std::nullopt);
   EXPECT_EQ(hamon::parse_procs_running("procs_running x\n"), std::nullopt);
@@ -94,7 +93,8 @@ TEST_F(HostLoadTest, OnlyTheHostTiersOpenMpChoiceIsFitted) {
   // none touches nothing; an explicit space or instance is the caller's; Serial stays.
   for (const DeviceSpec& spec :
        {DeviceSpec::none(), DeviceSpec::backend(Placement::openmp), DeviceSpec::auto_()}) {
-    DeviceDecision d = resolve_device(spec, spec.kind() == DeviceSpec::Kind::auto_ ? 10 : 1'000'000);
+    DeviceDecision d =
+        resolve_device(spec, spec.kind() == DeviceSpec::Kind::auto_ ? 10 : 1'000'000);
     const DeviceDecision before = d;
     fit_to_idle_cores(d, busy);
     EXPECT_EQ(d.placement, before.placement) << hamon::to_string(spec);

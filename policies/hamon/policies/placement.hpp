@@ -53,8 +53,8 @@ enum class HostRule {
   no_score_default,             // several, no score: the heaviest (the default host space)
   score_below_threshold,        // several, score < host threshold: the lightest (Serial)
   score_at_or_above_threshold,  // several, score >= host threshold: the heaviest (OpenMP)
-  cores_busy,  // OpenMP chosen, but other processes keep all cores but one busy
-               // (fit_to_idle_cores, host_load.hpp): the lightest
+  cores_busy,                   // OpenMP chosen, but other processes keep all cores but one busy
+                                // (fit_to_idle_cores, host_load.hpp): the lightest
 };
 
 inline constexpr EnumNames<HostRule, 5> kHostRuleNames{{
