@@ -9,6 +9,7 @@ set(HAMON_POLICIES_SOURCES
   src/thresholds.cpp
   src/calibrate.cpp
   src/resolve_device.cpp
+  src/host_load.cpp
   src/compile_cache.cpp
   src/dispatch.cpp
   src/tuning_cache.cpp

@@ -41,7 +41,8 @@ Command add_demo_command(CLI::App& app) {
         std::ostringstream note;
         choose_demo_directory(run, !overrides.out, note);
         if (MpiJob::current().is_root()) std::cerr << note.str();
-        const KokkosSession kokkos;
+        fit_to_machine(run.decision);
+        const KokkosSession kokkos(host_threads_for(run.decision));
         const RunOutcome outcome = start_run(run, !flags->quiet && stderr_is_terminal(), started);
         if (!flags->quiet) {
           print_run_report(std::cout, run, outcome, true);

@@ -121,8 +121,9 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
     // Stopped before sampling: starting again from config.yaml is the run itself.
     from_the_beginning = how == ContinueHow::resume && is_unstarted_run(partial);
   });
+  fit_to_machine(prepared->decision);
   const PreparedRun& run = *prepared;
-  const KokkosSession kokkos;
+  const KokkosSession kokkos(host_threads_for(run.decision));
   const bool speaks = !f.quiet && job.is_root();
   const bool progress = speaks && stderr_is_terminal();
   if (run.config.instances > 1) {

@@ -74,12 +74,11 @@ Command add_run_command(CLI::App& app) {
             job.agree([&] {
               prepared.emplace(prepare_run(state->config, overrides_of(f), output_policy_of(f)));
             });
+            fit_to_machine(prepared->decision);
             const PreparedRun& run = *prepared;
-            // One run sampling on Serial (an ensemble's instances may route apart).
-            const bool serial_only =
-                run.config.instances <= 1 && run.decision.placement == Placement::serial;
-            const KokkosSession kokkos(serial_only ? KokkosSession::HostThreads::one
-                                                   : KokkosSession::HostThreads::all);
+            // An ensemble's instances are fitted alike (one load sample per process); one
+            // whose tuning routes it elsewhere still gives the same bits.
+            const KokkosSession kokkos(host_threads_for(run.decision));
             const bool speaks = !f.quiet && job.is_root();
             if (run.config.instances > 1) {
               const EnsembleOutcome ensemble =

@@ -29,6 +29,9 @@ void emit_decision_entries(YAML::Emitter& out, const DeviceDecision& decision) {
       out << YAML::Key << "threshold_source" << YAML::Value
           << to_string(decision.host_tier->threshold->source);
     }
+    if (decision.host_tier->threads) {
+      out << YAML::Key << "threads" << YAML::Value << *decision.host_tier->threads;
+    }
     out << YAML::EndMap;
   }
 }

@@ -16,6 +16,7 @@
 #include "run/execute_run.hpp"
 #include "run/exit_status.hpp"
 #include "run/instance_config.hpp"
+#include "run/kokkos_session.hpp"
 #include "run/mpi_job.hpp"
 #include "run/stop_signals.hpp"
 
@@ -59,6 +60,7 @@ void run_instance(const PreparedRun& ensemble, std::int64_t k, const fs::path& i
                                                  ? OutputPolicy::refuse_non_empty
                                                  : OutputPolicy::continue_run));
   });
+  fit_to_machine(prepared->decision);
   switch (state) {
     case InstanceState::absent:
       start_run(*prepared, progress, started);

@@ -289,7 +289,8 @@ int train_new(const std::string& config_file, const TrainingRunFlags& flags) {
   TrainingRun& run = t.run;
   const RbmParameters& initial = t.initial;
   const fs::path& final_dir = t.final_dir;
-  const KokkosSession kokkos;
+  fit_to_machine(run.decision);
+  const KokkosSession kokkos(host_threads_for(run.decision));
   const TrainerRelease release{run};
   run.trainer = make_rbm_trainer(run.decision, run.data.train, initial, run.config.options);
   RunDirectory dir = RunDirectory::create(final_dir, flags.overwrite);
@@ -362,7 +363,8 @@ int train_resume(const std::string& dir_text, const TrainingRunFlags& flags) {
     run.seconds_before = std::stod(attachments.at(kSecondsAttachment));
   }
   run.decision = decide(run.config, state.parameters, flags.device);
-  const KokkosSession kokkos;
+  fit_to_machine(run.decision);
+  const KokkosSession kokkos(host_threads_for(run.decision));
   const TrainerRelease release{run};
   run.trainer =
       make_rbm_trainer(run.decision, run.data.train, state.parameters, run.config.options, &state);

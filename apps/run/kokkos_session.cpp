@@ -7,11 +7,24 @@
 
 #include "hamon/policies/accelerator.hpp"
 #include "hamon/policies/compile_cache.hpp"
+#include "hamon/policies/host_load.hpp"
 #include "run/mpi_job.hpp"
 
 namespace hamon::cli {
 
-KokkosSession::KokkosSession(HostThreads threads) {
+void fit_to_machine(DeviceDecision& decision) {
+  if (host_threads_chosen_by_user() || MpiJob::current().distributed()) return;
+  static const std::optional<HostLoad> load = sample_host_load();
+  if (load) fit_to_idle_cores(decision, *load);
+}
+
+int host_threads_for(const DeviceDecision& decision) {
+  if (decision.placement == Placement::serial) return 1;
+  if (decision.host_tier && decision.host_tier->threads) return *decision.host_tier->threads;
+  return 0;
+}
+
+KokkosSession::KokkosSession(int host_threads) {
   enable_persistent_compile_cache();
   // Kokkos's advice (e.g. "OMP_PROC_BIND not set") is not an error: keep stderr for errors
   // unless the user decides otherwise with KOKKOS_DISABLE_WARNINGS (Kokkos rejects the flag
@@ -33,12 +46,12 @@ KokkosSession::KokkosSession(HostThreads threads) {
   // A thread count set by the user (KOKKOS_NUM_THREADS) wins: Kokkos refuses a flag that
   // disagrees with it.
 #if KOKKOS_VERSION >= 30700
-  char one_thread[] = "--kokkos-num-threads=1";
+  std::string threads_flag = "--kokkos-num-threads=" + std::to_string(host_threads);
 #else
-  char one_thread[] = "--kokkos-threads=1";
+  std::string threads_flag = "--kokkos-threads=" + std::to_string(host_threads);
 #endif
-  if (threads == HostThreads::one && std::getenv("KOKKOS_NUM_THREADS") == nullptr) {
-    argv.push_back(one_thread);
+  if (host_threads > 0 && std::getenv("KOKKOS_NUM_THREADS") == nullptr) {
+    argv.push_back(threads_flag.data());
   }
   int argc = static_cast<int>(argv.size());
   argv.push_back(nullptr);

@@ -167,8 +167,14 @@ void resolve_auto(DeviceDecision& decision, std::optional<double> threshold_arg,
     return;
   }
   if (!probe_accelerator().visible()) {
-    decision.placement = Placement::leave_alone;
     decision.reason = DecisionReason::no_accelerator;
+    // With a size, the host tier: Kokkos's default host space (OpenMP) only forks when the
+    // work pays for it, so a small call runs on Serial instead of waking threads that spin
+    // for nothing. Without a size placement stays Kokkos's own. Either way the bits are
+    // those of any other space; only speed differs.
+    if (!decision.score || !place_on_host(decision, host_threshold_arg)) {
+      decision.placement = Placement::leave_alone;
+    }
     return;
   }
   if (decision.score) {
@@ -261,6 +267,9 @@ std::string DeviceDecision::describe() const {
     out << " host_tier=" << to_string(host_tier->rule);
     if (host_tier->threshold) {
       out << " host_threshold=" << format_threshold(*host_tier->threshold);
+    }
+    if (host_tier->threads) {
+      out << " host_threads=" << *host_tier->threads;
     }
   }
   return out.str();

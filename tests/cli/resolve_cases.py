@@ -56,8 +56,16 @@ def main():
         expect(["--chains", "4", "--nodes", "100", "--threshold", "100"], placement="cuda",
                threshold=100.0)
     else:
-        expect(["--chains", "64", "--nodes", "4096"], spec="auto", placement="leave_alone",
-               reason="no accelerator visible", score=262144, threshold=None)
+        # No accelerator: the host tier decides by the score; no device threshold is read.
+        big = expect(["--chains", "64", "--nodes", "4096"], spec="auto",
+                     reason="no accelerator visible", score=262144, threshold=None,
+                     **({"placement": "openmp"} if both_hosts else {}))
+        if big and both_hosts:
+            failures.check(big.get("host_tier", {}).get("rule") == "score >= host threshold",
+                           f"host tier of a large auto call: {big.get('host_tier')}")
+        if both_hosts:
+            expect(["--chains", "4", "--nodes", "100"], placement="serial",
+                   reason="no accelerator visible", threshold=None)
         refuse(["--device", "gpu", "--chains", "4", "--nodes", "100"], "gpu")
     if both_hosts:
         small = expect(["--device", "cpu", "--chains", "4", "--nodes", "100"], placement="serial",

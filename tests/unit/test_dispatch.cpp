@@ -173,17 +173,20 @@ std::vector<Route> host_routes() {
   routes.push_back({"Kokkos::OpenMP{}", DeviceSpec(Kokkos::OpenMP()), Placement::openmp,
                     DecisionReason::concrete_instance, "OpenMP"});
 #endif
-  // Score 7 x 100 = 700 is below the default host threshold (4096): the host tier picks
-  // Serial when both are built, else the one host backend.
+  // Score 7 x 100 = 700 is below the default host threshold (16384): the host tier picks
+  // Serial when both are built, else the one host backend; `auto` without an accelerator
+  // goes through the same tier.
 #if defined(KOKKOS_ENABLE_SERIAL)
   routes.push_back(
       {"cpu", DeviceSpec::cpu(), Placement::serial, DecisionReason::explicit_request, "Serial"});
+  routes.push_back(
+      {"auto", DeviceSpec::auto_(), Placement::serial, DecisionReason::no_accelerator, "Serial"});
 #elif defined(KOKKOS_ENABLE_OPENMP)
   routes.push_back(
       {"cpu", DeviceSpec::cpu(), Placement::openmp, DecisionReason::explicit_request, "OpenMP"});
+  routes.push_back(
+      {"auto", DeviceSpec::auto_(), Placement::openmp, DecisionReason::no_accelerator, "OpenMP"});
 #endif
-  routes.push_back({"auto", DeviceSpec::auto_(), Placement::leave_alone,
-                    DecisionReason::no_accelerator, Kokkos::DefaultExecutionSpace::name()});
   routes.push_back({"none", DeviceSpec::none(), Placement::leave_alone, DecisionReason::opted_out,
                     Kokkos::DefaultExecutionSpace::name()});
   return routes;
@@ -576,7 +579,7 @@ TEST_F(DispatchTest, nrpt_in_place_runs_on_the_callers_host_views_without_copyin
   EXPECT_TRUE(contains_all(in_place.decision.describe(), "data resident", "score=700"));
   ASSERT_TRUE(in_place.decision.host_tier.has_value());
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
-  // Host memory: the host tier picks among the spaces that can reach it (700 < 4096).
+  // Host memory: the host tier picks among the spaces that can reach it (700 < 16384).
   EXPECT_EQ(in_place.decision.placement, Placement::serial);
   EXPECT_EQ(in_place.execution_space, "Serial");
   const RoutedResult openmp = hamon::nrpt_in_place(caller, options, /*host_threshold=*/700.0);

@@ -127,8 +127,9 @@ Expected oracle(const SpecCase& spec, const std::optional<std::string>& hamon_de
       word = *hamon_device;
     } else {
       if (!accelerator.visible()) {
+        // The host tier by the score; without one, placement left alone.
         e.reason = DecisionReason::no_accelerator;
-        return e;
+        return score ? host_tier(score, host_threshold, e) : e;
       }
       if (score) {
         e.device_threshold_consulted = true;
@@ -332,16 +333,39 @@ TEST_F(ResolveDeviceRules, InstanceIsUsedAsIsAndIgnoresEnv) {
 #endif
 }
 
-TEST_F(ResolveDeviceRules, AutoWithoutAcceleratorNeverReadsThresholds) {
+TEST_F(ResolveDeviceRules, AutoWithoutAcceleratorNeverReadsTheDeviceThreshold) {
   env::set_env("HAMON_DEVICE_THRESHOLD", "1");
-  write_text(calibration_path(), "garbage\n");
+  const ScopedHostBackendsOverride backends(
+      hamon::HostBackends{{hamon::Placement::serial, hamon::Placement::openmp}});
   for (const AcceleratorInfo& accelerator : {kNoDevice, kCompiledOut}) {
     const ScopedAcceleratorOverride scoped(accelerator);
-    const DeviceDecision d = resolve_device(DeviceSpec::auto_(), 1'000'000);
-    EXPECT_EQ(d.placement, Placement::leave_alone);
+    // The host tier decides by the score: Serial for small work, OpenMP for large.
+    DeviceDecision d = resolve_device(DeviceSpec::auto_(), 1'000'000);
+    EXPECT_EQ(d.placement, Placement::openmp);
     EXPECT_EQ(d.reason, DecisionReason::no_accelerator);
+    EXPECT_FALSE(d.threshold);
+    ASSERT_TRUE(d.host_tier);
+    EXPECT_EQ(d.host_tier->rule, HostRule::score_at_or_above_threshold);
+    d = resolve_device(DeviceSpec::auto_(), 100);
+    EXPECT_EQ(d.placement, Placement::serial);
+    EXPECT_EQ(d.reason, DecisionReason::no_accelerator);
+    ASSERT_TRUE(d.host_tier);
+    EXPECT_EQ(d.host_tier->rule, HostRule::score_below_threshold);
+    // Without a score nothing is compared: placement stays Kokkos's own.
+    d = resolve_device(DeviceSpec::auto_());
+    EXPECT_EQ(d.placement, Placement::leave_alone);
+    EXPECT_FALSE(d.host_tier);
   }
-  // With an accelerator and a score the bad calibration file is read: an error.
+  // The host threshold is read (argument > environment > file), the device one is not.
+  const ScopedAcceleratorOverride none_visible(kNoDevice);
+  env::set_env("HAMON_HOST_THRESHOLD", "50");
+  EXPECT_EQ(resolve_device(DeviceSpec::auto_(), 100).placement, Placement::openmp);
+  EXPECT_EQ(resolve_device(DeviceSpec::auto_(), 100, {}, 200.0).placement, Placement::serial);
+  env::unset_env("HAMON_HOST_THRESHOLD");
+  write_text(calibration_path(), "garbage\n");
+  EXPECT_ANY_THROW(resolve_device(DeviceSpec::auto_(), 1'000'000));
+  EXPECT_EQ(resolve_device(DeviceSpec::auto_()).placement, Placement::leave_alone);
+  // With an accelerator and a score the bad calibration file is read too: an error.
   const ScopedAcceleratorOverride scoped(kVisible);
   env::unset_env("HAMON_DEVICE_THRESHOLD");
   EXPECT_ANY_THROW(resolve_device(DeviceSpec::auto_(), 1'000'000));
@@ -487,7 +511,8 @@ TEST_F(ResolveDeviceHostTier, BothBackendsSplitAtTheHostThreshold) {
   const ScopedAcceleratorOverride scoped(kCompiledOut);
   const ScopedHostBackendsOverride backends(
       hamon::HostBackends{{hamon::Placement::serial, hamon::Placement::openmp}});
-  DeviceDecision d = resolve_device(DeviceSpec::cpu(), 4095);
+  const auto at = static_cast<std::int64_t>(hamon::kDefaultHostThreshold);
+  DeviceDecision d = resolve_device(DeviceSpec::cpu(), at - 1);
   EXPECT_EQ(d.placement, Placement::serial);
   ASSERT_TRUE(d.host_tier);
   EXPECT_EQ(d.host_tier->rule, HostRule::score_below_threshold);
@@ -495,10 +520,10 @@ TEST_F(ResolveDeviceHostTier, BothBackendsSplitAtTheHostThreshold) {
   EXPECT_EQ(d.host_tier->threshold->value, hamon::kDefaultHostThreshold);
   EXPECT_EQ(d.host_tier->threshold->source, ThresholdSource::default_value);
 
-  d = resolve_device(DeviceSpec::cpu(), 4096);
+  d = resolve_device(DeviceSpec::cpu(), at);
   EXPECT_EQ(d.placement, Placement::openmp);
   EXPECT_EQ(d.host_tier->rule, HostRule::score_at_or_above_threshold);
-  d = resolve_device(DeviceSpec::cpu(), 4097);
+  d = resolve_device(DeviceSpec::cpu(), at + 1);
   EXPECT_EQ(d.placement, Placement::openmp);
 }
 

@@ -16,7 +16,8 @@ namespace hamon {
 
 enum class DecisionReason {
   forced_by_env,                // spec auto, HAMON_DEVICE set to something other than auto
-  no_accelerator,               // auto, no accelerator visible: placement left alone
+  no_accelerator,               // auto, no accelerator visible: the host tier (with a score)
+                                // or placement left alone (without)
   score_at_or_above_threshold,  // auto, score >= device threshold: the accelerator
   score_below_threshold,        // auto, score < device threshold: the host tier
   no_score,                     // auto, accelerator visible but no score given: the host tier
@@ -52,13 +53,16 @@ enum class HostRule {
   no_score_default,             // several, no score: the heaviest (the default host space)
   score_below_threshold,        // several, score < host threshold: the lightest (Serial)
   score_at_or_above_threshold,  // several, score >= host threshold: the heaviest (OpenMP)
+  cores_busy,                   // OpenMP chosen, but other processes keep all cores but one busy
+                                // (fit_to_idle_cores, host_load.hpp): the lightest
 };
 
-inline constexpr EnumNames<HostRule, 4> kHostRuleNames{{
+inline constexpr EnumNames<HostRule, 5> kHostRuleNames{{
     {HostRule::only_backend, "only host backend"},
     {HostRule::no_score_default, "no score: default host space"},
     {HostRule::score_below_threshold, "score below host threshold"},
     {HostRule::score_at_or_above_threshold, "score >= host threshold"},
+    {HostRule::cores_busy, "cores busy"},
 }};
 /// "only host backend", "no score: default host space", "score below host threshold",
 /// "score >= host threshold".
@@ -70,6 +74,9 @@ inline std::string to_string(HostRule rule) {
 struct HostTierDecision {
   HostRule rule = HostRule::only_backend;
   std::optional<Threshold> threshold;  // set when the rule compared the score with it
+  // Host threads the process starts Kokkos with, set only when fit_to_idle_cores chose
+  // fewer than the cores it may use (a busy machine); unset: Kokkos's own count.
+  std::optional<int> threads;
 };
 
 struct DeviceDecision {

@@ -8,10 +8,11 @@
 //   auto                 -> if HAMON_DEVICE is set, non-empty and not "auto": none/off leave
 //                           placement alone, anything else is resolved as if passed
 //                           explicitly (reason: forced by env). Otherwise: no accelerator
-//                           visible -> leave placement alone (CPU-only installs behave as
-//                           with no routing); accelerator visible -> the accelerator when a
-//                           score is given and score >= device_threshold(threshold), else
-//                           the host tier (small score, or no score).
+//                           visible -> the host tier when a score is given (Serial for
+//                           small work, where OpenMP's threads would only spin), else
+//                           placement left alone; accelerator visible -> the accelerator
+//                           when a score is given and score >= device_threshold(threshold),
+//                           else the host tier (small score, or no score).
 //   cpu                  -> the host tier.
 //   gpu (alias cuda)     -> Cuda, or DeviceUnavailable saying whether Cuda is not compiled
 //                           in or no device is visible (CUDA_VISIBLE_DEVICES can hide it).
@@ -28,7 +29,8 @@
 // std::invalid_argument naming the variable on every call, whatever the spec and whether
 // or not the rules use it (so a laptop refuses what a cluster would). HAMON_DEVICE is
 // used only when spec is auto; thresholds (and the calibration file) are read only when
-// the rules compare a score with them.
+// the rules compare a score with them (the device threshold only with an accelerator
+// visible).
 
 #include <cstdint>
 #include <optional>

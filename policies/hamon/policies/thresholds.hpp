@@ -39,11 +39,13 @@ struct Threshold {
 /// The seed's steady-state crossover (RTX 5080); `hamon calibrate` measures ours.
 inline constexpr double kDefaultDeviceThreshold = 4096.0;
 
-/// Serial below, OpenMP at or above. A placeholder of the same order as the device one:
-/// a spin update costs a few ns, so 4096 of them (tens of microseconds per colour sweep)
-/// is where an OpenMP fork/join per kernel (microseconds, several kernels per round)
-/// stops dominating. `hamon calibrate` measures the real value per machine.
-inline constexpr double kDefaultHostThreshold = 4096.0;
+/// Serial below, OpenMP at or above: the crossover measured on the 2-core reference machine
+/// (perf/results/device_crossover/2026-11-30-host.md), and where host kernels start to
+/// fork at all: a colour sweep below core's kInlineHostWork (8192 register lanes, half the
+/// nodes times the chains rounded up to 16) runs on the calling thread in either space, so
+/// below this OpenMP's threads have nothing to do but spin. `hamon calibrate` measures the
+/// value per machine.
+inline constexpr double kDefaultHostThreshold = 16384.0;
 
 inline constexpr const char* kDeviceThresholdEnv = "HAMON_DEVICE_THRESHOLD";
 inline constexpr const char* kHostThresholdEnv = "HAMON_HOST_THRESHOLD";
