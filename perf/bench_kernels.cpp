@@ -8,6 +8,8 @@
 //   sweep_lattice  the same sweep on the lattice fast path (implicit neighbours, chosen
 //                  automatically by gibbs_sweep for periodic lattices with integer fields;
 //                  +-J only: Gaussian couplings never take it);
+//   sweep_lattice_portable  the same in the host's portable loops (HostKernel::portable),
+//                  the baseline of the vector path (--vector-target picks its instruction set);
 //   energy         one energy evaluation of every machine (hamon::compute_energies);
 //   plain_sweep    the yardstick (plain_sweep.hpp): a plain scalar heat-bath sweep of the
 //                  same lattice, one expf and one hash per update, on 1 thread and on the
@@ -93,9 +95,11 @@ struct Setup {
 
 using hamon::perf::timed_loop;
 
-/// One sweep per iteration, on the CSR path (`csr_only`) or the automatic choice.
+/// One sweep per iteration, on the CSR path (`csr_only`) or the automatic choice, with the
+/// host's best kernel or its portable loops (`kernel`).
 template <class Space>
-void sweep(benchmark::State& state, bool csr_only) {
+void sweep(benchmark::State& state, bool csr_only,
+           hamon::HostKernel kernel = hamon::HostKernel::best) {
   const int side = static_cast<int>(state.range(0));
   const int chains = static_cast<int>(state.range(1));
   const int couplings = static_cast<int>(state.range(2));
@@ -108,12 +112,19 @@ void sweep(benchmark::State& state, bool csr_only) {
   hamon::gibbs_sweep(s.space, s.model, s.state, 7, 0, 0);
   s.space.fence();
   const double seconds = timed_loop(state, s.space, [&](std::uint32_t it) {
-    hamon::gibbs_sweep(s.space, s.model, s.state, 7, it / 4 + 1, it % 4);
+    hamon::gibbs_sweep(s.space, s.model, s.state, 7, it / 4 + 1, it % 4, kernel);
   });
   const double updates =
       static_cast<double>(s.model.n_free) * chains * static_cast<double>(state.iterations());
   state.counters["updates_per_ns"] = updates / seconds * 1e-9;
   state.counters["table"] = s.model.integer_field_bound >= 0 ? 1 : 0;
+}
+
+/// The lattice sweep in the host's portable loops (the vector path's baseline; on a device
+/// space the same kernel as sweep_lattice).
+template <class Space>
+void sweep_lattice_portable(benchmark::State& state) {
+  sweep<Space>(state, false, hamon::HostKernel::portable);
 }
 
 template <class Space>
@@ -203,6 +214,7 @@ BENCHMARK(plain_sweep)->Apply(plain_args);
 #define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier)                     \
   BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Class)->Apply(sweep_args);             \
   BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Class)->Apply(lattice_sweep_args); \
+  BENCHMARK_TEMPLATE(sweep_lattice_portable, Kokkos::Class)->Apply(lattice_sweep_args); \
   BENCHMARK_TEMPLATE(energy, Kokkos::Class)->Apply(lattice_args);              \
   BENCHMARK_TEMPLATE(swap, Kokkos::Class)->Apply(lattice_args);
 HAMON_FOR_EACH_ENABLED_BACKEND(HAMON_BENCHMARK_BACKEND)

@@ -17,9 +17,10 @@
 // updates one node in one group of 16 machines (each 32-bit word serves 4 of them); a host
 // work item updates nodes in every machine, 32 at a time in plain loops over machines that
 // the compiler vectorises (generators, fields, exp and the decision: the portable path).
-// Where the host compiler targets AVX-512, a work item is a run of up to kRegisterRun nodes
-// instead, with three batches of 16 generators in registers at a time (the register path,
-// families/detail/host_simd.hpp).
+// Where the vector layer is built (Highway, every host build but nvcc's), a work item is a run
+// of up to kRegisterRun nodes instead, its generators, local fields and decisions in vector
+// registers of the best instruction set the CPU runs (the vector path,
+// families/spin/detail/spin_registers-inl.hpp).
 //
 // With integer local fields the decision is an integer comparison of the byte with the
 // top byte of a threshold tabulated per (chain, phi) (families/spin/heat_bath.hpp), exactly
@@ -32,7 +33,7 @@
 // The pieces, one idea each: families/detail/sweep_blocks.hpp (the colour blocks: CSR, lattice),
 // families/spin/spin_decision.hpp (the decision of one update), families/detail/sweep_args.hpp
 // (what a block's sweep reads, by name), families/spin/detail/block_update.hpp (the functor: device
-// and portable paths), families/spin/detail/register_sweep.hpp (the AVX-512 register paths),
+// and portable paths), families/spin/detail/spin_registers.hpp (the vector path),
 // families/detail/sweep_launch.hpp (how they are launched), families/spin/spin_family.hpp (the
 // sweep and tables of the spin family; Potts: families/potts/potts_family.hpp). This file is the
 // API.

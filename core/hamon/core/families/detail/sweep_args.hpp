@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every path of a colour block's sweep reads (families/spin/detail/block_update.hpp,
-// families/spin/detail/register_sweep.hpp): the block, the state's views, the counters of the
+// families/spin/detail/spin_registers-inl.hpp): the block, the state's views, the counters of the
 // random draws and the host work split. Filled by name (gibbs_sweep.hpp's update_block_in_style):
 //
 //   SweepArgs<memory_space, Block> args;

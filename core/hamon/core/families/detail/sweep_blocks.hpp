@@ -20,7 +20,7 @@ inline constexpr std::int32_t kMachinesPerDraw = kUpdatesPerDraw;  // 16
 inline constexpr std::int32_t kHostLanes = 32;                     // machines per host chunk
 inline constexpr std::int32_t kHostDraws = kHostLanes / kMachinesPerDraw;  // per node and chunk
 inline constexpr std::int32_t kHostNodes = 8;     // nodes per portable work item (16 generators)
-inline constexpr std::int32_t kRegisterRun = 48;  // most block nodes per AVX-512 work item
+inline constexpr std::int32_t kRegisterRun = 48;  // most block nodes per vector work item
 
 /// A colour block of the general CSR graph: nodes listed in DeviceModel::block_nodes,
 /// neighbours and couplings read from the CRS arrays.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The heat-bath decision of one update of the sweep, shared by the device and the portable
-// paths (the register paths evaluate the same tests in AVX-512 registers,
-// families/spin/detail/register_sweep.hpp).
+// paths (the vector path evaluates the same tests in vector registers,
+// families/spin/detail/spin_registers-inl.hpp).
 //
 // An update decides from the top byte of its 32-bit word (families/spin/heat_bath.hpp): +1, -1, or
 // a tie (probability 1/256), which the word's 24 low bits settle. How the byte decides
