@@ -27,13 +27,6 @@ bool is_written_name(const std::string& name) {
          name == checkpoint.fresh.string() || name == checkpoint.previous.string();
 }
 
-/// "NAME.partial-XXXXXX": a write in progress (output/atomic_file.hpp) that a kill left.
-bool is_atomic_temporary(const std::string& name) {
-  const std::string::size_type at = name.rfind(".partial-");
-  return at != std::string::npos && name.size() == at + 9 + 6 &&
-         is_written_name(name.substr(0, at));
-}
-
 std::string first_line(std::istream& in) {
   std::string line;
   std::getline(in, line);
@@ -42,17 +35,55 @@ std::string first_line(std::istream& in) {
 
 }  // namespace
 
+// "NAME.partial-XXXXXX": a write in progress (output/atomic_file.hpp) that a kill left.
+bool is_atomic_temporary(const std::string& name) {
+  const std::string::size_type at = name.rfind(".partial-");
+  return at != std::string::npos && name.size() == at + 9 + 6 &&
+         is_written_name(name.substr(0, at));
+}
+
 bool is_hamon_file_name(const std::string& name) {
   return is_written_name(name) || is_atomic_temporary(name);
 }
 
 namespace {
 
-/// A directory under one of hamon's names is not hamon's: hamon writes files only.
+bool ends_with(const std::string& name, const std::string& suffix) {
+  return name.size() > suffix.size() &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// A name in an extension's record: the record, a kept file, a trace's kept bytes.
+bool is_record_name(const std::string& name) {
+  if (name == kExtensionRecordFile || is_hamon_file_name(name)) return true;
+  for (const std::string suffix : {".header", ".cut"}) {
+    if (ends_with(name, suffix) && is_written_name(name.substr(0, name.size() - suffix.size()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// An extension's record: a directory of record names only.
+bool is_extension_record(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(dir, ec))) return false;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!is_record_name(it->path().filename().string()) ||
+        fs::is_directory(it->symlink_status(ec))) {
+      return false;
+    }
+  }
+  return !ec;
+}
+
+/// A directory under one of hamon's file names is not hamon's: hamon writes files only,
+/// but for an extension's record.
 bool is_hamon_entry(const fs::directory_entry& entry) {
   std::error_code ec;
-  return is_hamon_file_name(entry.path().filename().string()) &&
-         !fs::is_directory(entry.symlink_status(ec));
+  const std::string name = entry.path().filename().string();
+  if (name == kBeforeExtendDir) return is_extension_record(entry.path());
+  return is_hamon_file_name(name) && !fs::is_directory(entry.symlink_status(ec));
 }
 
 }  // namespace
@@ -108,6 +139,17 @@ bool is_unstarted_run(const fs::path& partial) {
   return true;
 }
 
+void remove_extension_record(const fs::path& record_dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(record_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code ignored;
+    if (name != kExtensionRecordFile && is_record_name(name)) fs::remove(it->path(), ignored);
+  }
+  fs::remove(record_dir / kExtensionRecordFile, ec);
+  fs::remove(record_dir, ec);
+}
+
 std::vector<std::string> remove_hamon_files(const fs::path& dir) {
   std::vector<fs::path> hamons;
   std::vector<std::string> foreign;
@@ -120,7 +162,13 @@ std::vector<std::string> remove_hamon_files(const fs::path& dir) {
     }
   }
   std::error_code ignored;
-  for (const fs::path& file : hamons) fs::remove(file, ignored);
+  for (const fs::path& file : hamons) {
+    if (file.filename() == kBeforeExtendDir) {
+      remove_extension_record(file);
+    } else {
+      fs::remove(file, ignored);
+    }
+  }
   // Fails, harmlessly, when an entry appeared since: the directory stays with it.
   if (foreign.empty()) fs::remove(dir, ignored);
   std::sort(foreign.begin(), foreign.end());
