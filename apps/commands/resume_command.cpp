@@ -32,7 +32,8 @@ namespace fs = std::filesystem;
 struct ContinueFlags {
   std::string dir, device, rounds;
   bool quiet = false;
-  bool abandon = false;  // extend --abandon
+  bool abandon = false;    // extend --abandon
+  bool overwrite = false;  // resume --overwrite
   CLI::Option* device_option = nullptr;
 };
 
@@ -85,6 +86,33 @@ CLI::App* add_common(CLI::App& app, const char* name, const char* what, Continue
   return sub;
 }
 
+/// A run started with --overwrite over a complete one and interrupted: finishing it
+/// replaces that run, which `resume` does only when asked again, and says so before it
+/// samples rather than at the end.
+void refuse_replacing_unasked(const ContinueFlags& f, const fs::path& dir,
+                              const fs::path& partial) {
+  std::error_code ec;
+  if (!fs::is_directory(partial, ec) || !fs::exists(dir, ec) ||
+      (fs::is_directory(dir, ec) && fs::is_empty(dir, ec))) {
+    return;
+  }
+  if (f.overwrite) {
+    if (const auto problem = output_directory_problem(dir.string(), true))
+      throw UsageError(*problem);
+    if (MpiJob::current().is_root()) announce_replacement(dir);
+    return;
+  }
+  const std::string d = dir.string();
+  throw UsageError(
+      "'" + d + "' holds " +
+      (is_hamon_run(dir) ? "a complete run (" + describe_complete_run(dir) + ")" : "files") +
+      ", and '" + partial.string() +
+      "' an interrupted run that would replace it when done (it was started with "
+      "--overwrite); `hamon resume " +
+      d + " --overwrite` finishes it and then replaces " + d + ", or move " + d +
+      " away first to keep it");
+}
+
 int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra_rounds) {
   const auto started = std::chrono::steady_clock::now();
   const fs::path dir = normalised_run_dir(f.dir);
@@ -120,8 +148,10 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
         throw UsageError(dir.string() + " is not a complete hamon run (no " + kSummaryFile + ")");
       }
     }
+    if (how == ContinueHow::resume) refuse_replacing_unasked(f, dir, partial);
     prepared.emplace(
         prepare_continuation(f, how == ContinueHow::resume ? partial : dir, extra_rounds));
+    if (f.overwrite) prepared->output_policy = OutputPolicy::replace_run;
     if (prepared->config.instances > 1 && how == ContinueHow::extend) {
       throw UsageError(dir.string() +
                        " is an ensemble (instances); extend runs one run longer: give each "
@@ -187,6 +217,9 @@ Command add_resume_command(CLI::App& app) {
   auto f = std::make_shared<ContinueFlags>();
   CLI::App* sub =
       add_common(app, "resume", "Continue an interrupted run (DIR.partial) to its end", *f);
+  sub->add_flag("--overwrite", f->overwrite,
+                "replace the earlier hamon run in DIR when done (a run started with "
+                "--overwrite over it)");
   sub->footer(
       "Continues DIR.partial (a sampling or a training run) from its last good checkpoint (a "
       "corrupt newest one falls back\n"
@@ -196,6 +229,8 @@ Command add_resume_command(CLI::App& app) {
       "fit DIR.partial/config.yaml (other model, options, checkpoint format or random-stream\n"
       "version) is refused; one written by another hamon version with this one's format and\n"
       "random stream continues (with a note). A failed resume leaves DIR.partial resumable.\n"
+      "A run started with --overwrite over an earlier one replaces it only with --overwrite\n"
+      "again (refused before it samples otherwise).\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped again.");
   return {sub,
           [f]() {
@@ -205,9 +240,11 @@ Command add_resume_command(CLI::App& app) {
               if (MpiJob::current().distributed()) {
                 throw UsageError("training runs in one process: resume it without mpirun");
               }
+              refuse_replacing_unasked(*f, normalised_run_dir(f->dir), partial);
               TrainingRunFlags flags;
               if (f->device_option->count() > 0) flags.device = f->device;
               flags.speak = !f->quiet;
+              flags.overwrite = f->overwrite;
               return MpiJob::current().is_root() ? train_resume(f->dir, flags) : 0;
             }
             return continue_command(*f, ContinueHow::resume, 0);

@@ -194,6 +194,13 @@ std::optional<std::string> output_directory_problem(const std::string& out_dir, 
   return std::nullopt;
 }
 
+void announce_replacement(const fs::path& dir) {
+  if (!is_hamon_run(dir)) return;
+  std::cerr << "hamon: note: --overwrite: " << dir.string() << " holds a complete run ("
+            << describe_complete_run(dir) << "); this run replaces it when it completes, "
+            << "and leaves it as it is until then\n";
+}
+
 RunDirectory::RunDirectory(fs::path final_dir, fs::path partial)
     : final_dir_(std::move(final_dir)), partial_(std::move(partial)) {}
 
@@ -212,11 +219,7 @@ RunDirectory RunDirectory::create(const fs::path& final_dir, bool discard_partia
               << "\n";
     remove_hamon_files(partial);
   }
-  if (discard_partial && is_hamon_run(dir)) {
-    std::cerr << "hamon: note: --overwrite: " << dir.string() << " holds a complete run ("
-              << describe_complete_run(dir) << "); this run replaces it when it completes, "
-              << "and leaves it as it is until then\n";
-  }
+  if (discard_partial) announce_replacement(dir);
   const fs::path parent = dir.parent_path();
   if (!parent.empty()) {
     fs::create_directories(parent, ec);

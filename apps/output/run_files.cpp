@@ -20,11 +20,18 @@ constexpr const char* kWrittenFiles[] = {
     "ladder.png", "acceptance.png", "index_process.png", "energies.png", "magnetization.png",
     "order_parameter.png", "learning_curves.png", "samples.png", "binder.png", "xi_over_l.png"};
 
+bool is_ensemble_table(const std::string& name) {
+  return name == kEnsembleEnergyFile ||
+         std::any_of(std::begin(kEnsembleOverlapKeys), std::end(kEnsembleOverlapKeys),
+                     [&](const char* key) { return name == ensemble_overlap_file(key); });
+}
+
 bool is_written_name(const std::string& name) {
   const CheckpointFiles checkpoint = checkpoint_files(kCheckpointFile);
   return std::any_of(std::begin(kWrittenFiles), std::end(kWrittenFiles),
                      [&](const char* written) { return name == written; }) ||
-         name == checkpoint.fresh.string() || name == checkpoint.previous.string();
+         name == checkpoint.fresh.string() || name == checkpoint.previous.string() ||
+         is_ensemble_table(name);
 }
 
 std::string first_line(std::istream& in) {
@@ -77,12 +84,37 @@ bool is_extension_record(const fs::path& dir) {
   return !ec;
 }
 
+bool is_plain_directory(const fs::directory_entry& entry) {
+  std::error_code ec;
+  return fs::is_directory(entry.symlink_status(ec));
+}
+
+/// "k" or "k.partial", k a number: an ensemble's instance run directory.
+bool is_instance_name(const std::string& name) {
+  const std::string k = ends_with(name, ".partial") ? name.substr(0, name.size() - 8) : name;
+  return !k.empty() && k.find_first_not_of("0123456789") == std::string::npos;
+}
+
+/// An ensemble's instances/: instance run directories holding hamon's entries only.
+bool is_instances_dir(const fs::directory_entry& instances) {
+  if (!is_plain_directory(instances)) return false;
+  std::error_code ec;
+  for (fs::directory_iterator it(instances.path(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (!is_instance_name(it->path().filename().string()) || !is_plain_directory(*it) ||
+        !foreign_entries(it->path()).empty()) {
+      return false;
+    }
+  }
+  return !ec;
+}
+
 /// A directory under one of hamon's file names is not hamon's: hamon writes files only,
 /// but for an extension's record.
 bool is_hamon_entry(const fs::directory_entry& entry) {
   std::error_code ec;
   const std::string name = entry.path().filename().string();
   if (name == kBeforeExtendDir) return is_extension_record(entry.path());
+  if (name == kInstancesDir) return is_instances_dir(entry);
   return is_hamon_file_name(name) && !fs::is_directory(entry.symlink_status(ec));
 }
 
@@ -165,6 +197,15 @@ std::vector<std::string> remove_hamon_files(const fs::path& dir) {
   for (const fs::path& file : hamons) {
     if (file.filename() == kBeforeExtendDir) {
       remove_extension_record(file);
+    } else if (file.filename() == kInstancesDir) {
+      std::vector<fs::path> instances;  // listed first: removing while listing skips some
+      std::error_code listing;
+      for (fs::directory_iterator it(file, listing), end; !listing && it != end;
+           it.increment(listing)) {
+        instances.push_back(it->path());
+      }
+      for (const fs::path& instance : instances) remove_hamon_files(instance);
+      fs::remove(file, ignored);
     } else {
       fs::remove(file, ignored);
     }

@@ -6,7 +6,8 @@
 // own block ("hamon:" then its version) beside the run's config (config.yaml of a sampling
 // run, training.yaml of a training run). Any other entry (a user's notes, a subdirectory,
 // a file named like hamon's that is not a file; a DIR.partial/before-extend holding anything
-// but an extension's record) is foreign: a directory holding one is
+// but an extension's record; an instances/ holding anything but instance run directories)
+// is foreign: a directory holding one is
 // never removed, whatever the flags.
 
 #include <filesystem>
@@ -32,7 +33,19 @@ inline constexpr const char* kCurvesFile = "curves.csv";
 // In the DIR.partial of an extension (`hamon extend`): what it changed in the complete run,
 // so that `hamon extend DIR --abandon` (or a failure) puts the complete run back.
 inline constexpr const char* kBeforeExtendDir = "before-extend";
-// In it, beside the complete run's replaced files and the traces' NAME.header / NAME.cut.
+// An ensemble's tables: each instance's energy per node, and each per-temperature list of
+// the overlap: section (in the order they are written) in overlap_KEY.npy.
+inline constexpr const char* kEnsembleEnergyFile = "energy_per_node.npy";
+inline constexpr const char* kEnsembleOverlapKeys[] = {
+    "q2",     "q2_stderr",     "q4",     "q4_stderr", "abs_q", "abs_q_stderr",
+    "binder", "binder_stderr", "chi_sg", "chi_kmin",  "xi",    "link_overlap"};
+inline std::string ensemble_overlap_file(const std::string& key) {
+  return "overlap_" + key + ".npy";
+}
+// An ensemble's runs: instances/k (k.partial while instance k runs), each a run directory.
+inline constexpr const char* kInstancesDir = "instances";
+// In before-extend/, beside the complete run's replaced files and the traces' NAME.header /
+// NAME.cut.
 inline constexpr const char* kExtensionRecordFile = "record";
 
 /// Whether `name` is one hamon writes into a run directory (the files above, the

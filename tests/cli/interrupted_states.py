@@ -14,6 +14,12 @@
   - abandon_refusals: --abandon where there is nothing to abandon (a complete run, an
     interrupted run that is no extension), where DIR was taken meanwhile, with a damaged
     record, and `extend --rounds` over an interrupted extension: exit 2, nothing changed;
+  - resume_replacing: a run started with --overwrite over a complete run and interrupted
+    is not resumed over it unasked: `hamon resume DIR` is refused before it samples, naming
+    the complete run and `hamon resume DIR --overwrite`, which finishes and replaces it;
+  - ensemble_overwrite: an ensemble's instances/ are hamon's: --overwrite replaces a
+    complete ensemble (saying what it holds) and discards an interrupted one, and refuses,
+    changing nothing, one holding a user's file among its instances;
   - follow_suggestions: from every interrupted state (a run, a run while it tunes, an
     extension, an ensemble, a training run) a new `hamon run` / `hamon train` into it is
     refused; each command the refusal suggests, run on a copy of the state, either
@@ -233,6 +239,60 @@ def case_abandon_refusals(failures, hamon, work):
     failures.check("energies.npy.header" in r.stderr, f"message: {r.stderr!r}")
 
 
+def case_resume_replacing(failures, hamon, work):
+    complete = complete_run(failures, hamon, work)
+    longer = ["--device", "serial", "--rounds", str(EXTRA)]
+    rc, _ = interrupt(hamon, ["run", "small.yaml", "--overwrite"] + longer, work,
+                      os.path.join("run.partial", "checkpoint.bin.prev"))
+    failures.check(rc == 3, f"interrupted run --overwrite: exit {rc}")
+    before = tree(work)
+    r = clitest.run(hamon, ["resume", "run", "--quiet"], cwd=work)
+    unchanged(failures, "resume of a run that would replace a complete one", work, before, r)
+    failures.check(f"complete run ({ROUNDS} rounds" in r.stderr and
+                   "hamon resume run --overwrite" in r.stderr, f"message: {r.stderr!r}")
+    failures.check(tree(os.path.join(work, "run")) == complete, "the complete run changed")
+    r = clitest.run(hamon, ["resume", "run", "--overwrite", "--quiet"], cwd=work, timeout=600)
+    failures.check(r.returncode == 0 and f"holds a complete run ({ROUNDS} rounds" in r.stderr,
+                   f"resume --overwrite: exit {r.returncode}: {r.stderr!r}")
+    with open(os.path.join(work, "run", "config.yaml")) as f:
+        failures.check(f"rounds: {EXTRA}" in f.read(), "resume --overwrite: not the new run")
+    failures.check(beside(os.path.join(work, "run")) == [],
+                   f"left beside the run: {beside(os.path.join(work, 'run'))}")
+
+
+def ensemble_file(path, instances=3):
+    with open(os.path.join(clitest.EXAMPLES_DIR, "ea3d_ensemble.yaml")) as f:
+        text = f.read().replace("instances: 8", f"instances: {instances}")
+    with open(path, "w") as f:
+        f.write(re.sub(r"rounds: \d+", "rounds: 200", text))
+    return path
+
+
+def case_ensemble_overwrite(failures, hamon, work):
+    ensemble_file(os.path.join(work, "ensemble.yaml"), instances=2)
+    command = ["run", "ensemble.yaml", "--out", "run", "--device", "serial", "--quiet"]
+    hamon_ok(failures, hamon, command[:-1], work, "the ensemble")
+    mine = os.path.join(work, "run", "instances", "0", "notes.txt")
+    with open(mine, "w") as f:
+        f.write("mine\n")
+    before = tree(work)
+    r = clitest.run(hamon, command + ["--overwrite"], cwd=work)
+    unchanged(failures, "--overwrite of an ensemble holding a user's file", work, before, r)
+    failures.check("instances" in r.stderr, f"message: {r.stderr!r}")
+    os.remove(mine)
+    r = clitest.run(hamon, command + ["--overwrite"], cwd=work)
+    failures.check(r.returncode == 0 and "an ensemble of 2 runs" in r.stderr,
+                   f"--overwrite of a complete ensemble: exit {r.returncode}: {r.stderr!r}")
+    failures.check(beside(os.path.join(work, "run")) == [],
+                   f"left beside the ensemble: {beside(os.path.join(work, 'run'))}")
+    rc, _ = interrupt(hamon, command + ["--overwrite"], work,
+                      os.path.join("run.partial", "instances", "0.partial"))
+    failures.check(rc == 3, f"interrupted ensemble: exit {rc}")
+    r = clitest.run(hamon, command + ["--overwrite"], cwd=work, timeout=600)
+    failures.check(r.returncode == 0 and "discarding the interrupted run" in r.stderr,
+                   f"--overwrite of an interrupted ensemble: exit {r.returncode}: {r.stderr!r}")
+
+
 SUGGESTION = re.compile(r"hamon (?:resume|extend) [^\s`;,)]+(?: --abandon)?")
 
 
@@ -297,10 +357,7 @@ def case_follow_suggestions(failures, hamon, work):
     # An ensemble, stopped once its first instance is under way.
     d = os.path.join(work, "state_ensemble")
     os.makedirs(d)
-    with open(os.path.join(clitest.EXAMPLES_DIR, "ea3d_ensemble.yaml")) as f:
-        text = f.read().replace("instances: 8", "instances: 3")
-    with open(os.path.join(d, "ensemble.yaml"), "w") as f:
-        f.write(re.sub(r"rounds: \d+", "rounds: 200", text))
+    ensemble_file(os.path.join(d, "ensemble.yaml"))
     ensemble = ["run", "ensemble.yaml", "--out", "run", "--device", "serial"]
     interrupt(hamon, ensemble, d, os.path.join("run.partial", "instances", "0.partial"))
     states["ensemble"] = (d, ["hamon"] + ensemble, None)
