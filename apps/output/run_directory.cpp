@@ -196,7 +196,7 @@ std::optional<std::string> output_directory_problem(const std::string& out_dir, 
 
 void announce_replacement(const fs::path& dir) {
   if (!is_hamon_run(dir)) return;
-  std::cerr << "hamon: note: --overwrite: " << dir.string() << " holds a complete run ("
+  std::cerr << "hamon: note: " << dir.string() << " holds a complete run ("
             << describe_complete_run(dir) << "); this run replaces it when it completes, "
             << "and leaves it as it is until then\n";
 }
@@ -215,7 +215,7 @@ RunDirectory RunDirectory::create(const fs::path& final_dir, bool discard_partia
     }
     const std::vector<std::string> foreign = foreign_entries(partial);
     if (!foreign.empty()) throw std::runtime_error(foreign_files_problem(partial, foreign));
-    std::cerr << "hamon: note: --overwrite: discarding the interrupted run in " << partial.string()
+    std::cerr << "hamon: note: discarding the interrupted run in " << partial.string()
               << "\n";
     remove_hamon_files(partial);
   }
