@@ -215,8 +215,7 @@ RunDirectory RunDirectory::create(const fs::path& final_dir, bool discard_partia
     }
     const std::vector<std::string> foreign = foreign_entries(partial);
     if (!foreign.empty()) throw std::runtime_error(foreign_files_problem(partial, foreign));
-    std::cerr << "hamon: note: discarding the interrupted run in " << partial.string()
-              << "\n";
+    std::cerr << "hamon: note: discarding the interrupted run in " << partial.string() << "\n";
     remove_hamon_files(partial);
   }
   if (discard_partial) announce_replacement(dir);
