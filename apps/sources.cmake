@@ -30,6 +30,7 @@ set(HAMON_APPS_OUTPUT_SOURCES
   output/run_files.cpp
   output/run_directory.cpp
   output/restore_point.cpp
+  output/run_description.cpp
   output/progress_display.cpp)
 set(HAMON_APPS_RUN_SOURCES
   run/numbers_file.cpp

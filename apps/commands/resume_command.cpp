@@ -12,6 +12,8 @@
 #include "commands/run_report.hpp"
 #include "config/parse_experiment.hpp"
 #include "output/progress_display.hpp"
+#include "output/restore_point.hpp"
+#include "output/run_description.hpp"
 #include "output/run_directory.hpp"
 #include "output/run_files.hpp"
 #include "run/execute_ensemble.hpp"
@@ -30,6 +32,8 @@ namespace fs = std::filesystem;
 struct ContinueFlags {
   std::string dir, device, rounds;
   bool quiet = false;
+  bool abandon = false;    // extend --abandon
+  bool overwrite = false;  // resume --overwrite
   CLI::Option* device_option = nullptr;
 };
 
@@ -82,6 +86,33 @@ CLI::App* add_common(CLI::App& app, const char* name, const char* what, Continue
   return sub;
 }
 
+/// A run started with --overwrite over a complete one and interrupted: finishing it
+/// replaces that run, which `resume` does only when asked again, and says so before it
+/// samples rather than at the end.
+void refuse_replacing_unasked(const ContinueFlags& f, const fs::path& dir,
+                              const fs::path& partial) {
+  std::error_code ec;
+  if (!fs::is_directory(partial, ec) || !fs::exists(dir, ec) ||
+      (fs::is_directory(dir, ec) && fs::is_empty(dir, ec))) {
+    return;
+  }
+  if (f.overwrite) {
+    if (const auto problem = output_directory_problem(dir.string(), true))
+      throw UsageError(*problem);
+    if (MpiJob::current().is_root()) announce_replacement(dir);
+    return;
+  }
+  const std::string d = dir.string();
+  throw UsageError(
+      "'" + d + "' holds " +
+      (is_hamon_run(dir) ? "a complete run (" + describe_complete_run(dir) + ")" : "files") +
+      ", and '" + partial.string() +
+      "' an interrupted run that would replace it when done (it was started with "
+      "--overwrite); `hamon resume " +
+      d + " --overwrite` finishes it and then replaces " + d + ", or move " + d +
+      " away first to keep it");
+}
+
 int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra_rounds) {
   const auto started = std::chrono::steady_clock::now();
   const fs::path dir = normalised_run_dir(f.dir);
@@ -103,6 +134,12 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
       throw UsageError("no interrupted run at " + dir.string() + " (no " + partial.string() + ")");
     }
     if (how == ContinueHow::extend) {
+      if (is_interrupted_extension(partial)) {
+        throw UsageError("an extension of the complete run in " + partial.string() +
+                         " was interrupted; `hamon resume " + dir.string() +
+                         "` finishes it first (or `hamon extend " + dir.string() +
+                         " --abandon` drops it, putting the complete run back)");
+      }
       if (fs::is_directory(partial, ec)) {
         throw UsageError("an interrupted run is in " + partial.string() + "; `hamon resume " +
                          dir.string() + "` finishes it first");
@@ -111,8 +148,10 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
         throw UsageError(dir.string() + " is not a complete hamon run (no " + kSummaryFile + ")");
       }
     }
+    if (how == ContinueHow::resume) refuse_replacing_unasked(f, dir, partial);
     prepared.emplace(
         prepare_continuation(f, how == ContinueHow::resume ? partial : dir, extra_rounds));
+    if (f.overwrite) prepared->output_policy = OutputPolicy::replace_run;
     if (prepared->config.instances > 1 && how == ContinueHow::extend) {
       throw UsageError(dir.string() +
                        " is an ensemble (instances); extend runs one run longer: give each "
@@ -146,12 +185,42 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
   return 0;
 }
 
+/// `hamon extend DIR --abandon`: the interrupted extension is dropped, the complete run
+/// it extended is DIR again.
+int abandon_command(const ContinueFlags& f) {
+  const fs::path dir = normalised_run_dir(f.dir);
+  const fs::path partial = partial_dir_of(dir);
+  std::error_code ec;
+  if (!fs::is_directory(partial, ec)) {
+    throw UsageError("no interrupted extension at " + dir.string() + " (no " + partial.string() +
+                     ")" + (is_hamon_run(dir) ? "; " + dir.string() + " is a complete run" : ""));
+  }
+  if (!is_interrupted_extension(partial)) {
+    throw UsageError(partial.string() +
+                     " is an interrupted run, not an interrupted extension: there is no complete "
+                     "run to put back; `hamon resume " +
+                     dir.string() + "` finishes it");
+  }
+  const std::string why = extension_not_abandonable(dir);
+  if (!why.empty()) throw UsageError(why + "; nothing was changed");
+  const std::string what = describe_complete_run(partial / kBeforeExtendDir);
+  abandon_extension(dir);
+  if (!f.quiet) {
+    std::cout << "hamon: dropped the extension; " << dir.string() << " is the complete run ("
+              << what << ") as it was before `hamon extend`\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 Command add_resume_command(CLI::App& app) {
   auto f = std::make_shared<ContinueFlags>();
   CLI::App* sub =
       add_common(app, "resume", "Continue an interrupted run (DIR.partial) to its end", *f);
+  sub->add_flag("--overwrite", f->overwrite,
+                "replace the earlier hamon run in DIR when done (a run started with "
+                "--overwrite over it)");
   sub->footer(
       "Continues DIR.partial (a sampling or a training run) from its last good checkpoint (a "
       "corrupt newest one falls back\n"
@@ -161,6 +230,8 @@ Command add_resume_command(CLI::App& app) {
       "fit DIR.partial/config.yaml (other model, options, checkpoint format or random-stream\n"
       "version) is refused; one written by another hamon version with this one's format and\n"
       "random stream continues (with a note). A failed resume leaves DIR.partial resumable.\n"
+      "A run started with --overwrite over an earlier one replaces it only with --overwrite\n"
+      "again (refused before it samples otherwise).\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped again.");
   return {sub,
           [f]() {
@@ -170,9 +241,11 @@ Command add_resume_command(CLI::App& app) {
               if (MpiJob::current().distributed()) {
                 throw UsageError("training runs in one process: resume it without mpirun");
               }
+              refuse_replacing_unasked(*f, normalised_run_dir(f->dir), partial);
               TrainingRunFlags flags;
               if (f->device_option->count() > 0) flags.device = f->device;
               flags.speak = !f->quiet;
+              flags.overwrite = f->overwrite;
               return MpiJob::current().is_root() ? train_resume(f->dir, flags) : 0;
             }
             return continue_command(*f, ContinueHow::resume, 0);
@@ -183,15 +256,28 @@ Command add_resume_command(CLI::App& app) {
 Command add_extend_command(CLI::App& app) {
   auto f = std::make_shared<ContinueFlags>();
   CLI::App* sub = add_common(app, "extend", "Continue a complete run by more measured rounds", *f);
-  sub->add_option("--rounds", f->rounds, "measured rounds to add")->required()->type_name("N");
+  CLI::Option* rounds =
+      sub->add_option("--rounds", f->rounds, "measured rounds to add")->type_name("N");
+  sub->add_flag("--abandon", f->abandon,
+                "drop an interrupted extension: DIR is the complete run again, as it was")
+      ->excludes(rounds);
   sub->footer(
       "Continues DIR from its final checkpoint by N measured rounds: the result is\n"
       "bit-identical to a run configured with rounds + N from the start. While it runs,\n"
       "DIR is DIR.partial again (`hamon resume DIR` finishes an interrupted extension);\n"
-      "a failed extension (not a stopped one) leaves DIR exactly as it was.\n"
+      "a failed extension (not a stopped one) leaves DIR exactly as it was. DIR.partial\n"
+      "keeps what the extension changed in the complete run (DIR.partial/before-extend/)\n"
+      "until it is done: `hamon extend DIR --abandon` drops an interrupted extension and\n"
+      "puts the complete run back in DIR, byte for byte; no --overwrite deletes it.\n"
       "Exit status: 0 done, 1 the run failed, 2 bad input or checkpoint, 3 stopped.");
   return {sub,
           [f]() {
+            if (f->abandon) {
+              return MpiJob::current().is_root() ? abandon_command(*f) : 0;
+            }
+            if (f->rounds.empty()) {
+              throw UsageError("extend: --rounds N (the rounds to add) or --abandon is required");
+            }
             const std::int64_t n = parse_integer_option("--rounds", f->rounds, 1, kMaxRoundsTotal);
             return continue_command(*f, ContinueHow::extend, n);
           },

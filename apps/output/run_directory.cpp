@@ -14,6 +14,8 @@
 
 #include "hamon/core/sampler/checkpoint.hpp"
 #include "output/atomic_file.hpp"
+#include "output/restore_point.hpp"
+#include "output/run_description.hpp"
 
 namespace hamon::cli {
 
@@ -48,6 +50,25 @@ std::optional<std::string> not_resumable(const fs::path& partial) {
     }
   }
   return std::nullopt;
+}
+
+/// Why `partial`, an interrupted extension, is not simply an interrupted run: it holds a
+/// complete run, which no flag of `run` deletes.
+std::string interrupted_extension_problem(const fs::path& dir, const fs::path& partial,
+                                          bool replace_run) {
+  const std::string d = dir.string();
+  const std::string what = describe_complete_run(partial / kBeforeExtendDir);
+  const std::string choices = "`hamon resume " + d + "` finishes the extension, `hamon extend " +
+                              d + " --abandon` drops it and puts the complete run back in " + d +
+                              " as it was";
+  if (replace_run) {
+    return "'" + partial.string() + "' holds a complete run (" + what +
+           ") whose extension was interrupted; --overwrite never deletes a complete run "
+           "kept there: " +
+           choices + " (which a later --overwrite replaces, saying so)";
+  }
+  return "'" + partial.string() + "' holds a complete run (" + what +
+         ") whose extension was interrupted: " + choices;
 }
 
 std::string foreign_files_problem(const fs::path& dir, const std::vector<std::string>& foreign) {
@@ -134,6 +155,9 @@ std::optional<std::string> output_directory_problem(const std::string& out_dir, 
   }
   const fs::path partial = partial_dir_of(dir);
   if (fs::exists(partial, ec)) {
+    if (is_interrupted_extension(partial)) {
+      return interrupted_extension_problem(dir, partial, replace_run);
+    }
     const std::vector<std::string> foreign = foreign_entries(partial);
     if (!replace_run) {
       const auto why = not_resumable(partial);
@@ -170,6 +194,13 @@ std::optional<std::string> output_directory_problem(const std::string& out_dir, 
   return std::nullopt;
 }
 
+void announce_replacement(const fs::path& dir) {
+  if (!is_hamon_run(dir)) return;
+  std::cerr << "hamon: note: " << dir.string() << " holds a complete run ("
+            << describe_complete_run(dir) << "); this run replaces it when it completes, "
+            << "and leaves it as it is until then\n";
+}
+
 RunDirectory::RunDirectory(fs::path final_dir, fs::path partial)
     : final_dir_(std::move(final_dir)), partial_(std::move(partial)) {}
 
@@ -179,10 +210,15 @@ RunDirectory RunDirectory::create(const fs::path& final_dir, bool discard_partia
   std::error_code ec;
   if (discard_partial && fs::exists(partial, ec)) {
     // Checked first, so a refusal leaves the interrupted run whole.
+    if (is_interrupted_extension(partial)) {
+      throw std::runtime_error(interrupted_extension_problem(dir, partial, true));
+    }
     const std::vector<std::string> foreign = foreign_entries(partial);
     if (!foreign.empty()) throw std::runtime_error(foreign_files_problem(partial, foreign));
+    std::cerr << "hamon: note: discarding the interrupted run in " << partial.string() << "\n";
     remove_hamon_files(partial);
   }
+  if (discard_partial) announce_replacement(dir);
   const fs::path parent = dir.parent_path();
   if (!parent.empty()) {
     fs::create_directories(parent, ec);
@@ -225,8 +261,10 @@ void RunDirectory::write(const std::string& name,
 
 void RunDirectory::commit(bool replace_run) {
   std::error_code ec;
-  // The final checkpoint stays (resume, extend), not its predecessor.
+  // The final checkpoint stays (resume, extend), not its predecessor; an extension's record
+  // of the shorter run goes, as the longer run is complete.
   fs::remove(checkpoint_files(partial_ / kCheckpointFile).previous, ec);
+  if (is_interrupted_extension(partial_)) remove_extension_record(partial_ / kBeforeExtendDir);
   fs::path previous;
   if (is_non_empty_directory(final_dir_)) {
     // Checked again: the directory may have changed while the run was going.

@@ -39,6 +39,10 @@ std::filesystem::path make_sibling_directory(const std::filesystem::path& dir,
 /// or nothing when it can.
 std::optional<std::string> output_directory_problem(const std::string& dir, bool replace_run);
 
+/// With --overwrite, before anything is deleted: says on stderr what the complete run in
+/// `dir` holds (nothing when it holds none), and that it stays until the new run completes.
+void announce_replacement(const std::filesystem::path& dir);
+
 class RunDirectory {
  public:
   /// A fresh DIR.partial (an earlier one is removed when `discard_partial`; one holding

@@ -20,18 +20,18 @@ constexpr const char* kWrittenFiles[] = {
     "ladder.png", "acceptance.png", "index_process.png", "energies.png", "magnetization.png",
     "order_parameter.png", "learning_curves.png", "samples.png", "binder.png", "xi_over_l.png"};
 
+bool is_ensemble_table(const std::string& name) {
+  return name == kEnsembleEnergyFile ||
+         std::any_of(std::begin(kEnsembleOverlapKeys), std::end(kEnsembleOverlapKeys),
+                     [&](const char* key) { return name == ensemble_overlap_file(key); });
+}
+
 bool is_written_name(const std::string& name) {
   const CheckpointFiles checkpoint = checkpoint_files(kCheckpointFile);
   return std::any_of(std::begin(kWrittenFiles), std::end(kWrittenFiles),
                      [&](const char* written) { return name == written; }) ||
-         name == checkpoint.fresh.string() || name == checkpoint.previous.string();
-}
-
-/// "NAME.partial-XXXXXX": a write in progress (output/atomic_file.hpp) that a kill left.
-bool is_atomic_temporary(const std::string& name) {
-  const std::string::size_type at = name.rfind(".partial-");
-  return at != std::string::npos && name.size() == at + 9 + 6 &&
-         is_written_name(name.substr(0, at));
+         name == checkpoint.fresh.string() || name == checkpoint.previous.string() ||
+         is_ensemble_table(name);
 }
 
 std::string first_line(std::istream& in) {
@@ -42,17 +42,80 @@ std::string first_line(std::istream& in) {
 
 }  // namespace
 
+// "NAME.partial-XXXXXX": a write in progress (output/atomic_file.hpp) that a kill left.
+bool is_atomic_temporary(const std::string& name) {
+  const std::string::size_type at = name.rfind(".partial-");
+  return at != std::string::npos && name.size() == at + 9 + 6 &&
+         is_written_name(name.substr(0, at));
+}
+
 bool is_hamon_file_name(const std::string& name) {
   return is_written_name(name) || is_atomic_temporary(name);
 }
 
 namespace {
 
-/// A directory under one of hamon's names is not hamon's: hamon writes files only.
+bool ends_with(const std::string& name, const std::string& suffix) {
+  return name.size() > suffix.size() &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// A name in an extension's record: the record, a kept file, a trace's kept bytes.
+bool is_record_name(const std::string& name) {
+  if (name == kExtensionRecordFile || is_hamon_file_name(name)) return true;
+  for (const std::string suffix : {".header", ".cut"}) {
+    if (ends_with(name, suffix) && is_written_name(name.substr(0, name.size() - suffix.size()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// An extension's record: a directory of record names only.
+bool is_extension_record(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(dir, ec))) return false;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!is_record_name(it->path().filename().string()) ||
+        fs::is_directory(it->symlink_status(ec))) {
+      return false;
+    }
+  }
+  return !ec;
+}
+
+bool is_plain_directory(const fs::directory_entry& entry) {
+  std::error_code ec;
+  return fs::is_directory(entry.symlink_status(ec));
+}
+
+/// "k" or "k.partial", k a number: an ensemble's instance run directory.
+bool is_instance_name(const std::string& name) {
+  const std::string k = ends_with(name, ".partial") ? name.substr(0, name.size() - 8) : name;
+  return !k.empty() && k.find_first_not_of("0123456789") == std::string::npos;
+}
+
+/// An ensemble's instances/: instance run directories holding hamon's entries only.
+bool is_instances_dir(const fs::directory_entry& instances) {
+  if (!is_plain_directory(instances)) return false;
+  std::error_code ec;
+  for (fs::directory_iterator it(instances.path(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (!is_instance_name(it->path().filename().string()) || !is_plain_directory(*it) ||
+        !foreign_entries(it->path()).empty()) {
+      return false;
+    }
+  }
+  return !ec;
+}
+
+/// A directory under one of hamon's file names is not hamon's: hamon writes files only,
+/// but for an extension's record.
 bool is_hamon_entry(const fs::directory_entry& entry) {
   std::error_code ec;
-  return is_hamon_file_name(entry.path().filename().string()) &&
-         !fs::is_directory(entry.symlink_status(ec));
+  const std::string name = entry.path().filename().string();
+  if (name == kBeforeExtendDir) return is_extension_record(entry.path());
+  if (name == kInstancesDir) return is_instances_dir(entry);
+  return is_hamon_file_name(name) && !fs::is_directory(entry.symlink_status(ec));
 }
 
 }  // namespace
@@ -108,6 +171,17 @@ bool is_unstarted_run(const fs::path& partial) {
   return true;
 }
 
+void remove_extension_record(const fs::path& record_dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(record_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code ignored;
+    if (name != kExtensionRecordFile && is_record_name(name)) fs::remove(it->path(), ignored);
+  }
+  fs::remove(record_dir / kExtensionRecordFile, ec);
+  fs::remove(record_dir, ec);
+}
+
 std::vector<std::string> remove_hamon_files(const fs::path& dir) {
   std::vector<fs::path> hamons;
   std::vector<std::string> foreign;
@@ -120,7 +194,22 @@ std::vector<std::string> remove_hamon_files(const fs::path& dir) {
     }
   }
   std::error_code ignored;
-  for (const fs::path& file : hamons) fs::remove(file, ignored);
+  for (const fs::path& file : hamons) {
+    if (file.filename() == kBeforeExtendDir) {
+      remove_extension_record(file);
+    } else if (file.filename() == kInstancesDir) {
+      std::vector<fs::path> instances;  // listed first: removing while listing skips some
+      std::error_code listing;
+      for (fs::directory_iterator it(file, listing), end; !listing && it != end;
+           it.increment(listing)) {
+        instances.push_back(it->path());
+      }
+      for (const fs::path& instance : instances) remove_hamon_files(instance);
+      fs::remove(file, ignored);
+    } else {
+      fs::remove(file, ignored);
+    }
+  }
   // Fails, harmlessly, when an entry appeared since: the directory stays with it.
   if (foreign.empty()) fs::remove(dir, ignored);
   std::sort(foreign.begin(), foreign.end());

@@ -5,7 +5,9 @@
 // is an earlier hamon run when hamon's marks are there: summary.yaml opening with hamon's
 // own block ("hamon:" then its version) beside the run's config (config.yaml of a sampling
 // run, training.yaml of a training run). Any other entry (a user's notes, a subdirectory,
-// a file named like hamon's that is not a file) is foreign: a directory holding one is
+// a file named like hamon's that is not a file; a DIR.partial/before-extend holding anything
+// but an extension's record; an instances/ holding anything but instance run directories)
+// is foreign: a directory holding one is
 // never removed, whatever the flags.
 
 #include <filesystem>
@@ -28,10 +30,30 @@ inline constexpr const char* kWeightsFile = "weights.npy";
 inline constexpr const char* kVisibleBiasFile = "visible_bias.npy";
 inline constexpr const char* kHiddenBiasFile = "hidden_bias.npy";
 inline constexpr const char* kCurvesFile = "curves.csv";
+// In the DIR.partial of an extension (`hamon extend`): what it changed in the complete run,
+// so that `hamon extend DIR --abandon` (or a failure) puts the complete run back.
+inline constexpr const char* kBeforeExtendDir = "before-extend";
+// An ensemble's tables: each instance's energy per node, and each per-temperature list of
+// the overlap: section (in the order they are written) in overlap_KEY.npy.
+inline constexpr const char* kEnsembleEnergyFile = "energy_per_node.npy";
+inline constexpr const char* kEnsembleOverlapKeys[] = {
+    "q2",     "q2_stderr",     "q4",     "q4_stderr", "abs_q", "abs_q_stderr",
+    "binder", "binder_stderr", "chi_sg", "chi_kmin",  "xi",    "link_overlap"};
+inline std::string ensemble_overlap_file(const std::string& key) {
+  return "overlap_" + key + ".npy";
+}
+// An ensemble's runs: instances/k (k.partial while instance k runs), each a run directory.
+inline constexpr const char* kInstancesDir = "instances";
+// In before-extend/, beside the complete run's replaced files and the traces' NAME.header /
+// NAME.cut.
+inline constexpr const char* kExtensionRecordFile = "record";
 
 /// Whether `name` is one hamon writes into a run directory (the files above, the
 /// checkpoint's .new / .prev, the temporaries of atomic writes, tools/plot_run.py's PNGs).
 bool is_hamon_file_name(const std::string& name);
+
+/// Whether `name` is a temporary of an atomic write ("NAME.partial-XXXXXX", NAME hamon's).
+bool is_atomic_temporary(const std::string& name);
 
 /// The entries of `dir` that hamon did not write, sorted (none when `dir` does not exist).
 std::vector<std::string> foreign_entries(const std::filesystem::path& dir);
@@ -49,8 +71,12 @@ bool has_checkpoint_files(const std::filesystem::path& dir);
 /// neither a checkpoint nor a trace. Starting it from the beginning loses nothing.
 bool is_unstarted_run(const std::filesystem::path& partial);
 
-/// Removes hamon's files from `dir`, then `dir` itself when that left it empty. Returns
-/// the foreign entries it left (then `dir` stays).
+/// Removes an extension's record (DIR.partial/before-extend): its files, `record` last (a
+/// record is whole until it is gone), then the directory when that left it empty.
+void remove_extension_record(const std::filesystem::path& record_dir);
+
+/// Removes hamon's files from `dir` (an extension's record among them), then `dir` itself when that
+/// left it empty. Returns the foreign entries it left (then `dir` stays).
 std::vector<std::string> remove_hamon_files(const std::filesystem::path& dir);
 
 }  // namespace hamon::cli

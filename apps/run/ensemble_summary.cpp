@@ -25,11 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The per-temperature lists of the `overlap:` section, in the order they are written.
-const std::vector<std::string> kOverlapKeys = {"q2",     "q2_stderr",    "q4",     "q4_stderr",
-                                               "abs_q",  "abs_q_stderr", "binder", "binder_stderr",
-                                               "chi_sg", "chi_kmin",     "xi",     "link_overlap"};
-
 /// Instance rows x temperature columns of one observable.
 struct Table {
   std::size_t columns = 0;
@@ -83,7 +78,7 @@ Instances read_instances(const fs::path& partial, std::int64_t count) {
         every_overlap = false;
         continue;
       }
-      for (const std::string& key : kOverlapKeys) {
+      for (const std::string key : kEnsembleOverlapKeys) {
         // A key the section lacks is an invalid node, whose type cannot be asked.
         const YAML::Node list = overlap[key];
         if (list && list.IsSequence()) {
@@ -103,7 +98,7 @@ Instances read_instances(const fs::path& partial, std::int64_t count) {
     in.overlap_betas.clear();
     return in;
   }
-  for (const std::string& key : kOverlapKeys) {
+  for (const std::string key : kEnsembleOverlapKeys) {
     Table table;
     table.columns = in.overlap_betas.size();
     bool everywhere = true;
@@ -184,9 +179,9 @@ void emit_overlap(YAML::Emitter& out, const Instances& in, const ExperimentConfi
 
 void write_ensemble_outputs(const fs::path& partial, const ExperimentConfig& config) {
   const Instances in = read_instances(partial, config.instances);
-  write_table(partial, "energy_per_node.npy", in.energy);
+  write_table(partial, kEnsembleEnergyFile, in.energy);
   for (const auto& [key, table] : in.overlap)
-    write_table(partial, "overlap_" + key + ".npy", table);
+    write_table(partial, ensemble_overlap_file(key), table);
   YAML::Emitter out;
   out << YAML::BeginMap;
   emit_hamon_block(out);

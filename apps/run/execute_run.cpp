@@ -126,7 +126,7 @@ template <class Value>
 RunOutcome continue_in_directory(const PreparedRun& run, ContinueHow how, bool progress,
                                  RunClock::time_point started, RunOutcome outcome,
                                  Production production, CheckpointOf<Value>& checkpoint,
-                                 const RunTraceFiles::Shape& shape) {
+                                 const RunTraceFiles::Shape& shape, RestorePoint* restore) {
   const ExperimentConfig& config = run.config;
   const fs::path final_dir = normalised_run_dir(config.output.dir);
   MpiJob& job = MpiJob::current();
@@ -137,6 +137,8 @@ RunOutcome continue_in_directory(const PreparedRun& run, ContinueHow how, bool p
     dir.emplace(how == ContinueHow::resume ? RunDirectory::open(final_dir)
                                            : RunDirectory::reopen_complete(final_dir));
     if (how == ContinueHow::extend) {
+      // Before the first change: from here on DIR.partial holds what puts DIR back.
+      restore->attach();
       // The longer run's config; the complete run's summary no longer describes it.
       dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
       std::error_code ignored;
@@ -312,11 +314,13 @@ RunOutcome continue_run_of(const PreparedRun& run, ContinueHow how, bool progres
   });
   try {
     RunOutcome done = continue_in_directory(run, how, progress, started, std::move(outcome),
-                                            std::move(production), checkpoint, shape);
-    if (restore) restore->drop();
+                                            std::move(production), checkpoint, shape,
+                                            restore ? &*restore : nullptr);
+    if (restore) restore->release();
     return done;
   } catch (const RunStopped&) {
-    if (restore) restore->drop();  // the extension goes on in DIR.partial (`hamon resume`)
+    // The extension goes on in DIR.partial (`hamon resume`), or is dropped (--abandon).
+    if (restore) restore->release();
     throw;
   } catch (...) {
     if (restore) restore->roll_back();  // a failed extension leaves DIR as it was

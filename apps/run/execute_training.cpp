@@ -378,7 +378,7 @@ int train_resume(const std::string& dir_text, const TrainingRunFlags& flags) {
     const std::string note = other_version_note(loaded.checkpoint.identity, loaded.file.string());
     if (!note.empty()) std::cerr << "hamon: note: " << note << "\n";
   }
-  train_epochs(run, dir, false, flags.speak);
+  train_epochs(run, dir, flags.overwrite, flags.speak);
   return 0;
 }
 

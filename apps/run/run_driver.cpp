@@ -8,6 +8,7 @@
 
 #include "hamon/core/sampler/checkpoint.hpp"
 #include "output/npy.hpp"
+#include "output/restore_point.hpp"
 #include "run/best_state_output.hpp"
 #include "run/mpi_job.hpp"
 #include "run/overlap_output.hpp"
@@ -138,8 +139,16 @@ void Driver::stop(SamplerBaseOf<Value>& sampler, const std::string& signal) {
                      kExitRunFailed);
   }
   save(sampler);
-  throw RunStopped("stopped by " + signal + " after round " +
-                   std::to_string(sampler.rounds_done()) + "; the run is saved in " + partial +
+  const std::string stopped =
+      "stopped by " + signal + " after round " + std::to_string(sampler.rounds_done());
+  if (is_interrupted_extension(partial)) {
+    throw RunStopped(stopped + "; the extension is saved in " + partial +
+                     ", beside the complete run it extends. Continue it with: hamon resume " +
+                     final_dir.string() + "; or drop it, putting the complete run back in " +
+                     final_dir.string() + " as it was: hamon extend " + final_dir.string() +
+                     " --abandon");
+  }
+  throw RunStopped(stopped + "; the run is saved in " + partial +
                    ". Continue it with: hamon resume " + final_dir.string());
 }
 

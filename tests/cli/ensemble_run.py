@@ -12,7 +12,7 @@
     resumable; `hamon resume DIR` gives the bytes of the uninterrupted ensemble (every
     instance's results and checkpoint, the tables, summary.yaml);
   - failures leave DIR alone: a second run into a complete ensemble is refused with DIR
-    unchanged, with --overwrite too (an ensemble holds a subdirectory), and so is
+    unchanged, with --overwrite too when a user's file is among its instances, and so is
     `hamon extend`; a resume that fails (a foreign file where an instance goes) exits 2 and
     leaves DIR.partial as it was, and resumes once the file is gone;
   - the `overlap:` sections of the instances' summaries (the documented keys) become
@@ -216,13 +216,18 @@ def check_refusals(args, failures, config, out):
     result = clitest.run(args.hamon, ["run", config, "--out", out, "--quiet"])
     failures.check(result.returncode == 2, f"a run into a complete ensemble: {result.returncode}")
     failures.check(digest(out) == before, "a refused run changed the complete ensemble")
-    # --overwrite replaces only a directory of hamon's files: an ensemble's instances/ is a
-    # subdirectory, so the ensemble is refused, whole.
+    # --overwrite replaces only a directory of hamon's files: an ensemble's instances/ are
+    # hamon's, but not with a user's file among them, so the ensemble is refused, whole.
+    mine = os.path.join(out, "instances", "0", "notes.txt")
+    with open(mine, "w") as f:
+        f.write("mine\n")
+    before_mine = digest(out)
     result = clitest.run(args.hamon, ["run", config, "--out", out, "--quiet", "--overwrite"])
     failures.check(result.returncode == 2 and "instances" in result.stderr,
                    f"--overwrite of an ensemble: {result.returncode}: {result.stderr}")
-    failures.check(digest(out) == before and not clitest.leftovers(out),
+    failures.check(digest(out) == before_mine and not clitest.leftovers(out),
                    "a refused --overwrite changed the complete ensemble")
+    os.remove(mine)
     result = clitest.run(args.hamon, ["extend", out, "--rounds", "10", "--quiet"])
     failures.check(result.returncode == 2 and "ensemble" in result.stderr,
                    f"extend of an ensemble: {result.returncode}: {result.stderr}")
