@@ -59,21 +59,31 @@ HWY_INLINE void potts_neighbours(const LatticeBlock<Kokkos::HostSpace>& block,
   }
 }
 
-/// `lanes` bytes, from[0, lanes), to `to` (fixed sizes for the usual counts: no library call).
+/// `lanes` bytes (at most 32), from[0, lanes), to `to`, in pieces of fixed sizes: no library
+/// call, whose clobbered registers would keep the callers' vectors in memory.
 HWY_INLINE void copy_machine_bytes(std::int8_t* to, const std::int8_t* from, std::int32_t lanes) {
-  switch (lanes) {
-    case 32:
-      std::memcpy(to, from, 32);
-      break;
-    case 16:
-      std::memcpy(to, from, 16);
-      break;
-    case 8:
-      std::memcpy(to, from, 8);
-      break;
-    default:
-      for (std::int32_t l = 0; l < lanes; ++l) to[l] = from[l];
+  if (lanes == 32) {
+    std::memcpy(to, from, 32);
+    return;
   }
+  std::int32_t at = 0;
+  if ((lanes & 16) != 0) {
+    std::memcpy(to + at, from + at, 16);
+    at += 16;
+  }
+  if ((lanes & 8) != 0) {
+    std::memcpy(to + at, from + at, 8);
+    at += 8;
+  }
+  if ((lanes & 4) != 0) {
+    std::memcpy(to + at, from + at, 4);
+    at += 4;
+  }
+  if ((lanes & 2) != 0) {
+    std::memcpy(to + at, from + at, 2);
+    at += 2;
+  }
+  if ((lanes & 1) != 0) to[at] = from[at];
 }
 
 /// The `kCap` spin bytes at s, or, where they would run past `end` (the spins' last byte),
@@ -81,9 +91,10 @@ HWY_INLINE void copy_machine_bytes(std::int8_t* to, const std::int8_t* from, std
 template <std::size_t kCap>
 HWY_INLINE const std::int8_t* machine_bytes(const std::int8_t* s, const std::int8_t* end,
                                             std::int8_t* padded) {
+  static_assert(kCap <= 32, "copy_machine_bytes copies at most 32");
   if (HWY_LIKELY(s + kCap <= end)) return s;
   std::memset(padded, 0, kCap);
-  std::memcpy(padded, s, static_cast<std::size_t>(end - s));
+  copy_machine_bytes(padded, s, static_cast<std::int32_t>(end - s));
   return padded;
 }
 
@@ -142,6 +153,11 @@ class PottsRegisterRun {
     for (std::int32_t l = 0; l < kHostLanes; ++l) {
       row_[l] = l < lanes_ ? a_.chain_of_machine(first_ + l) * width : 0;
     }
+    // Generator k of a node: group first / 4 + k (the pattern repeats node by node).
+    for (std::int32_t g = 0; g < kStepGenerators; ++g) {
+      group_counter_[g] = a_.first_group + static_cast<std::uint32_t>(
+                                               first_ / kPottsMachinesPerDraw + g % per_node_);
+    }
     typename Block::Cursor walk = a_.block.cursor(begin);
     for (std::int32_t done = 0; done < nodes; done += step_nodes_) {
       const std::int32_t in_step = nodes - done < step_nodes_ ? nodes - done : step_nodes_;
@@ -162,15 +178,11 @@ class PottsRegisterRun {
     for (std::int32_t n = 0; n < in_step; ++n) {
       for (std::int32_t k = 0; k < per_node_; ++k, ++g) {
         node_counter_[g] = static_cast<std::uint32_t>(walk.node);
-        group_counter_[g] =
-            a_.first_group + static_cast<std::uint32_t>(first_ / kPottsMachinesPerDraw + k);
       }
       if (n + 1 < in_step || more) a_.block.advance(walk);
     }
-    for (std::size_t k = g; k < whole_generator_batches(g); ++k) {
+    for (std::size_t k = g; k < whole_generator_batches(g); ++k)
       node_counter_[k] = node_counter_[0];
-      group_counter_[k] = group_counter_[0];
-    }
     philox_generators(a_.seed, node_counter_, group_counter_, a_.sweep | kPottsSweep, a_.round, g,
                       words_);
   }
@@ -249,7 +261,7 @@ class PottsRegisterRun {
     const auto column_stride = static_cast<std::int64_t>(a_.spins.stride(1));
     const std::int8_t* end = a_.spins.data() + a_.spins.span();
     potts_neighbours(a_.block, c, [&](std::int64_t j, auto coupling) HWY_ATTR {
-      alignas(64) std::int8_t padded[kCap];
+      alignas(64) std::int8_t padded[kHostLanes];
       const std::int8_t* x = machine_bytes<kCap>(column + j * column_stride, end, padded);
       const V J = hn::Set(d, static_cast<std::int16_t>(coupling));
       V in[kVectors];
