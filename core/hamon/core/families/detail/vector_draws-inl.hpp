@@ -76,8 +76,11 @@ HWY_INLINE void philox_generators(std::uint64_t seed, const std::uint32_t* a,
         // rounds; the outputs are the low halves.
         const V p0 = hn::MulEven(hn::BitCast(d32, c0[h]), m0);
         const V p1 = hn::MulEven(hn::BitCast(d32, c2[h]), m1);
-        c0[h] = hn::Xor3(hn::ShiftRight<32>(p1), c1[h], key0);
-        c2[h] = hn::Xor3(hn::ShiftRight<32>(p0), c3[h], key1);
+        // The high halves move to the low ones by a swap of 32-bit lanes (a shuffle,
+        // leaving the shift/multiply unit to the multiplies); the high halves get the
+        // low ones, which nothing reads.
+        c0[h] = hn::Xor3(hn::BitCast(d64, hn::Shuffle2301(hn::BitCast(d32, p1))), c1[h], key0);
+        c2[h] = hn::Xor3(hn::BitCast(d64, hn::Shuffle2301(hn::BitCast(d32, p0))), c3[h], key1);
         c1[h] = p1;
         c3[h] = p0;
       }
