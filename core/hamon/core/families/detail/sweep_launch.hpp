@@ -35,8 +35,8 @@ bool use_host_vectors(HostKernel kernel) {
   return HAMON_HOST_SIMD && host_style<ExecutionSpace> && kernel == HostKernel::best;
 }
 
-/// Whether the host Potts sweep runs in AVX-512 registers (compiled in, host space, not asked
-/// for the portable loops).
+/// Whether the host kernels still on AVX-512 intrinsics (the real-valued ones, the Ising
+/// energy pass) run in registers (compiled in, host space, not asked for the portable loops).
 template <class ExecutionSpace>
 bool use_host_registers(HostKernel kernel) {
 #ifdef HAMON_HOST_AVX512

@@ -71,10 +71,7 @@ struct PottsChunkEnergy : PottsEnergyArgs<typename ExecutionSpace::memory_space>
     if constexpr (HostStyle) {
 #if HAMON_HOST_SIMD && !defined(__CUDA_ARCH__)
       if constexpr (std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>) {
-        if (registers) {
-          potts_energy_registers(*this, begin, end);
-          return;
-        }
+        if (registers && potts_energy_registers(*this, begin, end)) return;
       }
 #endif
       const std::int32_t q = model.n_states;

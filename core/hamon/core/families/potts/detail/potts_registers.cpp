@@ -25,8 +25,15 @@ void lattice_potts_registers(const PottsRegisterArgs<LatticeBlock<Kokkos::HostSp
   potts_register_item(args, item);
 }
 
-void potts_energy_chunk(const PottsEnergyArgs<Kokkos::HostSpace>& args, std::int64_t begin,
+bool potts_energy_chunk(const PottsEnergyArgs<Kokkos::HostSpace>& args, std::int64_t begin,
                         std::int64_t end) {
+#if HWY_TARGET == HWY_SCALAR
+  // One lane: the bit masks cost more than the portable loops' select (2.6 times their time).
+  (void)args;
+  (void)begin;
+  (void)end;
+  return false;
+#else
   if (!args.model.lattice.enabled) {
     potts_energy_lanes<-1>(args, begin, end);
   } else if (args.model.lattice.dims == 2) {
@@ -34,6 +41,8 @@ void potts_energy_chunk(const PottsEnergyArgs<Kokkos::HostSpace>& args, std::int
   } else {
     potts_energy_lanes<3>(args, begin, end);
   }
+  return true;
+#endif
 }
 
 }  // namespace hamon::detail::HWY_NAMESPACE
@@ -56,9 +65,9 @@ void potts_registers(const PottsRegisterArgs<LatticeBlock<Kokkos::HostSpace>>& a
   HWY_DYNAMIC_DISPATCH(lattice_potts_registers)(args, item);
 }
 
-void potts_energy_registers(const PottsEnergyArgs<Kokkos::HostSpace>& args, std::int64_t begin,
+bool potts_energy_registers(const PottsEnergyArgs<Kokkos::HostSpace>& args, std::int64_t begin,
                             std::int64_t end) {
-  HWY_DYNAMIC_DISPATCH(potts_energy_chunk)(args, begin, end);
+  return HWY_DYNAMIC_DISPATCH(potts_energy_chunk)(args, begin, end);
 }
 
 }  // namespace hamon::detail

@@ -57,8 +57,9 @@ void potts_registers(const PottsRegisterArgs<LatticeBlock<Kokkos::HostSpace>>& a
                      std::int64_t item);
 
 /// Adds the fixed-point energy terms of nodes [begin, end) of every machine to
-/// args.energy_fixed.
-void potts_energy_registers(const PottsEnergyArgs<Kokkos::HostSpace>& args, std::int64_t begin,
+/// args.energy_fixed; false (and nothing added) where the target's vector path is slower than
+/// the portable loops (the one-lane scalar target).
+bool potts_energy_registers(const PottsEnergyArgs<Kokkos::HostSpace>& args, std::int64_t begin,
                             std::int64_t end);
 #endif
 
