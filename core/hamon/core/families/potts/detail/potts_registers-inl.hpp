@@ -38,27 +38,6 @@ HWY_BEFORE_NAMESPACE();
 namespace hamon::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Calls f(neighbour, J) in the block's order (CsrBlock, LatticeBlock::for_each_neighbour),
-/// here so that f, compiled for this target, inlines: the blocks' own walks are compiled for
-/// the build's baseline, and a callee with more instructions than its caller never inlines.
-template <class F>
-HWY_INLINE void potts_neighbours(const CsrBlock<Kokkos::HostSpace>& block,
-                                 const CsrBlock<Kokkos::HostSpace>::Cursor& c, F&& f) {
-  const auto& m = block.model;
-  const std::int64_t end = m.row_offsets(c.node + 1);
-  for (std::int64_t e = m.row_offsets(c.node); e < end; ++e) f(m.columns(e), m.couplings(e));
-}
-
-template <class F>
-HWY_INLINE void potts_neighbours(const LatticeBlock<Kokkos::HostSpace>& block,
-                                 const LatticeBlock<Kokkos::HostSpace>::Cursor& c, F&& f) {
-  for (std::int32_t d = block.lattice.dims - 1; d >= 0; --d) {
-    const auto a = block.lattice.along(c, d);
-    f(a.up, a.coupling_up);
-    f(a.down, a.coupling_down);
-  }
-}
-
 /// `lanes` bytes (at most 32), from[0, lanes), to `to`, in pieces of fixed sizes: no library
 /// call, whose clobbered registers would keep the callers' vectors in memory.
 HWY_INLINE void copy_machine_bytes(std::int8_t* to, const std::int8_t* from, std::int32_t lanes) {
@@ -260,7 +239,7 @@ class PottsRegisterRun {
     const std::int8_t* column = &a_.spins(first_, 0);
     const auto column_stride = static_cast<std::int64_t>(a_.spins.stride(1));
     const std::int8_t* end = a_.spins.data() + a_.spins.span();
-    potts_neighbours(a_.block, c, [&](std::int64_t j, auto coupling) HWY_ATTR {
+    visit_neighbours(a_.block, c, [&](std::int64_t j, auto coupling) HWY_ATTR {
       alignas(64) std::int8_t padded[kHostLanes];
       const std::int8_t* x = machine_bytes<kCap>(column + j * column_stride, end, padded);
       const V J = hn::Set(d, static_cast<std::int16_t>(coupling));
