@@ -13,11 +13,11 @@
 #include <cstring>
 #include <vector>
 
-#include "hamon/core/families/detail/host_vectors.hpp"
 #include "hamon/core/families/energy.hpp"
 #include "hamon/core/families/gibbs_sweep.hpp"
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/sampler/make_chain_state.hpp"
+#include "vector_targets.hpp"
 
 namespace {
 
@@ -94,18 +94,8 @@ void expect_kernels_agree_here(const hamon::SpinModel& model, bool expect_lattic
 /// expect_kernels_agree_here on every instruction set the vector path dispatches to here.
 void expect_kernels_agree(const hamon::SpinModel& model, bool expect_lattice,
                           bool expect_integer = true) {
-#if HAMON_HOST_SIMD
-  const auto targets = hamon::detail::host_vector_targets();
-  ASSERT_FALSE(targets.empty());
-  for (const std::int64_t target : targets) {
-    SCOPED_TRACE("vector target " + hamon::detail::host_vector_target_name(target));
-    hamon::detail::restrict_host_vector_target(target);
-    expect_kernels_agree_here(model, expect_lattice, expect_integer);
-  }
-  hamon::detail::restrict_host_vector_target(0);
-#else
-  expect_kernels_agree_here(model, expect_lattice, expect_integer);
-#endif
+  hamon_test::on_every_vector_target(
+      [&] { expect_kernels_agree_here(model, expect_lattice, expect_integer); });
 }
 
 TEST(TEST_CATEGORY, host_kernels_agree_on_a_lattice) {

@@ -35,6 +35,7 @@
 #include "same_results.hpp"
 #include "statistics_checks.hpp"
 #include "transfer_matrix.hpp"
+#include "vector_targets.hpp"
 
 namespace {
 
@@ -315,10 +316,10 @@ TEST(TEST_CATEGORY, potts_determinism_matches_serial) {
       20, 20);
 }
 
-/// Sweeps and energies of the three host kernels (the register path where AVX-512 is
-/// compiled in and the CPU has it, the portable loops, the device style) bit for bit.
-void expect_potts_kernels_agree(const hamon::DeviceModel<Space::memory_space>& dm,
-                                std::int32_t chains, bool table) {
+/// Sweeps and energies of the three host kernels (the vector path where it is built, the
+/// portable loops, the device style) bit for bit.
+void expect_potts_kernels_agree_here(const hamon::DeviceModel<Space::memory_space>& dm,
+                                     std::int32_t chains, bool table) {
   Space space;
   std::vector<double> betas(static_cast<std::size_t>(chains));
   for (std::int32_t k = 0; k < chains; ++k) betas[static_cast<std::size_t>(k)] = 2.5 * k / chains;
@@ -350,12 +351,20 @@ void expect_potts_kernels_agree(const hamon::DeviceModel<Space::memory_space>& d
   }
 }
 
+/// expect_potts_kernels_agree_here on every instruction set the vector path dispatches to
+/// here.
+void expect_potts_kernels_agree(const hamon::DeviceModel<Space::memory_space>& dm,
+                                std::int32_t chains, bool table) {
+  hamon_test::on_every_vector_target([&] { expect_potts_kernels_agree_here(dm, chains, table); });
+}
+
 TEST(TEST_CATEGORY, potts_register_path_matches_portable) {
-  // Lattice and CSR (the same models with the fast path off), q = 3 and 8, 8 and 32
-  // chains: the ferromagnet, a +-J glass with integer fields (weight tables, gaps up to
-  // 6) and a Gaussian glass (exp per state; the energy pass in registers).
+  // Lattice and CSR (the same models with the fast path off), q = 3 (its own compiled
+  // loops), 8 and 16 (the most the vector path holds), 8 and 32 chains: the ferromagnet, a
+  // +-J glass with integer fields (weight tables, gaps up to 6) and a Gaussian glass (exp
+  // per state; the energy pass on the vector path).
   Space space;
-  for (const int q : {3, 8}) {
+  for (const int q : {3, 8, 16}) {
     hamon::PottsFields integer_fields;
     for (int s = 0; s < q; ++s) integer_fields.uniform.push_back(static_cast<double>(s % 3) - 1.0);
     const hamon::SpinModel models[] = {

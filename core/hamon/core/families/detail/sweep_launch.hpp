@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How gibbs_sweep (hamon/core/families/gibbs_sweep.hpp) launches its colour blocks: the host style
-// (portable loops, or vector registers: Highway's for spins, AVX-512 for Potts) or the device
-// style, for Ising spins and Potts states.
+// (portable loops, or Highway's vector path) or the device style, for Ising spins and Potts
+// states.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "hamon/core/families/detail/host_simd.hpp"
 #include "hamon/core/families/detail/host_vectors.hpp"
@@ -26,15 +27,16 @@ namespace hamon {
 
 namespace detail {
 
-/// Whether the host spin sweep runs its vector path (families/spin/detail/spin_registers.hpp:
-/// built in, a host space, not asked for the portable loops).
+/// Whether the host spin and Potts sweeps and the Potts energy pass run their vector paths
+/// (families/spin/detail/spin_registers.hpp, families/potts/detail/potts_registers.hpp: built
+/// in, a host space, not asked for the portable loops).
 template <class ExecutionSpace>
 bool use_host_vectors(HostKernel kernel) {
   return HAMON_HOST_SIMD && host_style<ExecutionSpace> && kernel == HostKernel::best;
 }
 
-/// Whether the host Potts sweep runs in AVX-512 registers (compiled in, host space, not asked
-/// for the portable loops).
+/// Whether the host kernels still on AVX-512 intrinsics (the real-valued ones, the Ising
+/// energy pass) run in registers (compiled in, host space, not asked for the portable loops).
 template <class ExecutionSpace>
 bool use_host_registers(HostKernel kernel) {
 #ifdef HAMON_HOST_AVX512
@@ -150,9 +152,9 @@ void potts_sweep_in_style(const ExecutionSpace& space,
   }
 }
 
-#if defined(HAMON_HOST_AVX512)
-/// One Potts sweep in AVX-512 registers (families/potts/detail/potts_registers.hpp): weight tables,
-/// the Potts form or no couplings on CSR edges (not general matrices), q <= 16.
+#if HAMON_HOST_SIMD
+/// One Potts sweep on the vector path (families/potts/detail/potts_registers.hpp): weight
+/// tables, the Potts form or no couplings on CSR edges (not general matrices), q <= 16.
 template <class ExecutionSpace>
 bool potts_registers_apply(const DeviceModel<typename ExecutionSpace::memory_space>& model,
                            const FamilyState<ExecutionSpace>& state) {
@@ -160,33 +162,41 @@ bool potts_registers_apply(const DeviceModel<typename ExecutionSpace::memory_spa
          model.n_states <= kPottsRegisterStates && state.n_local_machines() > 0;
 }
 
+/// A colour block's work items, each through the dispatch to the vector path.
+template <class Block>
+struct PottsRegisterSweep {
+  PottsRegisterArgs<Block> args;
+  void operator()(std::int64_t item) const { potts_registers(args, item); }
+};
+
 template <class ExecutionSpace, class Block>
 void potts_block_in_registers(const ExecutionSpace& space, const FamilyState<ExecutionSpace>& state,
-                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
-                              const Block& block, std::int64_t n_block, std::uint64_t seed,
-                              std::uint32_t round, std::uint32_t sweep) {
-  PottsRegisterSweep<ExecutionSpace, Block> update;
-  update.block = block;
-  update.spins = state.spins;
-  update.state_fields = model.state_fields;
-  update.chain_of_machine = state.local_chain_of_machine();
-  update.weight = state.tables.potts_weight;
-  update.q = model.n_states;
-  update.n_machines = state.n_local_machines();
-  update.n_block = n_block;
-  update.nodes_per_item = register_run(space, n_block);
-  update.first_group = static_cast<std::uint32_t>(state.first_machine / kPottsMachinesPerDraw);
-  update.seed = seed;
-  update.sweep = sweep;
-  update.round = round;
-  const std::int64_t items = (n_block + update.nodes_per_item - 1) / update.nodes_per_item;
+                              const DeviceModel<Kokkos::HostSpace>& model, const Block& block,
+                              std::int64_t n_block, std::uint64_t seed, std::uint32_t round,
+                              std::uint32_t sweep) {
+  PottsRegisterSweep<Block> update;
+  update.args.block = block;
+  update.args.spins = state.spins;
+  update.args.state_fields = model.state_fields;
+  update.args.chain_of_machine = state.local_chain_of_machine();
+  update.args.weight = state.tables.potts_weight;
+  update.args.q = model.n_states;
+  update.args.n_machines = state.n_local_machines();
+  update.args.n_block = n_block;
+  update.args.nodes_per_item = register_run(space, n_block);
+  update.args.first_group = static_cast<std::uint32_t>(state.first_machine / kPottsMachinesPerDraw);
+  update.args.seed = seed;
+  update.args.sweep = sweep;
+  update.args.round = round;
+  const std::int64_t items =
+      (n_block + update.args.nodes_per_item - 1) / update.args.nodes_per_item;
   launch(space, "hamon::potts_register_sweep", items,
-         n_block * host_lane_slots(update.n_machines) * model.n_states, update);
+         n_block * host_lane_slots(update.args.n_machines) * model.n_states, update);
 }
 
 template <class ExecutionSpace>
 void potts_sweep_in_registers(const ExecutionSpace& space,
-                              const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                              const DeviceModel<Kokkos::HostSpace>& model,
                               const FamilyState<ExecutionSpace>& state, std::uint64_t seed,
                               std::uint32_t round, std::uint32_t sweep) {
   for_each_colour_block(model, model.lattice.enabled, [&](const auto& block, std::int64_t n_block) {
@@ -201,10 +211,12 @@ void potts_sweep(const ExecutionSpace& space,
                  const FamilyState<ExecutionSpace>& state, std::uint64_t seed, std::uint32_t round,
                  std::uint32_t sweep, HostKernel kernel) {
   if constexpr (host_style<ExecutionSpace>) {
-#if defined(HAMON_HOST_AVX512)
-    if (use_host_registers<ExecutionSpace>(kernel) && potts_registers_apply(model, state)) {
-      potts_sweep_in_registers(space, model, state, seed, round, sweep);
-      return;
+#if HAMON_HOST_SIMD
+    if constexpr (std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>) {
+      if (use_host_vectors<ExecutionSpace>(kernel) && potts_registers_apply(model, state)) {
+        potts_sweep_in_registers(space, model, state, seed, round, sweep);
+        return;
+      }
     }
 #endif
     if (kernel != HostKernel::device) {

@@ -2,11 +2,11 @@
 // Per-target building blocks of the host kernels, written once over Highway's vector ops and
 // compiled for every instruction set the build dispatches among (hwy/foreach_target.h
 // re-includes this header once per target, hence the toggle guard instead of #pragma once):
-// Philox4x32-10 generators in vector lanes, and deterministic_exp on vector lanes. Each
-// computes exactly what its scalar original computes (util/counter_rng.hpp,
-// util/deterministic_math.hpp): integer arithmetic, or the same floating-point operations in
-// the same order, never fused (cmake/HamonFloatingPoint.cmake). The tests check it on every
-// target this machine runs.
+// Philox4x32-10 generators in vector lanes, a colour block's neighbour walk, and
+// deterministic_exp on vector lanes. Each computes exactly what its scalar original computes
+// (util/counter_rng.hpp, util/deterministic_math.hpp, the blocks' for_each_neighbour):
+// integer arithmetic, or the same floating-point operations in the same order, never fused
+// (cmake/HamonFloatingPoint.cmake). The tests check it on every target this machine runs.
 //
 // Vectors are kept in small arrays, so the sizeless SVE vectors are not among the targets
 // (core/CMakeLists.txt); NEON's fixed-width ones are. The scalar fallback is Highway's one-lane
@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "hamon/core/families/detail/host_vectors.hpp"
+#include "hamon/core/families/detail/sweep_blocks.hpp"
 #include "hamon/core/util/counter_rng.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -76,8 +77,11 @@ HWY_INLINE void philox_generators(std::uint64_t seed, const std::uint32_t* a,
         // rounds; the outputs are the low halves.
         const V p0 = hn::MulEven(hn::BitCast(d32, c0[h]), m0);
         const V p1 = hn::MulEven(hn::BitCast(d32, c2[h]), m1);
-        c0[h] = hn::Xor3(hn::ShiftRight<32>(p1), c1[h], key0);
-        c2[h] = hn::Xor3(hn::ShiftRight<32>(p0), c3[h], key1);
+        // The high halves move to the low ones by a swap of 32-bit lanes (a shuffle,
+        // leaving the shift/multiply unit to the multiplies); the high halves get the
+        // low ones, which nothing reads.
+        c0[h] = hn::Xor3(hn::BitCast(d64, hn::Shuffle2301(hn::BitCast(d32, p1))), c1[h], key0);
+        c2[h] = hn::Xor3(hn::BitCast(d64, hn::Shuffle2301(hn::BitCast(d32, p0))), c3[h], key1);
         c1[h] = p1;
         c3[h] = p0;
       }
@@ -94,6 +98,27 @@ HWY_INLINE void philox_generators(std::uint64_t seed, const std::uint32_t* a,
     }
   }
 #endif
+}
+
+/// Calls f(neighbour, J) in the block's order (CsrBlock, LatticeBlock::for_each_neighbour),
+/// here so that f, compiled for this target, inlines: the blocks' own walks are compiled for
+/// the build's baseline, and a callee with more instructions than its caller never inlines.
+template <class F>
+HWY_INLINE void visit_neighbours(const CsrBlock<Kokkos::HostSpace>& block,
+                                 const CsrBlock<Kokkos::HostSpace>::Cursor& c, F&& f) {
+  const auto& m = block.model;
+  const std::int64_t end = m.row_offsets(c.node + 1);
+  for (std::int64_t e = m.row_offsets(c.node); e < end; ++e) f(m.columns(e), m.couplings(e));
+}
+
+template <class F>
+HWY_INLINE void visit_neighbours(const LatticeBlock<Kokkos::HostSpace>& block,
+                                 const LatticeBlock<Kokkos::HostSpace>::Cursor& c, F&& f) {
+  for (std::int32_t d = block.lattice.dims - 1; d >= 0; --d) {
+    const auto a = block.lattice.along(c, d);
+    f(a.up, a.coupling_up);
+    f(a.down, a.coupling_down);
+  }
 }
 
 /// deterministic_exp (util/deterministic_math.hpp) on every lane: the same operations in the

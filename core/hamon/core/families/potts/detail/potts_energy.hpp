@@ -11,9 +11,10 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "hamon/core/families/detail/counted_bonds.hpp"
-#include "hamon/core/families/detail/host_simd.hpp"
+#include "hamon/core/families/detail/host_vectors.hpp"
 #include "hamon/core/families/detail/sweep_blocks.hpp"
 #include "hamon/core/families/detail/sweep_launch.hpp"
 #include "hamon/core/families/potts/detail/potts_registers.hpp"
@@ -26,18 +27,25 @@
 
 namespace hamon::detail {
 
+/// The members (model, spins, energy_fixed, scale, n_machines, chunk, registers) are
+/// PottsEnergyArgs', which the vector path reads.
 template <class ExecutionSpace, bool HostStyle = host_style<ExecutionSpace>>
-struct PottsChunkEnergy {
+struct PottsChunkEnergy : PottsEnergyArgs<typename ExecutionSpace::memory_space> {
+  using Args = PottsEnergyArgs<typename ExecutionSpace::memory_space>;
   using Bonds = CountedBonds<typename ExecutionSpace::memory_space>;
   using Cursor = typename Bonds::Cursor;
+  using Args::chunk;
+  using Args::energy_fixed;
+  using Args::model;
+  using Args::n_machines;
+  using Args::registers;
+  using Args::scale;
+  using Args::spins;
+  static_assert(
+      std::is_same_v<decltype(Args::spins), typename ChainState<ExecutionSpace>::spin_view>,
+      "the state's spins");
 
-  DeviceModel<typename ExecutionSpace::memory_space> model;
-  typename ChainState<ExecutionSpace>::spin_view spins;
-  typename ChainState<ExecutionSpace>::template view<std::int64_t> energy_fixed;
-  double scale = 1.0;
-  std::int32_t n_machines = 0;
-  std::int64_t chunk = 1;
-  bool registers = false;  // the host style in AVX-512 registers (Potts-form bonds only)
+  explicit PottsChunkEnergy(const Args& args) : Args(args) {}
 
   /// W_ij(x, y) of the bond in CRS entry e (-1: a lattice bond, Potts-form) with J.
   KOKKOS_FORCEINLINE_FUNCTION double bond_weight(std::int64_t e, double coupling, std::int32_t x,
@@ -61,16 +69,9 @@ struct PottsChunkEnergy {
     const std::int64_t begin = chunk_index * chunk;
     const std::int64_t end = begin + chunk < model.n_nodes ? begin + chunk : model.n_nodes;
     if constexpr (HostStyle) {
-#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-      if (registers) {
-        if (!model.lattice.enabled) {
-          register_chunk<-1>(begin, end);
-        } else if (model.lattice.dims == 2) {
-          register_chunk<2>(begin, end);
-        } else {
-          register_chunk<3>(begin, end);
-        }
-        return;
+#if HAMON_HOST_SIMD && !defined(__CUDA_ARCH__)
+      if constexpr (std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>) {
+        if (registers && potts_energy_registers(*this, begin, end)) return;
       }
 #endif
       const std::int32_t q = model.n_states;
@@ -118,64 +119,6 @@ struct PottsChunkEnergy {
       Kokkos::atomic_add(&energy_fixed(m), total);
     }
   }
-
-#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-  /// The host style's terms in registers, 8 machines per register, the same operations as
-  /// term(): h_i(x_i) (selected by state, q <= 16), then J added where the bond's states
-  /// agree, in the bonds' order (a masked add where the loops add J or 0.0: the same sums,
-  /// up to the sign of a zero the rounding to fixed point drops), then
-  /// floor(-sum scale + 1/2).
-  template <int LatticeDims>
-  HAMON_AVX512 void register_chunk(std::int64_t begin, std::int64_t end) const {
-    const std::int32_t q = model.n_states;
-    const __m512d minus_scale = _mm512_set1_pd(-scale);
-    const __m512d half = _mm512_set1_pd(0.5);
-    for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
-      const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
-      const __mmask32 active = simd::lane_mask(lanes);
-      __m512i total[4];
-      for (int o = 0; o < 4; ++o) total[o] = _mm512_setzero_si512();
-      Cursor c = Bonds::first(model, begin);
-      for (std::int64_t i = begin; i < end; ++i, Bonds::template next<LatticeDims>(model, c)) {
-        const __m256i own = _mm256_maskz_loadu_epi8(active, &spins(first, i));
-        const double* h = model.state_fields.data() + i * q;
-        __m512d sum[4];
-        for (int o = 0; o < 4; ++o) sum[o] = _mm512_set1_pd(h[0]);
-        for (std::int32_t s = 1; s < q; ++s) {
-          const std::uint32_t in_s =
-              _mm256_cmpeq_epi8_mask(own, _mm256_set1_epi8(static_cast<char>(s)));
-          if (in_s == 0) continue;
-          const __m512d hs = _mm512_set1_pd(h[s]);
-          for (int o = 0; o < 4; ++o) {
-            sum[o] = _mm512_mask_mov_pd(sum[o], static_cast<__mmask8>(in_s >> (8 * o)), hs);
-          }
-        }
-        Bonds::template for_each<LatticeDims>(
-            model, c, [&](std::int64_t j, auto coupling, std::int64_t) HAMON_AVX512 {
-              const std::uint32_t agree =
-                  _mm256_cmpeq_epi8_mask(own, _mm256_maskz_loadu_epi8(active, &spins(first, j)));
-              const __m512d J = _mm512_set1_pd(static_cast<double>(coupling));
-              for (int o = 0; o < 4; ++o) {
-                sum[o] =
-                    _mm512_mask_add_pd(sum[o], static_cast<__mmask8>(agree >> (8 * o)), sum[o], J);
-              }
-            });
-        for (int o = 0; o < 4; ++o) {
-          // -sum scale is (-sum) scale exactly (rounding is symmetric).
-          const __m512d scaled = _mm512_add_pd(_mm512_mul_pd(sum[o], minus_scale), half);
-          const __m512d floored =
-              _mm512_roundscale_pd(scaled, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-          total[o] = _mm512_add_epi64(total[o], _mm512_cvttpd_epi64(floored));
-        }
-      }
-      alignas(64) std::int64_t lane_total[kHostLanes];
-      for (int o = 0; o < 4; ++o) _mm512_store_si512(lane_total + 8 * o, total[o]);
-      for (std::int32_t lane = 0; lane < lanes; ++lane) {
-        Kokkos::atomic_add(&energy_fixed(first + lane), lane_total[lane]);
-      }
-    }
-  }
-#endif
 };
 
 template <bool HostStyle, class ExecutionSpace>
@@ -185,14 +128,15 @@ void launch_potts_energies_in(const ExecutionSpace& space,
   constexpr std::int64_t chunk = kEnergyNodeChunk;
   const std::int32_t n_machines = state.n_local_machines();
   const std::int64_t n_chunks = (model.n_nodes + chunk - 1) / chunk;
-  const PottsChunkEnergy<ExecutionSpace, HostStyle> kernel{
-      model,
-      state.spins,
-      state.local_energy_fixed(),
-      std::ldexp(1.0, model.energy_fraction_bits),
-      n_machines,
-      chunk,
-      registers};
+  PottsEnergyArgs<typename ExecutionSpace::memory_space> args;
+  args.model = model;
+  args.spins = state.spins;
+  args.energy_fixed = state.local_energy_fixed();
+  args.scale = std::ldexp(1.0, model.energy_fraction_bits);
+  args.n_machines = n_machines;
+  args.chunk = chunk;
+  args.registers = registers;
+  const PottsChunkEnergy<ExecutionSpace, HostStyle> kernel(args);
   launch(space, "hamon::potts_energies", HostStyle ? n_chunks : n_chunks * n_machines,
          model.n_nodes * n_machines * model.n_states / 2, kernel);
 }
@@ -207,7 +151,7 @@ void launch_potts_energies(const ExecutionSpace& space,
   if constexpr (host_style<ExecutionSpace>) {
     if (kernel != HostKernel::device) {
       launch_potts_energies_in<true>(space, model, state,
-                                     use_host_registers<ExecutionSpace>(kernel) &&
+                                     use_host_vectors<ExecutionSpace>(kernel) &&
                                          model.csr_matrices.extent(0) == 0 &&
                                          model.n_states <= kPottsRegisterStates);
       return;

@@ -64,27 +64,6 @@ struct RealRows {
   alignas(64) std::int32_t boundary_row[StepEntries::kCapacity + StepEntries::kSlack];
 };
 
-/// Calls f(neighbour, J) in the block's order (CsrBlock, LatticeBlock::for_each_neighbour),
-/// here so that f, compiled for this target, inlines: the blocks' own walks are compiled for
-/// the build's baseline, and a callee with more instructions than its caller never inlines.
-template <class F>
-HWY_INLINE void visit_neighbours(const CsrBlock<Kokkos::HostSpace>& block,
-                                 const CsrBlock<Kokkos::HostSpace>::Cursor& c, F&& f) {
-  const auto& m = block.model;
-  const std::int64_t end = m.row_offsets(c.node + 1);
-  for (std::int64_t e = m.row_offsets(c.node); e < end; ++e) f(m.columns(e), m.couplings(e));
-}
-
-template <class F>
-HWY_INLINE void visit_neighbours(const LatticeBlock<Kokkos::HostSpace>& block,
-                                 const LatticeBlock<Kokkos::HostSpace>::Cursor& c, F&& f) {
-  for (std::int32_t d = block.lattice.dims - 1; d >= 0; --d) {
-    const auto a = block.lattice.along(c, d);
-    f(a.up, a.coupling_up);
-    f(a.down, a.coupling_down);
-  }
-}
-
 /// One node's local fields in `lanes` machines, T = int16_t (integer fields, as the
 /// portable loops' integer sums) or double (neighbour by neighbour: the same sums in the
 /// same order), written to out[0, kCap) (lanes past the machines hold anything). `column`:
