@@ -142,8 +142,8 @@ HWY_INLINE hn::Vec<D> log_lanes(D d, hn::Vec<D> x) {
   auto bits = hn::And(hn::BitCast(di, x), hn::Set(di, 0x7FFFFFFFFFFFFFFFll));
   const auto subnormal = hn::Eq(hn::ShiftRight<52>(bits), hn::Zero(di));
   if (HWY_UNLIKELY(!hn::AllFalse(di, subnormal))) {
-    bits = hn::IfThenElse(subnormal, hn::BitCast(di, hn::Mul(hn::BitCast(d, bits), hn::Set(d, kTwo54))),
-                          bits);
+    bits = hn::IfThenElse(subnormal,
+                          hn::BitCast(di, hn::Mul(hn::BitCast(d, bits), hn::Set(d, kTwo54))), bits);
   }
   auto k = hn::Sub(hn::ShiftRight<52>(bits),
                    hn::IfThenElse(subnormal, hn::Set(di, 1023 + 54), hn::Set(di, 1023)));
@@ -163,8 +163,7 @@ HWY_INLINE hn::Vec<D> log_lanes(D d, hn::Vec<D> x) {
   r = hn::Mul(r, z);
   const auto half_f2 = hn::Mul(hn::Mul(hn::Set(d, 0.5), f), f);
   const auto dk = hn::ConvertTo(d, k);
-  const auto small =
-      hn::Add(hn::Mul(s, hn::Add(half_f2, r)), hn::Mul(dk, hn::Set(d, kLn2Lo)));
+  const auto small = hn::Add(hn::Mul(s, hn::Add(half_f2, r)), hn::Mul(dk, hn::Set(d, kLn2Lo)));
   return hn::Sub(hn::Mul(dk, hn::Set(d, kLn2Hi)), hn::Sub(hn::Sub(half_f2, small), f));
 }
 
