@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "hamon/core/families/detail/vector_draws-inl.hpp"
 #include "hamon/core/families/real/detail/real_updates.hpp"
@@ -123,19 +124,22 @@ HWY_INLINE void gaussian_lanes(const std::uint32_t* words, const double* phi, co
                                std::int32_t lanes, bool same_a) {
   const hn::ScalableTag<double> d;
   constexpr std::size_t kMax = hn::MaxLanes(d);
+  static_assert(kMax <= 64, "a vector's tail lanes in one 64-bit word");
   const std::size_t n = hn::Lanes(d);
   alignas(64) double z[kRealRegisterLanes];
   alignas(64) double packed[kRealRegisterLanes + kMax];  // the tails' p, then their z
-  alignas(64) double where[kRealRegisterLanes + kMax];   // the tails' lanes
+  std::uint64_t tail_bits[kRealRegisterLanes];           // per vector, its tails' lanes
   std::size_t n_tails = 0;
-  for (std::size_t k = 0; k < kRealRegisterLanes; k += n) {
+  for (std::size_t k = 0, v = 0; k < kRealRegisterLanes; k += n, ++v) {
     const auto p = unit_interval_of_words(d, words + k);
     const auto q = hn::Sub(p, hn::Set(d, 0.5));
     hn::Store(normal_quantile_central_lanes(d, q), d, z + k);
     const std::int32_t left = lanes - static_cast<std::int32_t>(k);
     const auto tails = hn::And(normal_quantile_tails(d, q),
                                hn::FirstN(d, left < 0 ? 0 : static_cast<std::size_t>(left)));
-    hn::CompressStore(hn::Iota(d, static_cast<double>(k)), tails, d, where + n_tails);
+    alignas(8) std::uint8_t bits[8] = {};
+    hn::StoreMaskBits(d, tails, bits);
+    std::memcpy(&tail_bits[v], bits, sizeof bits);
     n_tails += hn::CompressStore(p, tails, d, packed + n_tails);
   }
   if (n_tails > 0) {
@@ -144,7 +148,13 @@ HWY_INLINE void gaussian_lanes(const std::uint32_t* words, const double* phi, co
     for (std::size_t t = 0; t < n_tails; t += n) {
       hn::Store(normal_quantile_tail_lanes(d, hn::Load(d, packed + t)), d, packed + t);
     }
-    for (std::size_t t = 0; t < n_tails; ++t) z[static_cast<std::size_t>(where[t])] = packed[t];
+    // Back to their lanes, in the order they were packed.
+    std::size_t t = 0;
+    for (std::size_t k = 0, v = 0; k < kRealRegisterLanes; k += n, ++v) {
+      for (std::uint64_t bits = tail_bits[v]; bits != 0; bits &= bits - 1) {
+        z[k + hwy::Num0BitsBelowLS1Bit_Nonzero64(bits)] = packed[t++];
+      }
+    }
   }
   const auto dv = hn::Set(d, d_site);
   const auto hv = hn::Set(d, h);
