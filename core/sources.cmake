@@ -49,4 +49,6 @@ set(HAMON_CORE_SOURCES
 set(HAMON_CORE_VECTOR_SOURCES
   hamon/core/families/detail/host_vectors.cpp
   hamon/core/families/potts/detail/potts_registers.cpp
+  hamon/core/families/real/detail/real_registers.cpp
+  hamon/core/families/spin/detail/energy_registers.cpp
   hamon/core/families/spin/detail/spin_registers.cpp)

@@ -21,6 +21,7 @@
 #include "continuous_checks.hpp"
 #include "continuous_oracles.hpp"
 #include "hamon/core/analysis/log_partition.hpp"
+#include "hamon/core/families/detail/host_vectors.hpp"
 #include "hamon/core/families/real/real_family.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/model_builders.hpp"
@@ -254,8 +255,8 @@ TEST(TEST_CATEGORY, continuous_runs_match_serial_bit_for_bit) {
   }
 }
 
-/// The host sweep's implementations (AVX-512 registers where the CPU has them, the
-/// portable loops, and the device kernel's style run on this space) give the same values
+/// The host sweep's implementations (vector registers on every instruction set this CPU
+/// runs, the portable loops, and the device kernel's style run on this space) give the same values
 /// and energies bit for bit, on the model and on the annealing path, for machine counts
 /// that fill the 32 lanes of a work item partly, exactly and over several runs, at ladders
 /// from beta 0 (the double well's flat conditional: full stepping out) to steep ones (many
@@ -279,7 +280,8 @@ TEST(TEST_CATEGORY, continuous_host_kernels_agree_bit_for_bit) {
         const hamon::MachineBlock all{0, machines};
         std::vector<std::vector<double>> values;
         std::vector<std::vector<std::int64_t>> energies;
-        for (const Kernel kernel : {Kernel::best, Kernel::portable, Kernel::device}) {
+        std::vector<std::string> names;
+        const auto run = [&](Kernel kernel, const std::string& name) {
           auto state = hamon::detail::make_family_state(space, family, dm, betas, 9, all);
           for (std::uint32_t sweep = 0; sweep < 3; ++sweep) {
             family.sweep(space, dm, state, 9, 5, sweep, kernel);
@@ -290,11 +292,23 @@ TEST(TEST_CATEGORY, continuous_host_kernels_agree_bit_for_bit) {
           auto e = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state.energy_fixed);
           values.emplace_back(x.data(), x.data() + x.size());
           energies.emplace_back(e.data(), e.data() + machines);
+          names.push_back(name);
+        };
+        run(Kernel::portable, "portable");
+        run(Kernel::device, "device");
+        run(Kernel::best, "best");
+#if HAMON_HOST_SIMD
+        // The vector path on every instruction set it dispatches to here.
+        for (const std::int64_t target : hamon::detail::host_vector_targets()) {
+          hamon::detail::restrict_host_vector_target(target);
+          run(Kernel::best, hamon::detail::host_vector_target_name(target));
         }
+        hamon::detail::restrict_host_vector_target(0);
+#endif
         for (std::size_t k = 1; k < values.size(); ++k) {
           const std::string what = std::string(gaussian ? "gaussian" : "double well") +
                                    (annealed ? " annealed, " : ", ") + std::to_string(machines) +
-                                   " machines, kernel " + std::to_string(k);
+                                   " machines, " + names[k] + " vs portable";
           hamon_test::expect_same_bits(values[k], values[0], what.c_str());
           EXPECT_EQ(energies[k], energies[0]) << what;
         }

@@ -128,7 +128,7 @@ TEST(TEST_CATEGORY, host_kernels_agree_on_a_general_graph) {
 
 TEST(TEST_CATEGORY, host_kernels_agree_on_real_couplings) {
   // Gaussian couplings and fields: the byte against the chain's field boundaries (exp on
-  // ties), or exp per update without the table, in registers (simd::exp8) or in the
+  // ties), or exp per update without the table, in vector registers (exp_lanes) or in the
   // portable loops (deterministic_exp).
   expect_kernels_agree(hamon::make_lattice({6, 10}, true, hamon::ValueDistribution::gaussian(3),
                                            hamon::ValueDistribution::gaussian(4, 0.7)),

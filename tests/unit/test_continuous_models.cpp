@@ -14,7 +14,8 @@
 #include <vector>
 
 #include "expect_model_error.hpp"
-#include "hamon/core/families/real/detail/real_host_simd.hpp"
+#include "hamon/core/families/detail/host_vectors.hpp"
+#include "hamon/core/families/real/detail/real_registers.hpp"
 #include "hamon/core/families/real/detail/real_updates.hpp"
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/model/spin_model.hpp"
@@ -178,60 +179,57 @@ TEST(ContinuousModels, the_slice_step_is_exact_at_its_bound_of_tries) {
   EXPECT_LT(slice_chain_matches_quadrature(hamon::detail::kSliceTries), 1e-4);
 }
 
-#ifdef HAMON_HOST_AVX512
-/// simd::double_well_lanes for 32 lanes (compiled for AVX-512, called only where the CPU
-/// has it).
-HAMON_AVX512 void register_slice_steps(std::uint32_t node, std::uint32_t machine0, const double* x0,
-                                       const double* a_lambda, const double* slope, double* out,
-                                       std::int32_t lanes, std::int32_t tries) {
-  hamon::detail::simd::double_well_lanes<4>(77, node, machine0, 3, 12, x0, a_lambda, slope, out,
-                                            lanes, tries);
-}
-#endif
-
 TEST(ContinuousModels, register_slice_steps_match_the_scalar_step_bit_for_bit) {
-#ifdef HAMON_HOST_AVX512
-  if (!hamon::detail::simd::cpu_has_avx512()) GTEST_SKIP() << "this CPU has no AVX-512";
+#if HAMON_HOST_SIMD
   // Sites from flat (a lambda 0 and at most 0.01: width 10, full stepping out) to steep
   // (many shrinkage tries), strong slopes, starts far in the tails; every lane count; the
   // default bound of tries and a bound of 1, 2 and 5 (lanes that keep x0).
-  std::uint64_t state = 12345;
-  auto uniform = [&state] {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<double>(state >> 11) * 0x1p-53;
-  };
-  for (int round = 0; round < 400; ++round) {
-    const std::int32_t lanes = 1 + round % 32;
-    const std::int32_t tries = round % 7 == 0 ? 1 + round % 5 : hamon::detail::kSliceTries;
-    const auto node = static_cast<std::uint32_t>(round * 7);
-    const auto machine0 = static_cast<std::uint32_t>(16 * (round % 9));
-    double x0[32], a_lambda[32], slope[32], out[32];
-    for (int l = 0; l < 32; ++l) {
-      const int kind = (round + l) % 5;
-      a_lambda[l] =
-          kind == 0 ? 0.0 : (kind == 1 ? 0.01 * uniform() : std::pow(10.0, 4.0 * uniform() - 2.0));
-      slope[l] = 20.0 * (uniform() - 0.5);
-      x0[l] = kind == 4 ? 30.0 * (uniform() - 0.5) : 4.0 * (uniform() - 0.5);
-      out[l] = -1234.5;
-    }
-    register_slice_steps(node, machine0, x0, a_lambda, slope, out, lanes, tries);
-    for (std::int32_t l = 0; l < 32; ++l) {
-      if (l >= lanes) {
-        ASSERT_EQ(out[l], -1234.5) << "lane " << l << " beyond " << lanes << " was written";
-        continue;
+  // On every instruction set the vector path dispatches to here.
+  for (const std::int64_t target : hamon::detail::host_vector_targets()) {
+    hamon::detail::restrict_host_vector_target(target);
+    const std::string name = hamon::detail::host_vector_target_name(target);
+    std::uint64_t state = 12345;
+    auto uniform = [&state] {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<double>(state >> 11) * 0x1p-53;
+    };
+    for (int round = 0; round < 400; ++round) {
+      const std::int32_t lanes = 1 + round % 32;
+      const std::int32_t tries = round % 7 == 0 ? 1 + round % 5 : hamon::detail::kSliceTries;
+      const auto node = static_cast<std::uint32_t>(round * 7);
+      const auto machine0 = static_cast<std::uint32_t>(16 * (round % 9));
+      double x0[32], a_lambda[32], slope[32], out[32];
+      for (int l = 0; l < 32; ++l) {
+        const int kind = (round + l) % 5;
+        a_lambda[l] = kind == 0
+                          ? 0.0
+                          : (kind == 1 ? 0.01 * uniform() : std::pow(10.0, 4.0 * uniform() - 2.0));
+        slope[l] = 20.0 * (uniform() - 0.5);
+        x0[l] = kind == 4 ? 30.0 * (uniform() - 0.5) : 4.0 * (uniform() - 0.5);
+        out[l] = -1234.5;
       }
-      const auto machine = static_cast<std::int32_t>(machine0) + l;
-      const auto words = [&](std::uint32_t call) {
-        return hamon::detail::real_draw(77, node, machine, 3, 12, call);
-      };
-      const hamon::detail::DoubleWellSite site{a_lambda[l], slope[l]};
-      const double expected = hamon::detail::double_well_slice_step(site, x0[l], words, tries);
-      ASSERT_EQ(0, std::memcmp(&out[l], &expected, sizeof(double)))
-          << "lane " << l << ": " << out[l] << " vs " << expected;
+      hamon::detail::double_well_registers(77, node, machine0, 3, 12, x0, a_lambda, slope, out,
+                                           lanes, tries);
+      for (std::int32_t l = 0; l < 32; ++l) {
+        if (l >= lanes) {
+          ASSERT_EQ(out[l], -1234.5)
+              << name << ": lane " << l << " beyond " << lanes << " was written";
+          continue;
+        }
+        const auto machine = static_cast<std::int32_t>(machine0) + l;
+        const auto words = [&](std::uint32_t call) {
+          return hamon::detail::real_draw(77, node, machine, 3, 12, call);
+        };
+        const hamon::detail::DoubleWellSite site{a_lambda[l], slope[l]};
+        const double expected = hamon::detail::double_well_slice_step(site, x0[l], words, tries);
+        ASSERT_EQ(0, std::memcmp(&out[l], &expected, sizeof(double)))
+            << name << ": lane " << l << ": " << out[l] << " vs " << expected;
+      }
     }
   }
+  hamon::detail::restrict_host_vector_target(0);
 #else
-  GTEST_SKIP() << "the register path is not compiled in";
+  GTEST_SKIP() << "the vector path is not compiled in";
 #endif
 }
 

@@ -12,7 +12,8 @@
 #include <limits>
 #include <vector>
 
-#include "hamon/core/families/real/detail/real_host_simd.hpp"
+#include "hamon/core/families/detail/host_vectors.hpp"
+#include "hamon/core/families/real/detail/real_registers.hpp"
 #include "hamon/core/util/counter_rng.hpp"
 #include "hamon/core/util/deterministic_math.hpp"
 
@@ -141,34 +142,28 @@ TEST(DeterministicMath, NormalQuantileOfTheExtremeRandomWords) {
   EXPECT_LE(quantile_relative_error(to_unit_interval(0)), 1e-14);
 }
 
-#ifdef HAMON_HOST_AVX512
-/// simd::log8 and simd::normal_quantile8 of 8 doubles (compiled for AVX-512, called only
-/// where the CPU has it).
-HAMON_AVX512 void register_log(const double* in, double* out) {
-  _mm512_storeu_pd(out, hamon::detail::simd::log8(_mm512_loadu_pd(in)));
-}
-HAMON_AVX512 void register_quantile(const double* in, double* out) {
-  _mm512_storeu_pd(out, hamon::detail::simd::normal_quantile8(_mm512_loadu_pd(in)));
-}
-
-/// Every lane of f(xs) has the bits of scalar(x).
-template <class Register, class Scalar>
-void expect_lanes_match(std::vector<double> xs, Register f, Scalar scalar) {
-  while (xs.size() % 8 != 0) xs.push_back(0.5);
-  for (std::size_t i = 0; i < xs.size(); i += 8) {
-    double out[8];
-    f(&xs[i], out);
-    for (std::size_t l = 0; l < 8; ++l) {
-      const double expected = scalar(xs[i + l]);
-      ASSERT_EQ(0, std::memcmp(&out[l], &expected, sizeof(double))) << "x = " << xs[i + l];
+#if HAMON_HOST_SIMD
+/// On every instruction set the vector path dispatches to here, every lane of
+/// vector(xs) has the bits of scalar(x).
+template <class Vector, class Scalar>
+void expect_lanes_match(const std::vector<double>& xs, Vector vector, Scalar scalar) {
+  for (const std::int64_t target : hamon::detail::host_vector_targets()) {
+    hamon::detail::restrict_host_vector_target(target);
+    std::vector<double> out(xs.size());
+    vector(xs.data(), out.data(), xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      const double expected = scalar(xs[i]);
+      ASSERT_EQ(0, std::memcmp(&out[i], &expected, sizeof(double)))
+          << hamon::detail::host_vector_target_name(target) << ": x = " << xs[i] << " gives "
+          << out[i] << ", not " << expected;
     }
   }
+  hamon::detail::restrict_host_vector_target(0);
 }
 #endif
 
 TEST(DeterministicMath, RegisterLogAndQuantileMatchTheScalarBitForBit) {
-#ifdef HAMON_HOST_AVX512
-  if (!hamon::detail::simd::cpu_has_avx512()) GTEST_SKIP() << "this CPU has no AVX-512";
+#if HAMON_HOST_SIMD
   // log: subnormals (scaled first), zero, the sqrt(2) split of the mantissa, powers of
   // two, log-uniform values over the whole range.
   std::vector<double> xs = {0.0,
@@ -188,7 +183,8 @@ TEST(DeterministicMath, RegisterLogAndQuantileMatchTheScalarBitForBit) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     xs.push_back(std::pow(10.0, -320.0 + 628.0 * static_cast<double>(state >> 11) * 0x1p-53));
   }
-  expect_lanes_match(xs, register_log, [](double x) { return deterministic_log(x); });
+  expect_lanes_match(xs, hamon::detail::log_registers,
+                     [](double x) { return deterministic_log(x); });
   // The quantile: every region (central, near tail, far tail beyond r = 5) and their
   // boundaries, both signs, the extreme words and many random ones.
   std::vector<double> ps = {0.075,
@@ -209,9 +205,10 @@ TEST(DeterministicMath, RegisterLogAndQuantileMatchTheScalarBitForBit) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     ps.push_back(to_unit_interval(static_cast<std::uint32_t>(state >> 32)));
   }
-  expect_lanes_match(ps, register_quantile, [](double p) { return standard_normal_quantile(p); });
+  expect_lanes_match(ps, hamon::detail::normal_quantile_registers,
+                     [](double p) { return standard_normal_quantile(p); });
 #else
-  GTEST_SKIP() << "the register path is not compiled in";
+  GTEST_SKIP() << "the vector path is not compiled in";
 #endif
 }
 

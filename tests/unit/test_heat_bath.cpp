@@ -12,7 +12,8 @@
 #include <random>
 #include <vector>
 
-#include "hamon/core/families/detail/host_simd.hpp"
+#include "hamon/core/families/detail/host_vectors.hpp"
+#include "hamon/core/families/real/detail/real_registers.hpp"
 #include "hamon/core/families/spin/heat_bath.hpp"
 
 namespace {
@@ -72,18 +73,11 @@ TEST(HeatBath, never_up_fields_form_a_prefix_of_each_row) {
 
 namespace {
 
-#ifdef HAMON_HOST_AVX512
-/// simd::exp8 of 8 doubles (compiled for AVX-512, called only where the CPU has it).
-HAMON_AVX512 void register_exp(const double* in, double* out) {
-  _mm512_storeu_pd(out, hamon::detail::simd::exp8(_mm512_loadu_pd(in)));
-}
-#endif
-
 TEST(HeatBath, register_exp_matches_deterministic_exp_bit_for_bit) {
-#ifdef HAMON_HOST_AVX512
-  if (!hamon::detail::simd::cpu_has_avx512()) GTEST_SKIP() << "this CPU has no AVX-512";
-  // The sweep's register path evaluates exp eight lanes at a time; it must give exactly
-  // deterministic_exp's bits: over the clamp, near 0, at reduction boundaries, random.
+#if HAMON_HOST_SIMD
+  // The sweep's vector path evaluates exp a vector at a time; it must give exactly
+  // deterministic_exp's bits on every instruction set it dispatches to: over the clamp, near 0, at
+  // reduction boundaries, random.
   std::vector<double> xs = {0.0,
                             -0.0,
                             1.0,
@@ -101,17 +95,19 @@ TEST(HeatBath, register_exp_matches_deterministic_exp_bit_for_bit) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> wide(-750.0, 750.0), narrow(-3.0, 3.0);
   for (int k = 0; k < 4000; ++k) xs.push_back(k % 2 == 0 ? wide(rng) : narrow(rng));
-  while (xs.size() % 8 != 0) xs.push_back(0.25);
-  for (std::size_t i = 0; i < xs.size(); i += 8) {
-    double out[8];
-    register_exp(&xs[i], out);
-    for (std::size_t l = 0; l < 8; ++l) {
-      const double expected = hamon::detail::deterministic_exp(xs[i + l]);
-      ASSERT_EQ(0, std::memcmp(&out[l], &expected, sizeof(double))) << "x = " << xs[i + l];
+  for (const std::int64_t target : hamon::detail::host_vector_targets()) {
+    hamon::detail::restrict_host_vector_target(target);
+    std::vector<double> out(xs.size());
+    hamon::detail::exp_registers(xs.data(), out.data(), xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      const double expected = hamon::detail::deterministic_exp(xs[i]);
+      ASSERT_EQ(0, std::memcmp(&out[i], &expected, sizeof(double)))
+          << hamon::detail::host_vector_target_name(target) << ": x = " << xs[i];
     }
   }
+  hamon::detail::restrict_host_vector_target(0);
 #else
-  GTEST_SKIP() << "the AVX-512 register path is not compiled in";
+  GTEST_SKIP() << "the vector path is not compiled in";
 #endif
 }
 

@@ -9,7 +9,6 @@
 #include <string>
 #include <type_traits>
 
-#include "hamon/core/families/detail/host_simd.hpp"
 #include "hamon/core/families/detail/host_vectors.hpp"
 #include "hamon/core/families/detail/sweep_args.hpp"
 #include "hamon/core/families/detail/sweep_blocks.hpp"
@@ -33,18 +32,6 @@ namespace detail {
 template <class ExecutionSpace>
 bool use_host_vectors(HostKernel kernel) {
   return HAMON_HOST_SIMD && host_style<ExecutionSpace> && kernel == HostKernel::best;
-}
-
-/// Whether the host kernels still on AVX-512 intrinsics (the real-valued ones, the Ising
-/// energy pass) run in registers (compiled in, host space, not asked for the portable loops).
-template <class ExecutionSpace>
-bool use_host_registers(HostKernel kernel) {
-#ifdef HAMON_HOST_AVX512
-  return host_style<ExecutionSpace> && kernel == HostKernel::best && simd::cpu_has_avx512();
-#else
-  (void)kernel;
-  return false;
-#endif
 }
 
 /// Nodes per work item of a register path: at most kRegisterRun (three generator batches

@@ -3,10 +3,11 @@
 // compiled for every instruction set the build dispatches among (hwy/foreach_target.h
 // re-includes this header once per target, hence the toggle guard instead of #pragma once):
 // Philox4x32-10 generators in vector lanes, a colour block's neighbour walk, and
-// deterministic_exp on vector lanes. Each computes exactly what its scalar original computes
-// (util/counter_rng.hpp, util/deterministic_math.hpp, the blocks' for_each_neighbour):
-// integer arithmetic, or the same floating-point operations in the same order, never fused
-// (cmake/HamonFloatingPoint.cmake). The tests check it on every target this machine runs.
+// deterministic_exp and deterministic_log on vector lanes. Each computes exactly what its
+// scalar original computes (util/counter_rng.hpp, util/deterministic_math.hpp, the blocks'
+// for_each_neighbour): integer arithmetic, or the same floating-point operations in the same
+// order, never fused (cmake/HamonFloatingPoint.cmake). The tests check it on every target
+// this machine runs.
 //
 // Vectors are kept in small arrays, so the sizeless SVE vectors are not among the targets
 // (core/CMakeLists.txt); NEON's fixed-width ones are. The scalar fallback is Highway's one-lane
@@ -152,6 +153,44 @@ HWY_INLINE hn::Vec<D> exp_lanes(D d, hn::Vec<D> x) {
   for (const double c : kCoefficients) p = hn::Add(hn::Mul(p, r), hn::Set(d, c));
   const auto bits = hn::ShiftLeft<52>(hn::Add(hn::ConvertTo(di, k), hn::Set(di, 1023)));
   return hn::Mul(p, hn::BitCast(d, bits));
+}
+
+/// deterministic_log (util/deterministic_math.hpp) on every lane: the same operations in the
+/// same order, subnormals (and zero) scaled by 2^54 first, so the same bits. The integer steps
+/// use signed 64-bit lanes: every value involved is below 2^63.
+template <class D>
+HWY_INLINE hn::Vec<D> log_lanes(D d, hn::Vec<D> x) {
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  constexpr double kTwo54 = 18014398509481984.0;
+  constexpr std::int64_t kSqrt2Mantissa = 0x0006A09E667F3BCDll;
+  const hn::RebindToSigned<D> di;
+  auto bits = hn::And(hn::BitCast(di, x), hn::Set(di, 0x7FFFFFFFFFFFFFFFll));
+  const auto subnormal = hn::Eq(hn::ShiftRight<52>(bits), hn::Zero(di));
+  if (HWY_UNLIKELY(!hn::AllFalse(di, subnormal))) {
+    bits = hn::IfThenElse(subnormal,
+                          hn::BitCast(di, hn::Mul(hn::BitCast(d, bits), hn::Set(d, kTwo54))), bits);
+  }
+  auto k = hn::Sub(hn::ShiftRight<52>(bits),
+                   hn::IfThenElse(subnormal, hn::Set(di, 1023 + 54), hn::Set(di, 1023)));
+  const auto fraction = hn::And(bits, hn::Set(di, 0x000FFFFFFFFFFFFFll));
+  // m in [1, sqrt(2)) keeps exponent 0; m in [sqrt(2), 2) is halved into [sqrt(1/2), 1).
+  const auto halve = hn::Gt(fraction, hn::Set(di, kSqrt2Mantissa - 1));
+  const auto m_bits = hn::Or(fraction, hn::IfThenElse(halve, hn::Set(di, 0x3FE0000000000000ll),
+                                                      hn::Set(di, 0x3FF0000000000000ll)));
+  k = hn::Add(k, hn::IfThenElseZero(halve, hn::Set(di, 1)));
+  const auto f = hn::Sub(hn::BitCast(d, m_bits), hn::Set(d, 1.0));
+  const auto s = hn::Div(f, hn::Add(hn::Set(d, 2.0), f));
+  const auto z = hn::Mul(s, s);
+  constexpr double kCoefficients[] = {2.0 / 19.0, 2.0 / 17.0, 2.0 / 15.0, 2.0 / 13.0, 2.0 / 11.0,
+                                      2.0 / 9.0,  2.0 / 7.0,  2.0 / 5.0,  2.0 / 3.0};
+  auto r = hn::Set(d, 2.0 / 21.0);
+  for (const double c : kCoefficients) r = hn::Add(hn::Mul(r, z), hn::Set(d, c));
+  r = hn::Mul(r, z);
+  const auto half_f2 = hn::Mul(hn::Mul(hn::Set(d, 0.5), f), f);
+  const auto dk = hn::ConvertTo(d, k);
+  const auto small = hn::Add(hn::Mul(s, hn::Add(half_f2, r)), hn::Mul(dk, hn::Set(d, kLn2Lo)));
+  return hn::Sub(hn::Mul(dk, hn::Set(d, kLn2Hi)), hn::Sub(hn::Sub(half_f2, small), f));
 }
 
 /// to_unit_interval (util/counter_rng.hpp) of 32-bit words held in 64-bit lanes.

@@ -26,8 +26,8 @@
 #include "hamon/core/families/detail/sweep_launch.hpp"
 #include "hamon/core/families/family_concept.hpp"
 #include "hamon/core/families/family_state.hpp"
-#include "hamon/core/families/real/detail/real_host_simd.hpp"
 #include "hamon/core/families/real/detail/real_model_views.hpp"
+#include "hamon/core/families/real/detail/real_registers.hpp"
 #include "hamon/core/families/real/detail/real_updates.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/device_model_tables.hpp"
@@ -155,8 +155,8 @@ struct RealFamily {
   }
   /// One sweep: colour by colour, every (node of the colour, local machine) pair. On the
   /// host a work item is one node's machines, 32 at a time: their coupled sums in vectorised
-  /// loops, then the updates of the 32 lanes in AVX-512 registers
-  /// (families/real/detail/real_host_simd.hpp) or, in the portable loops, the Gaussian quantile's
+  /// loops, then the updates of the 32 lanes in vector registers
+  /// (families/real/detail/real_registers.hpp) or, in the portable loops, the Gaussian quantile's
   /// central region vectorised and the rest lane by lane. Elsewhere (and with HostKernel::device)
   /// one (node, machine) pair per work item, consecutive items on consecutive machines. Every path
   /// does the arithmetic of the scalar update on the same words: the same bits.
@@ -192,7 +192,7 @@ struct RealFamily {
       const DoubleWellSite site{a * views.weights(i), a * views.fields(i) + beta * phi};
       x(m, i) = double_well_slice_step(site, x(m, i), words, kSliceTries);
     };
-    const bool registers = use_host_registers<ExecutionSpace>(kernel);
+    const bool registers = use_host_vectors<ExecutionSpace>(kernel);
     const std::size_t n_colours = model.block_offsets.empty() ? 0 : model.block_offsets.size() - 1;
     for (std::size_t c = 0; c < n_colours; ++c) {
       const std::int64_t begin = model.block_offsets[c];
@@ -226,16 +226,16 @@ struct RealFamily {
                   }
                   double* values = &x(m0, i);
                   const auto machine0 = static_cast<std::uint32_t>(first + m0);
-#ifdef HAMON_HOST_AVX512
+#if HAMON_HOST_SIMD
                   if (!views.gaussian) {
                     double a_lambda[kRealLanes], slope[kRealLanes];
                     for (std::int32_t l = 0; l < kRealLanes; ++l) {
                       a_lambda[l] = a[l] * views.weights(i);
                       slope[l] = a[l] * views.fields(i) + b[l] * phi[l];
                     }
-                    simd::double_well_lanes<kRealLanes / 8>(
-                        seed, static_cast<std::uint32_t>(i), machine0, sweep_index, round, values,
-                        a_lambda, slope, values, lanes, kSliceTries);
+                    double_well_registers(seed, static_cast<std::uint32_t>(i), machine0,
+                                          sweep_index, round, values, a_lambda, slope, values,
+                                          lanes, kSliceTries);
                     continue;
                   }
 #endif
@@ -250,9 +250,9 @@ struct RealFamily {
                   philox4_lanes<kGroups>(seed, nodes, groups, sweep_index, round, words);
                   const double d = views.weights(i);
                   const double h = views.fields(i);
-#ifdef HAMON_HOST_AVX512
+#if HAMON_HOST_SIMD
                   if (registers) {
-                    simd::gaussian_lanes(words, phi, a, b, d, h, values, lanes, annealed);
+                    gaussian_registers(words, phi, a, b, d, h, values, lanes, annealed);
                     continue;
                   }
 #endif

@@ -227,7 +227,7 @@ struct SpinFamily {
       }
     }
     launch_energies<host_style<ExecutionSpace>>(space, model, state,
-                                                use_host_registers<ExecutionSpace>(kernel));
+                                                use_host_vectors<ExecutionSpace>(kernel));
   }
 };
 

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The energy pass of compute_energies (hamon/core/families/energy.hpp): node chunks in the host
-// style (a chunk in every machine, AVX-512 registers where the CPU has them) or the device
+// style (a chunk in every machine, in vector registers for integer terms) or the device
 // style, each term in fixed point.
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "hamon/core/families/detail/counted_bonds.hpp"
 #include "hamon/core/families/detail/sweep_launch.hpp"
 #include "hamon/core/families/potts/detail/potts_energy.hpp"
+#include "hamon/core/families/spin/detail/energy_registers.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/state/chain_state.hpp"
 #include "hamon/core/util/fixed_point.hpp"
@@ -22,7 +24,7 @@ namespace hamon {
 namespace detail {
 
 /// Energies of node chunks, in the host style (a chunk in every machine, `registers`:
-/// integer terms in AVX-512 registers where the CPU has them) or the device style (a chunk
+/// integer terms in vector registers) or the device style (a chunk
 /// in one machine), which tests also run on host spaces (HostKernel::device).
 template <class ExecutionSpace, bool HostStyle = host_style<ExecutionSpace>>
 struct ChunkEnergy {
@@ -61,16 +63,12 @@ struct ChunkEnergy {
       const std::int64_t begin = idx * kEnergyNodeChunk;
       const std::int64_t end =
           begin + kEnergyNodeChunk < model.n_nodes ? begin + kEnergyNodeChunk : model.n_nodes;
-#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-      if (registers && model.integer_field_bound >= 0) {
-        if (!model.lattice.enabled) {
-          integer_chunk<-1>(begin, end);
-        } else if (model.lattice.dims == 2) {
-          integer_chunk<2>(begin, end);
-        } else {
-          integer_chunk<3>(begin, end);
+#if HAMON_HOST_SIMD && !defined(__CUDA_ARCH__)
+      if constexpr (std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>) {
+        if (registers && model.integer_field_bound >= 0) {
+          integer_chunk(begin, end);
+          return;
         }
-        return;
       }
 #endif
       for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
@@ -109,47 +107,18 @@ struct ChunkEnergy {
     }
   }
 
-#if defined(HAMON_HOST_AVX512) && !defined(__CUDA_ARCH__)
-  /// Integer couplings and fields: every node term -s_i (h_i + its counted bonds J_ij s_j) is an
-  /// integer of magnitude <= integer_field_bound <= 64 (also without h_i, on the annealing
-  /// path: the bound is the largest |h_i| + sum_j |J_ij|), so terms add exactly in 16-bit
-  /// lanes (256 at a time) and 32-bit lanes (a chunk), and the fixed-point energy is that
-  /// integer times 2^fraction_bits, exactly what the general path sums term by term.
-  template <int LatticeDims>
-  HAMON_AVX512 void integer_chunk(std::int64_t begin, std::int64_t end) const {
-    constexpr std::int64_t kExact16 = 256;  // 256 * 64 < 2^15
+#if HAMON_HOST_SIMD && !defined(__CUDA_ARCH__)
+  /// Integer couplings and fields: each run of 32 machines' terms summed exactly as integers
+  /// in vector lanes (families/spin/detail/energy_registers.hpp); the fixed-point energy is
+  /// that integer times 2^fraction_bits, exactly what the general path sums term by term.
+  void integer_chunk(std::int64_t begin, std::int64_t end) const {
     const std::int64_t unit = std::int64_t(1) << model.energy_fraction_bits;
+    const std::int8_t* spins_end = spins.data() + spins.span();
     for (std::int32_t first = 0; first < n_machines; first += kHostLanes) {
       const std::int32_t lanes = n_machines - first < kHostLanes ? n_machines - first : kHostLanes;
-      const __mmask32 active = simd::lane_mask(lanes);
-      __m512i total_lo = _mm512_setzero_si512();
-      __m512i total_hi = _mm512_setzero_si512();
-      for (std::int64_t part = begin; part < end; part += kExact16) {
-        const std::int64_t part_end = part + kExact16 < end ? part + kExact16 : end;
-        __m512i partial = _mm512_setzero_si512();
-        Cursor c = Bonds::first(model, part);
-        for (std::int64_t i = part; i < part_end;
-             ++i, Bonds::template next<LatticeDims>(model, c)) {
-          __m512i field = _mm512_set1_epi16(static_cast<short>(swap_field(i)));
-          Bonds::template for_each<LatticeDims>(
-              model, c, [&](std::int64_t j, auto coupling, std::int64_t) HAMON_AVX512 {
-                const __m512i s =
-                    _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, j)));
-                field = _mm512_add_epi16(
-                    field, _mm512_mullo_epi16(s, _mm512_set1_epi16(static_cast<short>(coupling))));
-              });
-          const __m512i own =
-              _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(active, &spins(first, i)));
-          partial = _mm512_sub_epi16(partial, _mm512_mullo_epi16(own, field));
-        }
-        total_lo =
-            _mm512_add_epi32(total_lo, _mm512_cvtepi16_epi32(_mm512_castsi512_si256(partial)));
-        total_hi = _mm512_add_epi32(total_hi,
-                                    _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(partial, 1)));
-      }
-      alignas(64) std::int32_t total[kHostLanes];
-      _mm512_store_si512(total, total_lo);
-      _mm512_store_si512(total + 16, total_hi);
+      std::int32_t total[kHostLanes];
+      integer_energy_registers(model, &spins(first, 0), static_cast<std::int64_t>(spins.stride(1)),
+                               spins_end, begin, end, total);
       for (std::int32_t lane = 0; lane < lanes; ++lane) {
         Kokkos::atomic_add(&energy_fixed(first + lane),
                            static_cast<std::int64_t>(total[lane]) * unit);
