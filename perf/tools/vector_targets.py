@@ -35,9 +35,10 @@ COUNTERS = ("updates_per_ns", "node_machines_per_ns")
 def run(binary, pattern, min_time, extra=()):
     cmd = [binary, f"--benchmark_filter={pattern}", f"--benchmark_min_time={min_time}",
            "--benchmark_format=json", *extra]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    env = dict(os.environ, OMP_PROC_BIND="false", OMP_NUM_THREADS="1")  # Kokkos says nothing
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
     rates = {}
-    for b in json.loads(out)["benchmarks"]:
+    for b in json.loads(out[out.index("{"):])["benchmarks"]:
         for counter in COUNTERS:
             if counter in b:
                 rates[b["name"].replace("/manual_time", "")] = b[counter]
@@ -47,7 +48,8 @@ def run(binary, pattern, min_time, extra=()):
 def targets_of(binary):
     """The targets the binary accepts: it names them when given one it does not know."""
     probe = subprocess.run([binary, "--vector-target=?", "--benchmark_filter=^$"],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True,
+                           env=dict(os.environ, OMP_PROC_BIND="false"))
     line = probe.stderr.strip().splitlines()[-1] if probe.stderr.strip() else ""
     if "targets on this CPU:" not in line:
         sys.exit(f"{binary}: no vector targets ({line or 'no message'})")
