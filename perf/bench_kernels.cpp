@@ -211,11 +211,11 @@ void lattice_args(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(plain_sweep)->Apply(plain_args);
 // One set per backend of cmake/HamonBackends.cmake's list that this build has.
-#define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier)                     \
-  BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Class)->Apply(sweep_args);             \
-  BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Class)->Apply(lattice_sweep_args); \
+#define HAMON_BENCHMARK_BACKEND(name, Class, OPTION, tier)                              \
+  BENCHMARK_TEMPLATE(sweep_csr, Kokkos::Class)->Apply(sweep_args);                      \
+  BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Class)->Apply(lattice_sweep_args);          \
   BENCHMARK_TEMPLATE(sweep_lattice_portable, Kokkos::Class)->Apply(lattice_sweep_args); \
-  BENCHMARK_TEMPLATE(energy, Kokkos::Class)->Apply(lattice_args);              \
+  BENCHMARK_TEMPLATE(energy, Kokkos::Class)->Apply(lattice_args);                       \
   BENCHMARK_TEMPLATE(swap, Kokkos::Class)->Apply(lattice_args);
 HAMON_FOR_EACH_ENABLED_BACKEND(HAMON_BENCHMARK_BACKEND)
 #undef HAMON_BENCHMARK_BACKEND
