@@ -103,8 +103,7 @@ TEST(TEST_CATEGORY, magnetization_error_bars_match_the_scatter_of_runs) {
   // miss: error bars wrong by a factor 2 fail it.
   const auto model = hamon::make_lattice({4, 4}, true);
   constexpr int kRuns = 16;
-  std::vector<std::vector<double>> binder(2), binder_err(2), chi(2), chi_err(2), m2(2),
-      m2_err(2);
+  std::vector<std::vector<double>> binder(2), binder_err(2), chi(2), chi_err(2), m2(2), m2_err(2);
   for (int run = 0; run < kRuns; ++run) {
     auto o = statistics_run(0.5, 4000, 700 + static_cast<std::uint64_t>(run), 3);
     o.burn_in = 200;
@@ -161,8 +160,8 @@ TEST(TEST_CATEGORY, magnetization_same_bits_as_reference_space_and_through_a_che
     ASSERT_FALSE(here.magnetization.empty());
     hamon_test::expect_same_results(here, reference);
     const auto resumed =
-        hamon_test::resumed_through_checkpoint<TEST_EXECSPACE, hamon_test::ReferenceSpace>(
-            *model, o, 401);
+        hamon_test::resumed_through_checkpoint<TEST_EXECSPACE, hamon_test::ReferenceSpace>(*model,
+                                                                                           o, 401);
     hamon_test::expect_same_results(resumed, reference);
   }
 }

@@ -134,7 +134,7 @@ struct SamplerStateOf : MachineRecords<HostList> {
   MomentBatchesState moments;  // empty rows when moments are off
   TraceStateOf<Value> traces;
   BestStatesOf<Value> best;
-  OverlapBatchesState overlaps;  // empty rows without replica overlaps
+  OverlapBatchesState overlaps;             // empty rows without replica overlaps
   MagnetizationBatchesState magnetization;  // empty rows without it (moments off, over ranks)
 
   /// The checkpoint sections, in file order: STAT (the round, the shape, the ladder and the

@@ -62,8 +62,7 @@ MeanWithError batch_jackknife(const std::vector<std::vector<double>>& columns,
     for (std::size_t c = 0; c < width; ++c) means[c] = (full[c] - columns[c][k]) / rest;
     pseudo[k] = n * whole - (n - 1.0) * f(means);
   }
-  out.standard_error =
-      batch_means(pseudo, std::vector<std::int64_t>(complete, 1)).standard_error;
+  out.standard_error = batch_means(pseudo, std::vector<std::int64_t>(complete, 1)).standard_error;
   return out;
 }
 

@@ -60,8 +60,7 @@ struct MagnetizationBuffers : MagnetizationSums<ViewsIn<typename ExecutionSpace:
         Sums::fields(b), std::make_tuple(field("state_counts", b.state_counts)));
   }
 };
-static_assert(
-    field_list_is_complete<MagnetizationBuffers<Kokkos::DefaultHostExecutionSpace>>());
+static_assert(field_list_is_complete<MagnetizationBuffers<Kokkos::DefaultHostExecutionSpace>>());
 
 /// Whether a run accumulates the magnetisation per temperature: moments asked for, a family
 /// with a magnetisation, in one process.
@@ -101,11 +100,13 @@ MagnetizationBuffers<ExecutionSpace> make_magnetization_buffers(
 }
 
 /// Adds this round's replicas at every chain to the open batch.
-template <class ExecutionSpace>
-void accumulate_magnetization_round(
-    const ExecutionSpace& space, const DeviceModel<typename ExecutionSpace::memory_space>& model,
-    const ChainState<ExecutionSpace, std::int8_t>& state, MagnetizationBuffers<ExecutionSpace>& b) {
-  using Value = std::int8_t;
+/// (Instantiated for every family's values; it runs only where magnetization_applies, i.e.
+/// for one-byte spins and Potts states, which the casts below read.)
+template <class ExecutionSpace, class Value>
+void accumulate_magnetization_round(const ExecutionSpace& space,
+                                    const DeviceModel<typename ExecutionSpace::memory_space>& model,
+                                    const ChainState<ExecutionSpace, Value>& state,
+                                    MagnetizationBuffers<ExecutionSpace>& b) {
   BatchLayout& at = b.layout;
   const std::int64_t batch = at.n_batches;
   const auto n_chains = static_cast<std::int32_t>(state.betas.extent(0));
@@ -134,14 +135,17 @@ void accumulate_magnetization_round(
             team.team_barrier();
             Kokkos::parallel_for(
                 Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0), [&](const std::int64_t i) {
-                  Kokkos::atomic_add(&state_counts(chain, potts_state(spins(m, i))),
-                                     std::int64_t(1));
+                  const auto byte = static_cast<std::int8_t>(spins(m, i));
+                  Kokkos::atomic_add(&state_counts(chain, potts_state(byte)), std::int64_t(1));
                 });
             team.team_barrier();
           } else {
             Kokkos::parallel_reduce(
                 Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0),
-                [&](const std::int64_t i, std::int64_t& s) { s += spins(m, i); }, sum);
+                [&](const std::int64_t i, std::int64_t& s) {
+                  s += static_cast<std::int64_t>(spins(m, i));
+                },
+                sum);
           }
           Kokkos::single(Kokkos::PerTeam(team), [&]() {
             if (m < 0) return;

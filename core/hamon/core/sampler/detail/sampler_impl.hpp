@@ -181,11 +181,8 @@ struct SamplerCore {
       if (overlaps.on()) {
         accumulate_overlap_round(space, model, loop.state, options.n_replicas, overlaps);
       }
-      // (On only for one-byte spins and Potts states: magnetization_applies.)
-      if constexpr (std::is_same_v<Value, std::int8_t>) {
-        if (magnetization.on()) {
-          accumulate_magnetization_round(space, model, loop.state, magnetization);
-        }
+      if (magnetization.on()) {
+        accumulate_magnetization_round(space, model, loop.state, magnetization);
       }
       if (chunk_full) {
         traces.flush(space, link);

@@ -88,12 +88,10 @@ std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model
   // values, which this count does not know: it may count it there). Potts: q scratch counts
   // per chain (node_columns is q).
   if (obs.moments && block.count == n_machines) {
-    const auto kind =
-        node_columns > 1 ? MagnetizationKind::potts_max : MagnetizationKind::spin_sum;
-    parts.push_back({"magnetization sums",
-                     view_fields_bytes(planned_magnetization_buffers<Space>(
-                         obs, kind, n_chains, options.n_replicas,
-                         static_cast<std::int32_t>(node_columns), true))});
+    const auto kind = node_columns > 1 ? MagnetizationKind::potts_max : MagnetizationKind::spin_sum;
+    parts.push_back({"magnetization sums", view_fields_bytes(planned_magnetization_buffers<Space>(
+                                               obs, kind, n_chains, options.n_replicas,
+                                               static_cast<std::int32_t>(node_columns), true))});
   }
   return parts;
 }
