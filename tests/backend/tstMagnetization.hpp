@@ -65,8 +65,11 @@ void check_magnetization(const hamon::SpinModel& model, const hamon::NrptOptions
     const double beta_n = s.betas[c] * static_cast<double>(model.n_nodes());
     EXPECT_NEAR(s.chi[c], beta_n * (s.m2[c] - s.abs_m[c] * s.abs_m[c]), 1e-9) << at;
   }
-  // The cold chain's is the moments' order parameter, from the same rounds.
-  EXPECT_NEAR(s.abs_m.back(), result.moments.abs_magnetization_per_node.mean, 1e-12) << name;
+  // One replica: the cold chain's is the moments' order parameter, from the same rounds (the
+  // moments are replica 0's, this the replicas' average).
+  if (o.n_replicas == 1) {
+    EXPECT_NEAR(s.abs_m.back(), result.moments.abs_magnetization_per_node.mean, 1e-12) << name;
+  }
   std::printf("%s: %lld z-scores, mean %.3f, variance %.3f\n", name, static_cast<long long>(z.n),
               z.mean(), z.variance());
   EXPECT_LT(std::abs(z.mean()), 1.0) << name;
@@ -97,12 +100,12 @@ TEST(TEST_CATEGORY, magnetization_exact_potts_3x3) {
 }
 
 TEST(TEST_CATEGORY, magnetization_error_bars_match_the_scatter_of_runs) {
-  // 16 independent runs of the 4x4 ferromagnet: at each of two temperatures the standard
+  // 32 independent runs of the 4x4 ferromagnet: at each of two temperatures the standard
   // deviation of the estimates over runs against the root mean square of their error bars.
-  // With 16 runs the scatter is known to ~18 %, so a ratio outside [0.5, 2] is a > 3 sigma
+  // With 32 runs the scatter is known to ~13 %, so a ratio outside [0.5, 2] is a > 3.5 sigma
   // miss: error bars wrong by a factor 2 fail it.
   const auto model = hamon::make_lattice({4, 4}, true);
-  constexpr int kRuns = 16;
+  constexpr int kRuns = 32;
   std::vector<std::vector<double>> binder(2), binder_err(2), chi(2), chi_err(2), m2(2), m2_err(2);
   for (int run = 0; run < kRuns; ++run) {
     auto o = statistics_run(0.5, 4000, 700 + static_cast<std::uint64_t>(run), 3);
