@@ -99,7 +99,43 @@ MagnetizationBuffers<ExecutionSpace> make_magnetization_buffers(
   return b;
 }
 
-/// Adds this round's replicas at every chain to the open batch.
+/// Adds a machine's M and its powers to row `batch`, column `chain` (one thread per chain, in
+/// replica order: the double sums have one order on every backend).
+template <class ExecutionSpace>
+struct AddMagnetization {
+  template <class T>
+  using matrix = typename MagnetizationBuffers<ExecutionSpace>::template matrix<T>;
+  matrix<std::int64_t> m1, abs_m;
+  matrix<double> m2, m4;
+
+  explicit AddMagnetization(const MagnetizationBuffers<ExecutionSpace>& b)
+      : m1(b.m_sums), abs_m(b.abs_m_sums), m2(b.m2_sums), m4(b.m4_sums) {}
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t batch, std::int32_t chain,
+                                         std::int64_t magnetization) const {
+    const auto x = static_cast<double>(magnetization);
+    m1(batch, chain) += magnetization;
+    abs_m(batch, chain) += magnetization < 0 ? -magnetization : magnetization;
+    m2(batch, chain) += x * x;
+    m4(batch, chain) += (x * x) * (x * x);
+  }
+};
+
+/// The largest of a Potts machine's state counts, row `chain` of `state_counts`, as the
+/// order parameter's numerator q max_s n_s - N.
+template <class Counts>
+KOKKOS_INLINE_FUNCTION std::int64_t potts_numerator(const Counts& state_counts, std::int32_t chain,
+                                                    std::int32_t q, std::int64_t n_nodes) {
+  std::int64_t most = 0;
+  for (std::int32_t s = 0; s < q; ++s) {
+    most = state_counts(chain, s) > most ? state_counts(chain, s) : most;
+  }
+  return q * most - n_nodes;
+}
+
+/// Adds this round's replicas at every chain to the open batch. Host spaces: a thread per
+/// chain walks its machines' nodes (no team scratch); devices: a team per chain reduces
+/// them. Integer M either way, so the same bits.
 /// (Instantiated for every family's values; it runs only where magnetization_applies, i.e.
 /// for one-byte spins and Potts states, which the casts below read.)
 template <class ExecutionSpace, class Value>
@@ -116,56 +152,66 @@ void accumulate_magnetization_round(const ExecutionSpace& space,
   const std::int32_t q = model.n_states;
   const std::int32_t replicas = b.replicas;
   const bool potts = b.kind == MagnetizationKind::potts_max;
-  const auto m1 = b.m_sums;
-  const auto abs_m = b.abs_m_sums;
-  const auto m2 = b.m2_sums;
-  const auto m4 = b.m4_sums;
+  const AddMagnetization<ExecutionSpace> add(b);
   const auto state_counts = b.state_counts;
-  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
-  Kokkos::parallel_for(
-      "hamon::magnetization", team_policy(space, n_chains, Kokkos::AUTO),
-      KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
-        const std::int32_t chain = team.league_rank();
-        for (std::int32_t r = 0; r < replicas; ++r) {
-          const std::int32_t m = rows.row(r * n_chains + chain);
-          std::int64_t sum = 0;
-          if (potts) {
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m >= 0 ? q : 0),
-                                 [&](const std::int32_t s) { state_counts(chain, s) = 0; });
-            team.team_barrier();
-            Kokkos::parallel_for(
-                Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0), [&](const std::int64_t i) {
-                  const auto byte = static_cast<std::int8_t>(spins(m, i));
-                  Kokkos::atomic_add(&state_counts(chain, potts_state(byte)), std::int64_t(1));
-                });
-            team.team_barrier();
-          } else {
-            Kokkos::parallel_reduce(
-                Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0),
-                [&](const std::int64_t i, std::int64_t& s) {
-                  s += static_cast<std::int64_t>(spins(m, i));
-                },
-                sum);
-          }
-          Kokkos::single(Kokkos::PerTeam(team), [&]() {
-            if (m < 0) return;
-            std::int64_t magnetization = sum;
+  if constexpr (host_style<ExecutionSpace>) {
+    launch(
+        space, "hamon::magnetization", n_chains, n_chains * replicas * n_nodes,
+        KOKKOS_LAMBDA(const std::int64_t c) {
+          const auto chain = static_cast<std::int32_t>(c);
+          for (std::int32_t r = 0; r < replicas; ++r) {
+            const std::int32_t m = rows.row(r * n_chains + chain);
+            if (m < 0) continue;
+            std::int64_t magnetization = 0;
             if (potts) {
-              std::int64_t most = 0;
-              for (std::int32_t s = 0; s < q; ++s) {
-                most = state_counts(chain, s) > most ? state_counts(chain, s) : most;
+              for (std::int32_t s = 0; s < q; ++s) state_counts(chain, s) = 0;
+              for (std::int64_t i = 0; i < n_nodes; ++i) {
+                state_counts(chain, potts_state(static_cast<std::int8_t>(spins(m, i)))) += 1;
               }
-              magnetization = q * most - n_nodes;
+              magnetization = potts_numerator(state_counts, chain, q, n_nodes);
+            } else {
+              for (std::int64_t i = 0; i < n_nodes; ++i) {
+                magnetization += static_cast<std::int64_t>(spins(m, i));
+              }
             }
-            const auto x = static_cast<double>(magnetization);
-            m1(batch, chain) += magnetization;
-            abs_m(batch, chain) += magnetization < 0 ? -magnetization : magnetization;
-            m2(batch, chain) += x * x;
-            m4(batch, chain) += (x * x) * (x * x);
-          });
-          team.team_barrier();
-        }
-      });
+            add(batch, chain, magnetization);
+          }
+        });
+  } else {
+    using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
+    Kokkos::parallel_for(
+        "hamon::magnetization", team_policy(space, n_chains, Kokkos::AUTO),
+        KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
+          const std::int32_t chain = team.league_rank();
+          for (std::int32_t r = 0; r < replicas; ++r) {
+            const std::int32_t m = rows.row(r * n_chains + chain);
+            std::int64_t sum = 0;
+            if (potts) {
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m >= 0 ? q : 0),
+                                   [&](const std::int32_t s) { state_counts(chain, s) = 0; });
+              team.team_barrier();
+              Kokkos::parallel_for(
+                  Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0), [&](const std::int64_t i) {
+                    const auto byte = static_cast<std::int8_t>(spins(m, i));
+                    Kokkos::atomic_add(&state_counts(chain, potts_state(byte)), std::int64_t(1));
+                  });
+              team.team_barrier();
+            } else {
+              Kokkos::parallel_reduce(
+                  Kokkos::TeamThreadRange(team, m >= 0 ? n_nodes : 0),
+                  [&](const std::int64_t i, std::int64_t& s) {
+                    s += static_cast<std::int64_t>(spins(m, i));
+                  },
+                  sum);
+            }
+            Kokkos::single(Kokkos::PerTeam(team), [&]() {
+              if (m >= 0)
+                add(batch, chain, potts ? potts_numerator(state_counts, chain, q, n_nodes) : sum);
+            });
+            team.team_barrier();
+          }
+        });
+  }
   const auto counts = b.counts;
   small_for(
       space, "hamon::magnetization_counts", 1,
