@@ -268,7 +268,7 @@ std::string summary_yaml(const SummaryInputs& in) {
            "an ensemble (instances: K) keeps each instance in one rank";
   }
   emit_magnetization(out, in.result.magnetization, in.model.is_potts());
-  if (in.result.magnetization.betas.empty() && in.config.output.moments &&
+  if (in.result.magnetization.betas.empty() && in.config.output.magnetization &&
       !in.model.is_continuous()) {
     // As for the overlaps: a chain's machine moves between ranks (docs/magnetization.md).
     out << YAML::Key << "magnetization_skipped" << YAML::Value << YAML::DoubleQuoted

@@ -34,8 +34,15 @@
 namespace {
 
 using hamon_test::expect_within_error;
-using hamon_test::statistics_run;
 using hamon_test::ZMoments;
+
+/// statistics_run (statistics_checks.hpp) with the magnetisation asked for.
+hamon::NrptOptions statistics_run(double beta_max, std::int64_t rounds, std::uint64_t seed,
+                                  std::int32_t chains) {
+  hamon::NrptOptions o = hamon_test::statistics_run(beta_max, rounds, seed, chains);
+  o.observers.magnetization = true;
+  return o;
+}
 
 void check_one(ZMoments& z, double estimate, double error, double exact, const std::string& what) {
   expect_within_error(estimate, error, exact, what, 5.0, std::max(0.05, 0.05 * std::abs(exact)));
@@ -169,11 +176,15 @@ TEST(TEST_CATEGORY, magnetization_same_bits_as_reference_space_and_through_a_che
   }
 }
 
-TEST(TEST_CATEGORY, magnetization_needs_moments_a_discrete_model_and_a_consistent_state) {
+TEST(TEST_CATEGORY, magnetization_is_asked_for_needs_a_discrete_model_and_a_consistent_state) {
   const auto model = hamon::make_lattice({4, 4}, true);
+  // Asked for: off by default, and independent of the cold chain's moments.
   auto off = short_run();
-  off.observers.moments = false;
+  off.observers.magnetization = false;
   EXPECT_TRUE(hamon::nrpt(TEST_EXECSPACE(), model, off).magnetization.betas.empty());
+  auto without_moments = short_run();
+  without_moments.observers.moments = false;
+  EXPECT_EQ(hamon::nrpt(TEST_EXECSPACE(), model, without_moments).magnetization.n_rounds, 700);
   // Real values have no magnetisation of this kind (their summary has abs_mean_per_node).
   const auto gaussian = hamon::make_continuous_lattice(
       hamon::ContinuousKind::gaussian, {4, 4}, true, hamon::ValueDistribution::constant(0.1),

@@ -18,7 +18,7 @@ SEARCH_KEYS = {"best_energy", "found_round", "found_beta", "round_trips_since_im
 ADVICE_KEYS = {"beta_max_estimate", "diagnosis"}  # checked by check_search_advice
 # tuning: a tuned run; log_z: when log Z(beta_0) is known; overlap: two replicas or more in
 # one process (overlap_skipped: over ranks)
-# magnetization: spin and Potts models with moments in one process (magnetization_skipped:
+# magnetization: spin and Potts models with output.magnetization in one process (magnetization_skipped:
 # over ranks)
 OPTIONAL_TOP_KEYS = {"tuning", "log_z", "overlap", "overlap_skipped", "magnetization",
                      "magnetization_skipped"}
@@ -264,8 +264,9 @@ def check_run(directory, failures):
         check_overlap(s.get("overlap"), directory, names, betas, m["n_free"], q or 2, rounds,
                       replicas, need)
 
-    # Spin and Potts models with moments: in one process the section, over ranks the note.
-    want_magnetization = c["output"]["moments"] and "variables" not in m
+    # Spin and Potts models with output.magnetization: in one process the section, over
+    # ranks the note.
+    want_magnetization = c["output"].get("magnetization", False) and "variables" not in m
     need(("magnetization" in s or "magnetization_skipped" in s) == want_magnetization,
          f"magnetization {'missing' if want_magnetization else 'present'}")
     if "magnetization" in s:

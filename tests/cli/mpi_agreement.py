@@ -10,7 +10,7 @@ HAMON_ENABLE_MPI), started as two programs of one job (`mpiexec -np 1 A : -np 1 
   - the same experiment on both ranks runs (the check passes what should pass);
   - with `replicas: 2` (twice the machines, more blocks) the two ranks' run has the bytes of
     one process's, but for the overlaps, which over ranks are off and named in
-    `overlap_skipped`, and the magnetisation per temperature (`magnetization_skipped`);
+    `overlap_skipped`;
   - `nrpt.cluster_moves: houdayer` over two ranks is refused (exit 2, the key named),
     before anything is created."""
 
@@ -99,13 +99,6 @@ def main():
         failures.check("overlap" not in spread and "one process" in
                        spread.get("overlap_skipped", ""),
                        f"replicas over ranks: overlap_skipped is {spread.get('overlap_skipped')!r}")
-        # So does the magnetisation per temperature.
-        failures.check("magnetization" in one and "magnetization_skipped" not in one,
-                       "replicas: one process's summary has no magnetization section")
-        failures.check("magnetization" not in spread and "one process" in
-                       spread.get("magnetization_skipped", ""),
-                       "replicas over ranks: magnetization_skipped is "
-                       f"{spread.get('magnetization_skipped')!r}")
 
     # Cluster moves over ranks: refused at the key.
     d, config = edited_experiment(args.work, "houdayer", lambda text: text.replace(

@@ -155,7 +155,7 @@ struct NrptResult {
   /// With two replicas or more in one process: the replica overlaps per temperature
   /// (overlap_statistics.hpp); empty otherwise.
   OverlapStatistics overlaps;
-  /// With moments, for spins and Potts states in one process: the magnetisation per
+  /// With observers.magnetization, for spins and Potts states in one process: the magnetisation per
   /// temperature (magnetization_statistics.hpp); empty otherwise.
   MagnetizationStatistics magnetization;
   /// Set by Plan::sample and Plan::extend: where the run stopped.

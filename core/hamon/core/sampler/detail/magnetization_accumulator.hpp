@@ -62,11 +62,11 @@ struct MagnetizationBuffers : MagnetizationSums<ViewsIn<typename ExecutionSpace:
 };
 static_assert(field_list_is_complete<MagnetizationBuffers<Kokkos::DefaultHostExecutionSpace>>());
 
-/// Whether a run accumulates the magnetisation per temperature: moments asked for, a family
-/// with a magnetisation, in one process.
+/// Whether a run accumulates the magnetisation per temperature: asked for, a family with a
+/// magnetisation, in one process.
 inline bool magnetization_applies(const ObserverOptions& options, MagnetizationKind kind,
                                   std::size_t n_rank_blocks) {
-  return options.moments && kind != MagnetizationKind::none && n_rank_blocks <= 1;
+  return options.magnetization && kind != MagnetizationKind::none && n_rank_blocks <= 1;
 }
 
 /// The buffers of a run with `n_chains` chains (off unless `apply`: magnetization_applies),

@@ -84,10 +84,10 @@ std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model
     parts.push_back({"overlap sums", view_fields_bytes(planned_overlap_buffers<Space>(
                                          model, obs, n_chains, options.n_replicas, true))});
   }
-  // The magnetisation per temperature: with moments in one process (left off for real
+  // The magnetisation per temperature: asked for, in one process (left off for real
   // values, which this count does not know: it may count it there). Potts: q scratch counts
   // per chain (node_columns is q).
-  if (obs.moments && block.count == n_machines) {
+  if (obs.magnetization && block.count == n_machines) {
     const auto kind = node_columns > 1 ? MagnetizationKind::potts_max : MagnetizationKind::spin_sum;
     parts.push_back({"magnetization sums", view_fields_bytes(planned_magnetization_buffers<Space>(
                                                obs, kind, n_chains, options.n_replicas,
