@@ -166,7 +166,8 @@ struct SamplerCore {
   /// before, shared in this round's message; in one process, always false).
   bool one_round() {
     const bool has_pairs = n_chains() > 1;
-    const bool observing = measuring() && (traces.chunks.on() || moments.on() || overlaps.on());
+    const bool observing =
+        measuring() && (traces.chunks.on() || moments.on() || overlaps.on() || magnetization.on());
     // Every round's energies, even with one chain and nothing observed: the best states
     // follow every round (an energy pass costs a fraction of a sweep).
     loop.sweep(space, model, options, true);
