@@ -48,6 +48,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/stop_signals.cpp
   run/decision_yaml.cpp
   run/best_state_output.cpp
+  run/magnetization_output.cpp
   run/overlap_output.cpp
   run/search_evidence.cpp
   run/search_summary.cpp

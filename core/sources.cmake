@@ -17,6 +17,7 @@ set(HAMON_CORE_SOURCES
   hamon/core/model/spin_model_continuous.cpp
   hamon/core/model/spin_model_potts.cpp
   hamon/core/stats/ess.cpp
+  hamon/core/stats/magnetization_statistics.cpp
   hamon/core/stats/moments.cpp
   hamon/core/stats/overlap_statistics.cpp
   hamon/core/stats/rhat.cpp

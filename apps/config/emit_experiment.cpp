@@ -230,6 +230,8 @@ void emit_output(YAML::Emitter& out, const OutputSpec& spec) {
     out << YAML::EndMap;
   }
   out << YAML::Key << "moments" << YAML::Value << spec.moments;
+  // Only when asked for: the resolved config of a run without it reads as before.
+  if (spec.magnetization) out << YAML::Key << "magnetization" << YAML::Value << true;
   out << YAML::Key << "energies" << YAML::Value << spec.energies;
   out << YAML::Key << "index_process" << YAML::Value << spec.index_process;
   out << YAML::Key << "checkpoint" << YAML::Value;

@@ -183,6 +183,7 @@ struct OutputSpec {
   std::int64_t samples_every = 0;          // 0: no samples
   std::vector<std::int64_t> sample_nodes;  // empty: all nodes
   bool moments = true;                     // per-node <s_i> and |m| in the summary
+  bool magnetization = false;              // <m>, ..., U4, chi per temperature in the summary
   bool energies = true;                    // energies.npy (rounds x chains)
   bool index_process = true;               // index_process.npy (rounds x machines)
   CheckpointSpec checkpoint;

@@ -54,11 +54,15 @@ void parse_checkpoint(YamlReader& reader, const YAML::Node& node, CheckpointSpec
 OutputSpec parse_output(YamlReader& reader, const YAML::Node& node) {
   OutputSpec spec;
   const auto keys = reader.entries(
-      node, "output", {"dir", "samples", "moments", "energies", "index_process", "checkpoint"});
+      node, "output",
+      {"dir", "samples", "moments", "magnetization", "energies", "index_process", "checkpoint"});
   if (keys.count("dir") != 0) spec.dir = reader.text(keys.at("dir"), "output.dir");
   if (keys.count("samples") != 0) parse_samples(reader, keys.at("samples"), spec);
   if (keys.count("moments") != 0)
     spec.moments = reader.boolean(keys.at("moments"), "output.moments");
+  if (keys.count("magnetization") != 0) {
+    spec.magnetization = reader.boolean(keys.at("magnetization"), "output.magnetization");
+  }
   if (keys.count("energies") != 0) {
     spec.energies = reader.boolean(keys.at("energies"), "output.energies");
   }

@@ -36,6 +36,7 @@ NrptOptions make_nrpt_options(const ExperimentConfig& config) {
   options.observers.energies = config.output.energies;
   options.observers.index_process = config.output.index_process;
   options.observers.moments = config.output.moments;
+  options.observers.magnetization = config.output.magnetization;
   options.observers.edge_moments = false;  // the summary reports node means, not edges
   return options;
 }

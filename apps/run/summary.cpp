@@ -11,6 +11,7 @@
 #include "hamon/version.hpp"
 #include "run/best_state_output.hpp"
 #include "run/decision_yaml.hpp"
+#include "run/magnetization_output.hpp"
 #include "run/overlap_output.hpp"
 #include "run/search_summary.hpp"
 
@@ -265,6 +266,14 @@ std::string summary_yaml(const SummaryInputs& in) {
     out << YAML::Key << "overlap_skipped" << YAML::Value << YAML::DoubleQuoted
         << "replica overlaps need one process (this run was spread over MPI ranks); "
            "an ensemble (instances: K) keeps each instance in one rank";
+  }
+  emit_magnetization(out, in.result.magnetization, in.model.is_potts());
+  if (in.result.magnetization.betas.empty() && in.config.output.magnetization &&
+      !in.model.is_continuous()) {
+    // As for the overlaps: a chain's machine moves between ranks (docs/magnetization.md).
+    out << YAML::Key << "magnetization_skipped" << YAML::Value << YAML::DoubleQuoted
+        << "the magnetisation per temperature needs one process (this run was spread over "
+           "MPI ranks); the cold chain's abs_magnetization_per_node is in observables";
   }
   emit_health(out, in.diagnostics);
   if (in.diagnostics.log_z) emit_log_z(out, *in.diagnostics.log_z, in.result);

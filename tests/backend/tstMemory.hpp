@@ -136,6 +136,7 @@ TEST(TEST_CATEGORY, the_memory_check_counts_what_the_sampler_allocates) {
     o.observers.energies = k.observed;
     o.observers.index_process = k.observed;
     o.observers.moments = k.observed;
+    o.observers.magnetization = k.observed;
     o.observers.moment_batches = 4;
     const Counted c = count_sampler(k.model, o);
     // Kokkos reports a View's data (rounded up to 8 bytes); the count adds each View's

@@ -18,7 +18,13 @@ SEARCH_KEYS = {"best_energy", "found_round", "found_beta", "round_trips_since_im
 ADVICE_KEYS = {"beta_max_estimate", "diagnosis"}  # checked by check_search_advice
 # tuning: a tuned run; log_z: when log Z(beta_0) is known; overlap: two replicas or more in
 # one process (overlap_skipped: over ranks)
-OPTIONAL_TOP_KEYS = {"tuning", "log_z", "overlap", "overlap_skipped"}
+# magnetization: spin and Potts models with output.magnetization in one process (magnetization_skipped:
+# over ranks)
+OPTIONAL_TOP_KEYS = {"tuning", "log_z", "overlap", "overlap_skipped", "magnetization",
+                     "magnetization_skipped"}
+# The magnetisation per temperature (docs/magnetization.md): an estimate and its stderr each.
+MAGNETIZATION_LISTS = [k + e for k in ("m", "abs_m", "m2", "m4", "binder", "chi", "chi_m2")
+                       for e in ("", "_stderr")]
 TUNING_KEYS = {"tuned", "plan", "seconds", "cache_hit", "cache_entry", "tuned_seconds", "Lambda",
                "barrier_identified", "conveyor_alive"}
 TUNED_KEYS = ["chains", "betas", "explore_sweeps"]  # config keys that may say "auto"
@@ -258,6 +264,15 @@ def check_run(directory, failures):
         check_overlap(s.get("overlap"), directory, names, betas, m["n_free"], q or 2, rounds,
                       replicas, need)
 
+    # Spin and Potts models with output.magnetization: in one process the section, over
+    # ranks the note.
+    want_magnetization = c["output"].get("magnetization", False) and "variables" not in m
+    need(("magnetization" in s or "magnetization_skipped" in s) == want_magnetization,
+         f"magnetization {'missing' if want_magnetization else 'present'}")
+    if "magnetization" in s:
+        check_magnetization(s["magnetization"], s["observables"], betas, q, rounds, replicas,
+                            need)
+
     # timing
     t = s["timing"]
     need(set(t) == {"total_s", "sampling_s", "checkpoint_s", "spin_updates_per_ns"},
@@ -265,6 +280,43 @@ def check_run(directory, failures):
     need(t["total_s"] >= t["sampling_s"] >= t["checkpoint_s"] >= 0 and
          t["spin_updates_per_ns"] >= 0, "timing values")
     return s
+
+
+def check_magnetization(mg, observables, betas, q, rounds, replicas, need):
+    """The magnetization section: its keys, one value per chain, and the identities that tie
+    its statistics together and to the cold chain's order parameter."""
+    if not need(isinstance(mg, dict), "magnetization is not a map"):
+        return
+    need(set(mg) == set(MAGNETIZATION_LISTS) | {"definition", "n_rounds", "replicas", "betas"},
+         f"magnetization keys {sorted(mg)}")
+    need(mg.get("definition") == ("potts_order_parameter" if q else "spin_mean"),
+         f"magnetization.definition {mg.get('definition')!r}")
+    need(mg.get("betas") == betas and mg.get("n_rounds") == rounds and
+         mg.get("replicas") == replicas,
+         f"magnetization betas / n_rounds {mg.get('n_rounds')} / replicas {mg.get('replicas')}")
+    for k in MAGNETIZATION_LISTS:
+        v = mg.get(k)
+        if not need(isinstance(v, list) and len(v) == (len(betas) if rounds else 0),
+                    f"magnetization.{k} is not a list per chain"):
+            return
+    if rounds == 0:
+        return
+    for i in range(len(betas)):
+        m, a, m2, m4 = mg["m"][i], mg["abs_m"][i], mg["m2"][i], mg["m4"][i]
+        need(abs(m) <= a + 1e-12 and a * a <= m2 * (1 + 1e-9) + 1e-15 and
+             m2 * m2 <= m4 * (1 + 1e-9) + 1e-15 and m4 <= 1 + 1e-12,
+             f"magnetization moments at chain {i} break |<m>| <= <|m|>, <|m|>^2 <= <m^2>, "
+             f"<m^2>^2 <= <m^4> <= 1")
+        if q:
+            need(close(m, a, 1e-12, 1e-15), f"Potts magnetization.m[{i}] != abs_m")
+        if m2 > 0:
+            need(close(mg["binder"][i], 1 - m4 / (3 * m2 * m2), 1e-9, 1e-12),
+                 f"magnetization.binder[{i}] != 1 - m4 / (3 m2^2)")
+    # One replica: the cold chain's entry is the observables' (replica 0's) order parameter.
+    cold = observables.get("potts_order_parameter" if q else "abs_magnetization_per_node")
+    if replicas == 1 and isinstance(cold, dict):
+        need(close(mg["abs_m"][-1], cold["mean"], 1e-9, 1e-12),
+             "magnetization.abs_m at the cold chain != the observables' order parameter")
 
 
 def check_overlap(ov, directory, names, betas, n_free, q, rounds, replicas, need):

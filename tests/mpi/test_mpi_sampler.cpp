@@ -67,12 +67,15 @@ hamon::NrptResult one_process(const hamon::SpinModel& model, const hamon::NrptOp
   return s.result();
 }
 
-/// Over two ranks or more the replica overlaps are off (docs/overlaps.md), and a run that
-/// passed through them has them only from there on: everything else is one process's.
-void expect_same_but_overlaps(const hamon::NrptResult& a, hamon::NrptResult b) {
+/// Over two ranks or more the replica overlaps and the magnetisation per temperature are off
+/// (docs/overlaps.md, docs/magnetization.md), and a run that passed through them has them
+/// only from there on: everything else is one process's.
+void expect_same_but_one_process_accumulators(const hamon::NrptResult& a, hamon::NrptResult b) {
   b.overlaps = hamon::NrptResult().overlaps;
+  b.magnetization = hamon::NrptResult().magnetization;
   hamon::NrptResult without = a;
   without.overlaps = b.overlaps;
+  without.magnetization = b.magnetization;
   expect_same_results(without, b);
 }
 
@@ -111,7 +114,8 @@ TEST_P(DistributedRun, gives_the_bits_of_one_process) {
     expect_same_results(distributed, one_process(model, o));
   } else {
     EXPECT_TRUE(distributed.overlaps.empty());
-    expect_same_but_overlaps(distributed, one_process(model, o));
+    EXPECT_TRUE(distributed.magnetization.betas.empty());
+    expect_same_but_one_process_accumulators(distributed, one_process(model, o));
   }
 }
 
@@ -149,7 +153,7 @@ TEST_P(DistributedRun, resumes_a_one_process_state_and_saves_one_that_one_proces
   if (exchange.n_ranks() == 1) {
     expect_same_results(after.result(), one_process(model, o));
   } else {
-    expect_same_but_overlaps(after.result(), one_process(model, o));
+    expect_same_but_one_process_accumulators(after.result(), one_process(model, o));
   }
 }
 
@@ -181,7 +185,8 @@ TEST_P(DistributedRun, a_stop_asked_on_one_rank_ends_every_rank_at_the_same_roun
     EXPECT_GE(calls, static_cast<int>(total / 26));
     distributed = s.result();
   });
-  if (exchange.is_root()) expect_same_but_overlaps(distributed, one_process(model, o));
+  if (exchange.is_root())
+    expect_same_but_one_process_accumulators(distributed, one_process(model, o));
 }
 
 /// Continuous models: their doubles travel between the ranks as bytes, their moment sums

@@ -68,6 +68,26 @@ inline void expect_same_results(const hamon::NrptResult& a, const hamon::NrptRes
   expect_same_bits(p.xi, q.xi, "xi_L");
   EXPECT_EQ(p.histogram_bins, q.histogram_bins);
   expect_same_bits(p.histograms, q.histograms, "overlap histograms");
+  // The magnetisation per temperature: every statistic.
+  const hamon::MagnetizationStatistics& u = a.magnetization;
+  const hamon::MagnetizationStatistics& v = b.magnetization;
+  EXPECT_EQ(u.n_rounds, v.n_rounds);
+  EXPECT_EQ(u.replicas, v.replicas);
+  expect_same_bits(u.betas, v.betas, "magnetisation betas");
+  expect_same_bits(u.m, v.m, "<m>");
+  expect_same_bits(u.m_stderr, v.m_stderr, "<m> stderr");
+  expect_same_bits(u.abs_m, v.abs_m, "<|m|>");
+  expect_same_bits(u.abs_m_stderr, v.abs_m_stderr, "<|m|> stderr");
+  expect_same_bits(u.m2, v.m2, "<m^2>");
+  expect_same_bits(u.m2_stderr, v.m2_stderr, "<m^2> stderr");
+  expect_same_bits(u.m4, v.m4, "<m^4>");
+  expect_same_bits(u.m4_stderr, v.m4_stderr, "<m^4> stderr");
+  expect_same_bits(u.binder, v.binder, "Binder cumulant");
+  expect_same_bits(u.binder_stderr, v.binder_stderr, "Binder cumulant stderr");
+  expect_same_bits(u.chi, v.chi, "chi");
+  expect_same_bits(u.chi_stderr, v.chi_stderr, "chi stderr");
+  expect_same_bits(u.chi_m2, v.chi_m2, "chi_m2");
+  expect_same_bits(u.chi_m2_stderr, v.chi_m2_stderr, "chi_m2 stderr");
 }
 
 }  // namespace hamon_test

@@ -112,7 +112,7 @@ TEST(Checkpoint, every_field_of_the_state_survives_the_round_trip) {
   // The walk sees every field: each one changed alone is noticed, under its name, after
   // the round trip too.
   const int n = hamon_test::count_leaf_fields(c.state);
-  EXPECT_EQ(n, 43) << "SamplerState's leaf fields (update when adding one)";
+  EXPECT_EQ(n, 51) << "SamplerState's leaf fields (update when adding one)";
   for (int k = 0; k < n; ++k) {
     hamon::Checkpoint changed = c;
     const std::string name = hamon_test::perturb_leaf_field(changed.state, k);

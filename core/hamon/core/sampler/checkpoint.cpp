@@ -125,6 +125,8 @@ std::uint64_t options_fingerprint(const NrptOptions& o) {
   f.add(static_cast<std::int64_t>(obs.energies)).add(static_cast<std::int64_t>(obs.index_process));
   f.add(static_cast<std::int64_t>(obs.moments)).add(obs.moment_batches);
   f.add(static_cast<std::int64_t>(obs.edge_moments));
+  // Only when used, so that the fingerprints of runs without it stay.
+  if (obs.magnetization) f.add(std::string("magnetization"));
   // Only when used, so that one-replica checkpoints keep their identity.
   if (o.n_replicas != 1)
     f.add(std::string("replicas")).add(static_cast<std::int64_t>(o.n_replicas));

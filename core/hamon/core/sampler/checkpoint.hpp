@@ -13,7 +13,8 @@
 //   narrowest of 1, 2, 4 or 8 bytes that holds them all), TRAC (trace rows and
 //   kept traces), BEST (the best states: per machine the lowest energy, its round, chain,
 //   beta and round trips, and its variables machine-major; since format version 2), OVLP
-//   (the replica-overlap batches and histograms; since format version 3), and
+//   (the replica-overlap batches and histograms; since format version 3), MAGN (the
+//   magnetisation batches per temperature; since format version 4), and
 //   ATCH (named text attachments, e.g. the CLI's resolved experiment).
 // A reader checks the magic, the version, every length and every checksum before it
 // believes a byte; any failure is a CheckpointError naming the file and what is wrong.
@@ -38,7 +39,7 @@
 
 namespace hamon {
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 3;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 4;
 
 class CheckpointError : public std::runtime_error {
  public:

@@ -25,6 +25,7 @@
 #include "hamon/core/model/spin_model.hpp"
 #include "hamon/core/state/observer_options.hpp"
 #include "hamon/core/state/sampler_state.hpp"
+#include "hamon/core/stats/magnetization_statistics.hpp"
 #include "hamon/core/stats/moments.hpp"
 #include "hamon/core/stats/overlap_statistics.hpp"
 #include "hamon/core/stats/statistics.hpp"
@@ -154,6 +155,9 @@ struct NrptResult {
   /// With two replicas or more in one process: the replica overlaps per temperature
   /// (overlap_statistics.hpp); empty otherwise.
   OverlapStatistics overlaps;
+  /// With observers.magnetization, for spins and Potts states in one process: the magnetisation per
+  /// temperature (magnetization_statistics.hpp); empty otherwise.
+  MagnetizationStatistics magnetization;
   /// Set by Plan::sample and Plan::extend: where the run stopped.
   std::shared_ptr<const Continuation> continuation;
 };

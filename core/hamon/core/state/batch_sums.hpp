@@ -70,4 +70,25 @@ struct OverlapSums {
   }
 };
 
+/// The magnetisation's sums (sampler/detail/magnetization_accumulator.hpp), a row per batch
+/// and a column per chain: over the round's replicas at that chain, M, |M|, M^2 and M^4 of
+/// the unnormalised magnetisation M (spins: sum_i s_i; Potts: q max_s n_s - N), and the
+/// measured rounds (one column). M and |M| are integers; the powers are doubles, added by
+/// one thread per chain in replica order.
+template <class Storage>
+struct MagnetizationSums {
+  typename Storage::template matrix<std::int64_t> m_sums;
+  typename Storage::template matrix<std::int64_t> abs_m_sums;
+  typename Storage::template matrix<double> m2_sums;
+  typename Storage::template matrix<double> m4_sums;
+  typename Storage::template matrix<std::int64_t> counts;
+
+  template <class Self>
+  static auto fields(Self& m) {
+    return std::make_tuple(field("m_sums", m.m_sums), field("abs_m_sums", m.abs_m_sums),
+                           field("m2_sums", m.m2_sums), field("m4_sums", m.m4_sums),
+                           field("counts", m.counts));
+  }
+};
+
 }  // namespace hamon

@@ -27,6 +27,11 @@ struct ObserverOptions {
   /// With moments: also <s_i s_j> on every edge (the largest part of the accumulators, and
   /// of a checkpoint, on graphs with many edges).
   bool edge_moments = true;
+  /// The magnetisation per temperature of spin and Potts models: <m>, <|m|>, <m^2>, <m^4>,
+  /// the Binder cumulant and the susceptibility at every chain, over every replica
+  /// (docs/magnetization.md). In one process only (over ranks it stays off). Off by
+  /// default: its extra pass over every machine each measured round is asked for.
+  bool magnetization = false;
   /// K: between K and 2K equal batches are kept (batch length doubles as the run grows,
   /// so the batches depend on the measured rounds alone, never on how the run was split).
   std::int32_t moment_batches = 32;

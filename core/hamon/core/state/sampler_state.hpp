@@ -57,6 +57,20 @@ struct OverlapBatchesState : BatchLayout, OverlapSums<OnHost> {
 };
 static_assert(field_list_is_complete<OverlapBatchesState>());
 
+/// The magnetisation accumulators per temperature (sampler/detail/magnetization_accumulator.hpp),
+/// batched like the moments: per batch row and chain the sums of batch_sums.hpp's
+/// MagnetizationSums.
+struct MagnetizationBatchesState : BatchLayout, MagnetizationSums<OnHost> {
+  using Sums = MagnetizationSums<OnHost>;
+  using spliced_bases = std::tuple<BatchLayout, Sums>;
+
+  template <class Self>
+  static auto fields(Self& m) {
+    return std::tuple_cat(BatchLayout::fields(m), Sums::fields(m));
+  }
+};
+static_assert(field_list_is_complete<MagnetizationBatchesState>());
+
 /// The three traces, over a storage (OnHost: the rows a sampler keeps, ViewsIn: the
 /// sampler's chunks in its execution space): the cold chain's samples (values of `Value`,
 /// a variable kind's storage_type), the energies by temperature and the index process.
@@ -120,10 +134,11 @@ struct SamplerStateOf : MachineRecords<HostList> {
   MomentBatchesState moments;  // empty rows when moments are off
   TraceStateOf<Value> traces;
   BestStatesOf<Value> best;
-  OverlapBatchesState overlaps;  // empty rows without replica overlaps
+  OverlapBatchesState overlaps;             // empty rows without replica overlaps
+  MagnetizationBatchesState magnetization;  // empty rows without it (moments off, over ranks)
 
   /// The checkpoint sections, in file order: STAT (the round, the shape, the ladder and the
-  /// machine records), SPIN, MOMT, TRAC, BEST and OVLP.
+  /// machine records), SPIN, MOMT, TRAC, BEST, OVLP and MAGN.
   template <class Self>
   static auto fields(Self& s) {
     using RecordsOfSelf = std::conditional_t<std::is_const_v<Self>, const Records, Records>;
@@ -135,7 +150,8 @@ struct SamplerStateOf : MachineRecords<HostList> {
                            field("moments", s.moments).starts_section("MOMT"),
                            field("traces", s.traces).starts_section("TRAC"),
                            field("best", s.best).starts_section("BEST"),
-                           field("overlaps", s.overlaps).starts_section("OVLP"));
+                           field("overlaps", s.overlaps).starts_section("OVLP"),
+                           field("magnetization", s.magnetization).starts_section("MAGN"));
   }
 };
 

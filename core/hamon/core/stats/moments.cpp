@@ -33,4 +33,37 @@ void ColumnBatchSums::append_columns(std::size_t first, std::size_t count, doubl
   }
 }
 
+MeanWithError batch_jackknife(const std::vector<std::vector<double>>& columns,
+                              const std::vector<std::int64_t>& counts, std::size_t complete,
+                              const std::function<double(const std::vector<double>&)>& f) {
+  const std::size_t width = columns.size();
+  // Sums over every batch (the value) and over the complete ones (the leave-one-out means).
+  std::vector<double> all(width, 0.0), full(width, 0.0), means(width);
+  std::int64_t n_all = 0, n_full = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    for (std::size_t c = 0; c < width; ++c) {
+      all[c] += columns[c][k];
+      if (k < complete) full[c] += columns[c][k];
+    }
+    n_all += counts[k];
+    if (k < complete) n_full += counts[k];
+  }
+  MeanWithError out;
+  if (n_all == 0) return out;
+  for (std::size_t c = 0; c < width; ++c) means[c] = all[c] / static_cast<double>(n_all);
+  out.mean = f(means);
+  if (complete < 2) return out;
+  for (std::size_t c = 0; c < width; ++c) means[c] = full[c] / static_cast<double>(n_full);
+  const double whole = f(means);
+  const auto n = static_cast<double>(complete);
+  std::vector<double> pseudo(complete);
+  for (std::size_t k = 0; k < complete; ++k) {
+    const auto rest = static_cast<double>(n_full - counts[k]);
+    for (std::size_t c = 0; c < width; ++c) means[c] = (full[c] - columns[c][k]) / rest;
+    pseudo[k] = n * whole - (n - 1.0) * f(means);
+  }
+  out.standard_error = batch_means(pseudo, std::vector<std::int64_t>(complete, 1)).standard_error;
+  return out;
+}
+
 }  // namespace hamon

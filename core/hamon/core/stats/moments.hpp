@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hamon/core/stats/statistics.hpp"
@@ -53,5 +54,15 @@ struct ColumnBatchSums {
 /// would weigh a few rounds like a whole batch).
 MeanWithError mean_of_batches(const std::vector<double>& sums,
                               const std::vector<std::int64_t>& counts, std::size_t complete);
+
+/// A function of batched means with its error: `columns[c][k]` is batch k's sum of
+/// quantity c over `counts[k]` samples. The value is f of the means over every batch; the
+/// error is the delete-one jackknife over the `complete` batches, taken as batch_means of
+/// the jackknife pseudo-values n f - (n - 1) f_(k) so that it gets the same correction for
+/// correlated batches as a linear mean (statistics.hpp; without it, it is the plain
+/// jackknife error). 0 with fewer than 2 complete batches.
+MeanWithError batch_jackknife(const std::vector<std::vector<double>>& columns,
+                              const std::vector<std::int64_t>& counts, std::size_t complete,
+                              const std::function<double(const std::vector<double>&)>& f);
 
 }  // namespace hamon

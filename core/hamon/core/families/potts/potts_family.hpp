@@ -36,7 +36,8 @@ struct PottsFamily {
   /// Houdayer's move flips spins; Potts states have no flip. Independent states are no
   /// reference: the fields of a Potts model do not factor the way a spin's do.
   static constexpr FamilyAbilities abilities{/*cluster_moves=*/false, /*replica_overlaps=*/true,
-                                             AnnealingSupport::refused, /*max_machines=*/0};
+                                             AnnealingSupport::refused, /*max_machines=*/0,
+                                             MagnetizationKind::potts_max};
 
   template <class Model>
   static bool takes(const Model& model) {

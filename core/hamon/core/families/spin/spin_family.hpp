@@ -56,7 +56,8 @@ void refresh_field_boundaries(const ExecutionSpace& space, const SpinState<Execu
 struct SpinFamily {
   using variable = SpinVariable;
   static constexpr FamilyAbilities abilities{/*cluster_moves=*/true, /*replica_overlaps=*/true,
-                                             AnnealingSupport::optional, /*max_machines=*/0};
+                                             AnnealingSupport::optional, /*max_machines=*/0,
+                                             MagnetizationKind::spin_sum};
 
   /// Every model with one-byte variables that is not Potts: n_states is 0 for spins.
   template <class Model>

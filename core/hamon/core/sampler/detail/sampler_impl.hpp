@@ -14,6 +14,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hamon/core/families/model_families.hpp"
@@ -22,6 +23,7 @@
 #include "hamon/core/sampler/checkpoint.hpp"
 #include "hamon/core/sampler/detail/chain_state_shell.hpp"
 #include "hamon/core/sampler/detail/ladder_adapter.hpp"
+#include "hamon/core/sampler/detail/magnetization_accumulator.hpp"
 #include "hamon/core/sampler/detail/moment_accumulator.hpp"
 #include "hamon/core/sampler/detail/overlap_accumulator.hpp"
 #include "hamon/core/sampler/detail/rank_link.hpp"
@@ -62,6 +64,7 @@ struct SamplerCore {
   TraceBuffer<ExecutionSpace, Value> traces;
   MomentBuffers<ExecutionSpace> moments;
   OverlapBuffers<ExecutionSpace> overlaps;
+  MagnetizationBuffers<ExecutionSpace> magnetization;
   bool stop_vote = false;  // this rank's should_stop after the last round, not yet shared
   // What the ranks compare before their first collective (agree_on_inputs): the model, the
   // options with the planned length (it sizes the trace chunks, so it times the flushes)
@@ -120,6 +123,10 @@ struct SamplerCore {
         space, model, options.observers, n_chains(), options.n_replicas,
         loop.family.values_per_variable(model),
         abilities.replica_overlaps && overlaps_apply(options.n_replicas, link.blocks().size()));
+    magnetization = make_magnetization_buffers(
+        space, options.observers, abilities.magnetization, n_chains(), options.n_replicas,
+        model.n_states,
+        magnetization_applies(options.observers, abilities.magnetization, link.blocks().size()));
     inputs = {
         {"model", model.fingerprint},
         {"options", Fingerprint().add(options_fingerprint(options)).add(options.n_rounds).value()},
@@ -159,7 +166,8 @@ struct SamplerCore {
   /// before, shared in this round's message; in one process, always false).
   bool one_round() {
     const bool has_pairs = n_chains() > 1;
-    const bool observing = measuring() && (traces.chunks.on() || moments.on() || overlaps.on());
+    const bool observing =
+        measuring() && (traces.chunks.on() || moments.on() || overlaps.on() || magnetization.on());
     // Every round's energies, even with one chain and nothing observed: the best states
     // follow every round (an energy pass costs a fraction of a sweep).
     loop.sweep(space, model, options, true);
@@ -173,6 +181,9 @@ struct SamplerCore {
       if (moments.on()) accumulate_moment_round(space, model, loop.family, loop.state, moments);
       if (overlaps.on()) {
         accumulate_overlap_round(space, model, loop.state, options.n_replicas, overlaps);
+      }
+      if (magnetization.on()) {
+        accumulate_magnetization_round(space, model, loop.state, magnetization);
       }
       if (chunk_full) {
         traces.flush(space, link);
@@ -263,6 +274,9 @@ struct SamplerCore {
     r.index_process = traces.kept.index_process;
     if (moments.on()) r.moments = moments_of(space, moments, model, loop.family, link);
     if (overlaps.on()) r.overlaps = overlaps_of(space, overlaps, model, ladder.betas);
+    if (magnetization.on()) {
+      r.magnetization = magnetization_of(space, magnetization, model, ladder.betas);
+    }
     return r;
   }
 
@@ -277,6 +291,7 @@ struct SamplerCore {
     loop.save(space, s, link);
     if (moments.on()) s.moments = snapshot_moments(space, moments, link);
     if (overlaps.on()) s.overlaps = snapshot_overlaps(space, overlaps);
+    if (magnetization.on()) s.magnetization = snapshot_magnetization(space, magnetization);
     traces.save(s);
     return s;
   }
@@ -319,6 +334,10 @@ struct SamplerCore {
     // A state saved over ranks has no overlaps (they start here); over ranks a saved
     // state's overlaps are dropped (docs/overlaps.md).
     if (overlaps.on() && !s.overlaps.counts.empty()) restore_overlaps(space, overlaps, s.overlaps);
+    // The same for the magnetisation per temperature.
+    if (magnetization.on() && !s.magnetization.counts.empty()) {
+      restore_magnetization(space, magnetization, s.magnetization);
+    }
     traces.restore(s.traces, link, n_chains());
     space.fence();
     inputs.back().fingerprint = state_fingerprint(s);

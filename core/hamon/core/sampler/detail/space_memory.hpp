@@ -21,6 +21,7 @@
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/sampler/detail/best_states.hpp"
 #include "hamon/core/sampler/detail/chain_state_shell.hpp"
+#include "hamon/core/sampler/detail/magnetization_accumulator.hpp"
 #include "hamon/core/sampler/detail/overlap_accumulator.hpp"
 #include "hamon/core/sampler/detail/trace_buffer.hpp"
 #include "hamon/core/sampler/machine_exchange.hpp"
@@ -82,6 +83,15 @@ std::vector<SpacePart> sampler_space_parts(const DeviceModel<MemorySpace>& model
   if (overlaps) {
     parts.push_back({"overlap sums", view_fields_bytes(planned_overlap_buffers<Space>(
                                          model, obs, n_chains, options.n_replicas, true))});
+  }
+  // The magnetisation per temperature: asked for, in one process (left off for real
+  // values, which this count does not know: it may count it there). Potts: q scratch counts
+  // per chain (node_columns is q).
+  if (obs.magnetization && block.count == n_machines) {
+    const auto kind = node_columns > 1 ? MagnetizationKind::potts_max : MagnetizationKind::spin_sum;
+    parts.push_back({"magnetization sums", view_fields_bytes(planned_magnetization_buffers<Space>(
+                                               obs, kind, n_chains, options.n_replicas,
+                                               static_cast<std::int32_t>(node_columns), true))});
   }
   return parts;
 }
