@@ -205,8 +205,9 @@ CheckpointOf<Value> read_checkpoint(std::istream& in, const std::string& name) {
     if (file.u8() != static_cast<std::uint8_t>(ch)) file.fail("is not a hamon checkpoint");
   }
   const std::uint32_t format = file.u32();
-  if (format != kCheckpointFormatVersion) {
+  if (format < kOldestReadableCheckpointFormat || format > kCheckpointFormatVersion) {
     file.fail("has checkpoint format version " + std::to_string(format) + "; this hamon reads " +
+              std::to_string(kOldestReadableCheckpointFormat) + " to " +
               std::to_string(kCheckpointFormatVersion));
   }
   const std::uint32_t n_sections = file.u32();
@@ -222,6 +223,13 @@ CheckpointOf<Value> read_checkpoint(std::istream& in, const std::string& name) {
     payloads[tag] = std::move(payload);
   }
   file.finish();
+  if (format < 4 && payloads.count("MAGN") == 0) {
+    // Format 3 predates the magnetisation section, and no run of it could ask for one: its
+    // state has empty magnetisation batches, whose bytes a default state's section holds.
+    for (auto& [tag, payload] : state_sections(SamplerStateOf<Value>{})) {
+      if (tag == "MAGN") payloads[tag] = std::move(payload);
+    }
+  }
   auto section = [&](const char* tag) -> const std::string& {
     const auto it = payloads.find(tag);
     if (it == payloads.end()) file.fail(std::string("has no section ") + tag);

@@ -40,6 +40,8 @@
 namespace hamon {
 
 inline constexpr std::uint32_t kCheckpointFormatVersion = 4;
+/// Format 3 files (no MAGN section) still resume: their runs never observed magnetisation.
+inline constexpr std::uint32_t kOldestReadableCheckpointFormat = 3;
 
 class CheckpointError : public std::runtime_error {
  public:
