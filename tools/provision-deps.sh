@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Provision hamon's dependencies on a Debian-like machine.
 #
-#   tools/provision-deps.sh [host|cuda]      prints the install prefix on stdout
+#   tools/provision-deps.sh [host|cuda|arm64]   prints the install prefix on stdout
 #
 # - Debian packages (yaml-cpp, GoogleTest, Google Benchmark, Random123, CLI11, Highway, ...)
 #   are installed only when missing.
@@ -17,6 +17,10 @@
 # - deb-src and the non-free component (CUDA toolkit) are reached through a private
 #   apt configuration derived from the machine's own sources; no host is named here.
 #
+# The `arm64` variant cross-builds for 64-bit ARM (tools/arm-check.sh): Debian's
+# g++-aarch64-linux-gnu and qemu-user, and the arm64 multiarch packages of Highway, zlib and
+# GoogleTest (dpkg --add-architecture arm64); Kokkos is built Serial only with
+# cmake/toolchains/aarch64-linux-gnu.cmake, without Kokkos Kernels.
 # The `fuzz` variant installs clang and its libFuzzer / sanitizer runtimes only.
 # The `cuda` variant adds Debian's nvidia-cuda-toolkit (11.8) with g++-11 as host
 # compiler and builds Kokkos with Cuda (AMPERE80, lambdas) through nvcc_wrapper.
@@ -32,8 +36,8 @@
 set -euo pipefail
 
 variant=${1:-host}
-case "$variant" in host | cuda | fuzz | kokkos-headers) ;; *)
-  echo "provision-deps: unknown variant '$variant' (expected host, cuda, fuzz or kokkos-headers)" >&2
+case "$variant" in host | cuda | arm64 | fuzz | kokkos-headers) ;; *)
+  echo "provision-deps: unknown variant '$variant' (expected host, cuda, arm64, fuzz or kokkos-headers)" >&2
   exit 2
   ;;
 esac
@@ -165,11 +169,21 @@ common_packages=(build-essential cmake git pkg-config dpkg-dev xz-utils
   strace) # tests/cli counts a run's checkpoint writes and injects fsync failures with it
 host_packages=(libopenblas-dev) # Kokkos Kernels' BLAS TPL (host GEMMs)
 cuda_packages=(nvidia-cuda-toolkit g++-11)
+arm64_packages=(g++-aarch64-linux-gnu qemu-user
+  libhwy-dev:arm64 zlib1g-dev:arm64 libgtest-dev:arm64)
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev) # libFuzzer, sanitizers, OpenMP
 
 install_packages "${common_packages[@]}"
 if [ "$variant" = host ]; then install_packages "${host_packages[@]}"; fi
 if [ "$variant" = cuda ]; then install_packages "${cuda_packages[@]}"; fi
+if [ "$variant" = arm64 ]; then
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    log "dpkg --add-architecture arm64"
+    "${sudo_cmd[@]}" dpkg --add-architecture arm64
+    rm -f "$apt_state/.updated" # the package lists must now include arm64's
+  fi
+  install_packages "${arm64_packages[@]}"
+fi
 if [ "$variant" = fuzz ]; then # the packages only: the harnesses build without Kokkos
   install_packages "${fuzz_packages[@]}"
   exit 0
@@ -262,7 +276,7 @@ fi
 kernels_hash=$(printf '%s\n' "${kernels_args[@]}" | sha256sum | cut -c1-16)
 kernels_stamp="$prefix/.hamon-kernels-$kernels_hash"
 
-if [ -f "$stamp" ] && [ -f "$kernels_stamp" ]; then
+if [ -f "$stamp" ] && { [ -f "$kernels_stamp" ] || [ "$variant" = arm64 ]; }; then
   log "reusing $prefix"
   echo "$prefix"
   exit 0
@@ -311,6 +325,10 @@ else
       -DCMAKE_CXX_COMPILER="$kokkos_src/bin/nvcc_wrapper"
     ) # CMAKE_CXX_FLAGS below: -arch=sm_80, as the wrapper's own default (sm_35) is rejected
   fi
+  if [ "$variant" = arm64 ]; then
+    kokkos_args+=(-DKokkos_ENABLE_OPENMP=OFF
+      -DCMAKE_TOOLCHAIN_FILE="$(cd "$(dirname "$0")/.." && pwd)/cmake/toolchains/aarch64-linux-gnu.cmake")
+  fi
 
   if [ "$variant" = cuda ]; then
     # Some images link a newer toolkit's headers into /usr/local/include, which the host
@@ -332,6 +350,12 @@ else
   touch "$stamp"
 fi
 mkdir -p "$build_root"
+if [ "$variant" = arm64 ]; then # Serial Kokkos only: the ARM check builds no training GEMMs
+  rm -rf "$build_root"
+  log "installed into $prefix"
+  echo "$prefix"
+  exit 0
+fi
 
 log "building Kokkos Kernels $kokkos_version (header-only use: explicit instantiation off)"
 rm -f "$prefix"/.hamon-kernels-*
