@@ -24,6 +24,7 @@
 #include "run/mpi_job.hpp"
 #include "run/options_record.hpp"
 #include "run/plan_record.hpp"
+#include "run/realized_model.hpp"
 #include "run/run_driver.hpp"
 #include "run/stop_signals.hpp"
 #include "run/summary.hpp"
@@ -173,6 +174,7 @@ RunOutcome start_run_of(const PreparedRun& run, bool progress, RunClock::time_po
                     : RunDirectory::create(config.output.dir,
                                            run.output_policy == OutputPolicy::replace_run));
     dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
+    write_realized_model(dir->partial_dir(), *run.model, config.model);
   });
   stop_if_requested_before_sampling(config, job);
   RunOutcome outcome;
