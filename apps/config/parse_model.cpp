@@ -2,6 +2,7 @@
 // The `model` section: its kind, the keys that kind takes, and the kind's parser
 // (model_kinds.hpp: lattice, graph, rbm, gaussian or double_well); or the path of a model
 // file holding that section (a run directory's model/model.yaml).
+#include <map>
 #include <string>
 #include <vector>
 
@@ -68,7 +69,14 @@ ModelSpec parse_model_file(YamlReader& reader, const YAML::Node& node, const std
   // The file's own reader: an error in it names the model file's line, not the experiment's.
   YamlReader in_file(file, locations);
   try {
-    const auto keys = in_file.entries(root, "", {"model"});
+    const std::string alone =
+        "a model file holds the model section alone (as a run directory's model/model.yaml "
+        "does); this key belongs in the experiment";
+    std::map<std::string, std::string> hints;
+    for (const char* key : {"seed", "device", "replicas", "instances", "nrpt", "output"}) {
+      hints[key] = alone;
+    }
+    const auto keys = in_file.entries(root, "", {"model"}, hints);
     if (keys.count("model") == 0) {
       in_file.fail("",
                    "missing key 'model' (a model file holds a model section, as a run "

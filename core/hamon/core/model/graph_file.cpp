@@ -396,8 +396,6 @@ void write_graph_file(std::ostream& out, const SpinModel& model) {
       write_line(out, directive, static_cast<std::int64_t>(i), 0, false, weights[i]);
     }
   }
-  out.flush();
-  if (!out) throw ModelError("write_graph_file: the stream failed");
 }
 
 }  // namespace hamon

@@ -29,7 +29,8 @@ SpinModel read_graph_file(const std::string& path);
 /// continuous model every node's 'diag' or 'barrier'. A graph has no lattice shape: a
 /// lattice read back from it keeps its colouring only through lattice_from_graph
 /// (model_builders.hpp). Throws ModelError for a Potts model with general coupling matrices
-/// (the format has no line for them) and when `out` fails.
+/// (the format has no line for them); a failed `out` is the caller's to check (it knows the
+/// file).
 void write_graph_file(std::ostream& out, const SpinModel& model);
 
 }  // namespace hamon
