@@ -292,7 +292,7 @@ def without_model_dir(failures, hamon, work):
     _, err = p.communicate(timeout=120)
     if not failures.check(p.returncode == 3, f"stopped run: rc {p.returncode}, {err}"):
         return
-    shutil.rmtree(os.path.join(d, "run.partial", "model"))
+    shutil.rmtree(os.path.join(d, "run.partial", "model"), ignore_errors=True)
     resumed = clitest.run(hamon, ["resume", "run", "--quiet"], cwd=d, timeout=300)
     failures.check(resumed.returncode == 0, f"resume without model/: {resumed.stderr}")
     if resumed.returncode == 0:
@@ -301,7 +301,7 @@ def without_model_dir(failures, hamon, work):
         failures.check(not os.path.exists(os.path.join(d, "run", "model")),
                        "resume wrote a model/ into a directory that had none")
     # A complete run without model/ is extended.
-    shutil.rmtree(os.path.join(d, "whole", "model"))
+    shutil.rmtree(os.path.join(d, "whole", "model"), ignore_errors=True)
     extended = clitest.run(hamon, ["extend", "whole", "--rounds", "21000", "--quiet"], cwd=d,
                            timeout=300)
     failures.check(extended.returncode == 0, f"extend without model/: {extended.stderr}")
