@@ -2,6 +2,7 @@
 // The `model` section: its kind, the keys that kind takes, and the kind's parser
 // (model_kinds.hpp: lattice, graph, rbm, gaussian or double_well); or the path of a model
 // file holding that section (a run directory's model/model.yaml).
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -64,6 +65,15 @@ ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::str
 
 ModelSpec parse_model_file(YamlReader& reader, const YAML::Node& node, const std::string& base_dir,
                            std::map<std::string, Location>& locations) {
+  const std::string named = resolve_path(base_dir, reader.text(node, "model"));
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(named, ec)) {
+    reader.fail("model",
+                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian or double_well) "
+                "and its keys, or the path of a model file (a run directory's "
+                "model/model.yaml); '" +
+                    named + "' is not a file (relative to the experiment file's directory)");
+  }
   const std::string file = existing_file(reader, node, "model", base_dir, "model file ");
   const YAML::Node root = load_yaml_document(read_config_file(file, "model file"), file);
   // The file's own reader: an error in it names the model file's line, not the experiment's.

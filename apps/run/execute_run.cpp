@@ -174,9 +174,13 @@ RunOutcome start_run_of(const PreparedRun& run, bool progress, RunClock::time_po
                     : RunDirectory::create(config.output.dir,
                                            run.output_policy == OutputPolicy::replace_run));
     dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
-    write_realized_model(dir->partial_dir(), *run.model, config.model);
   });
   stop_if_requested_before_sampling(config, job);
+  // After the stop: a run stopped before sampling holds config.yaml alone (its start writes
+  // model/ when it is resumed).
+  job.agree([&] {
+    if (dir) write_realized_model(dir->partial_dir(), *run.model, config.model);
+  });
   RunOutcome outcome;
   outcome.decision = job.local_decision(
       run.device, static_cast<std::int32_t>(ladder_of(run.options).size()) * run.options.n_replicas,
