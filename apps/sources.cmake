@@ -38,6 +38,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/mpi_job.cpp
   run/kokkos_session.cpp
   run/build_model.cpp
+  run/realized_model.cpp
   run/beta_max_auto.cpp
   run/nrpt_options.cpp
   run/prepare_run.cpp

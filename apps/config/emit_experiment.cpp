@@ -70,6 +70,10 @@ void emit_model(YAML::Emitter& out, const LatticeSpec& spec) {
   if (spec.potts > 0) out << YAML::Key << "potts" << YAML::Value << spec.potts;
   out << YAML::Key << "shape" << YAML::Value << YAML::Flow << spec.shape;
   out << YAML::Key << "periodic" << YAML::Value << spec.periodic;
+  if (!spec.file.empty()) {
+    out << YAML::Key << "file" << YAML::Value << absolute(spec.file);
+    return;
+  }
   out << YAML::Key << "coupling" << YAML::Value;
   emit_distribution(out, spec.coupling);
   out << YAML::Key << "field" << YAML::Value;
@@ -116,13 +120,15 @@ void emit_node_values(YAML::Emitter& out, const char* key, const NodeValuesSpec&
 
 void emit_model(YAML::Emitter& out, const ContinuousSpec& spec) {
   out << YAML::Key << "kind" << YAML::Value << to_string(spec.kind);
+  if (!spec.shape.empty()) {
+    out << YAML::Key << "shape" << YAML::Value << YAML::Flow << spec.shape;
+    out << YAML::Key << "periodic" << YAML::Value << spec.periodic;
+  }
   if (!spec.file.empty()) {
     out << YAML::Key << "file" << YAML::Value << absolute(spec.file);
     return;
   }
   if (!spec.shape.empty()) {
-    out << YAML::Key << "shape" << YAML::Value << YAML::Flow << spec.shape;
-    out << YAML::Key << "periodic" << YAML::Value << spec.periodic;
     out << YAML::Key << "coupling" << YAML::Value;
     emit_distribution(out, spec.coupling);
   } else {

@@ -27,6 +27,10 @@ namespace hamon::cli {
 struct LatticeSpec {
   std::vector<int> shape;  // 2 or 3 extents
   bool periodic = true;
+  /// Non-empty: a graph file holding the lattice's numbers (its bonds as edges, its fields;
+  /// a run directory's model/model.graph), read by hamon::lattice_from_graph instead of
+  /// drawing `coupling` and `field`.
+  std::string file;
   ValueDistribution coupling = ValueDistribution::constant(1.0);
   ValueDistribution field = ValueDistribution::constant(0.0);
   int potts = 0;                    // q; 0: Ising spins
@@ -81,8 +85,9 @@ struct NodeValuesSpec {
 
 /// model.kind: gaussian or double_well — real variables on Ising's topologies: a lattice
 /// (`shape`, `periodic`, `coupling` per bond), inline (`nodes`, `edges`) or a graph file
-/// (whose 'diag' or 'barrier' lines make it continuous). `weight` is the YAML `diag` (d_i)
-/// or `barrier` (lambda_i).
+/// (whose 'diag' or 'barrier' lines make it continuous), or a lattice whose numbers are a
+/// graph file's (`shape` and `file`, as LatticeSpec::file). `weight` is the YAML `diag`
+/// (d_i) or `barrier` (lambda_i).
 struct ContinuousSpec {
   ContinuousKind kind = ContinuousKind::gaussian;
   std::vector<int> shape;  // non-empty: a lattice

@@ -23,7 +23,7 @@ using ModelKeys = std::map<std::string, YAML::Node>;
 
 // Each kind, read in the file named after it (parse_lattice.cpp, parse_graph.cpp,
 // parse_rbm.cpp, parse_continuous.cpp).
-LatticeSpec parse_lattice(YamlReader& reader, const ModelKeys& keys);
+LatticeSpec parse_lattice(YamlReader& reader, const ModelKeys& keys, const std::string& base_dir);
 GraphSpec parse_graph(YamlReader& reader, const ModelKeys& keys, const std::string& base_dir);
 RbmSpec parse_rbm(YamlReader& reader, const ModelKeys& keys, const std::string& base_dir);
 /// kind gaussian or double_well (`kind`).

@@ -38,13 +38,22 @@ ContinuousSpec parse_continuous(YamlReader& reader, const ModelKeys& keys, const
                     (spec.kind == ContinuousKind::gaussian ? "double_well" : "gaussian") +
                     "; kind " + kind + " takes '" + weight + "'");
   }
+  // `shape` with `file`: a lattice whose numbers are the graph file's (a run directory's
+  // model/model.graph).
+  const bool lattice_file = keys.count("shape") != 0 && keys.count("file") != 0;
   const int topologies = static_cast<int>(keys.count("shape")) +
                          static_cast<int>(keys.count("nodes")) +
-                         static_cast<int>(keys.count("file"));
+                         static_cast<int>(keys.count("file") != 0 && !lattice_file);
   if (topologies != 1) {
     reader.fail("model",
                 "give exactly one of 'shape' (a lattice), 'nodes' (with 'edges') or "
-                "'file' (a graph file)");
+                "'file' (a graph file; with 'shape', a lattice holding the file's numbers)");
+  }
+  if (lattice_file) {
+    spec.file = parse_graph_file_key(reader, keys, base_dir,
+                                     {"edges", "field", "diag", "barrier", "coupling"});
+    parse_lattice_geometry(reader, keys, spec.periodic, spec.shape, spec.coupling);
+    return spec;
   }
   if (keys.count("file") != 0) {
     spec.file = parse_graph_file_key(reader, keys, base_dir,

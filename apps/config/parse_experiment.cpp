@@ -63,7 +63,11 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
     }
     if (top.count("model") == 0) reader.fail("", "missing required key 'model'");
     if (top.count("nrpt") == 0) reader.fail("", "missing required key 'nrpt'");
-    config.model = detail::parse_model(reader, top.at("model"), base_dir);
+    // `model: PATH` names a model file (a run directory's model/model.yaml).
+    config.model =
+        top.at("model").IsScalar()
+            ? detail::parse_model_file(reader, top.at("model"), base_dir, config.locations)
+            : detail::parse_model(reader, top.at("model"), base_dir);
     config.nrpt = detail::parse_nrpt(reader, top.at("nrpt"));
     // Houdayer moves pair replicas: two unless the file says how many.
     if (config.nrpt.cluster_moves == ClusterMoves::houdayer && top.count("replicas") == 0) {

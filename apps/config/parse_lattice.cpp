@@ -53,8 +53,12 @@ void parse_lattice_geometry(YamlReader& reader, const ModelKeys& keys, bool& per
   }
 }
 
-LatticeSpec parse_lattice(YamlReader& reader, const ModelKeys& keys) {
+LatticeSpec parse_lattice(YamlReader& reader, const ModelKeys& keys, const std::string& base_dir) {
   LatticeSpec spec;
+  // `file`: the lattice's numbers (a run directory's model/model.graph) instead of draws.
+  if (keys.count("file") != 0) {
+    spec.file = parse_graph_file_key(reader, keys, base_dir, {"coupling", "field"});
+  }
   parse_lattice_geometry(reader, keys, spec.periodic, spec.shape, spec.coupling);
   spec.potts = parse_potts(reader, keys);
   if (keys.count("field") == 0) return spec;

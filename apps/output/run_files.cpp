@@ -108,13 +108,41 @@ bool is_instances_dir(const fs::directory_entry& instances) {
   return !ec;
 }
 
+/// model/ or a model.partial-XXXXXX (its write, which a kill interrupted).
+bool is_model_dir_name(const std::string& name) {
+  const std::string temporary = std::string(kModelDir) + ".partial-";
+  return name == kModelDir ||
+         (name.size() == temporary.size() + 6 && name.compare(0, temporary.size(), temporary) == 0);
+}
+
+/// A file of model/, or the temporary of its atomic write.
+bool is_model_file_name(std::string name) {
+  const std::string::size_type at = name.rfind(".partial-");
+  if (at != std::string::npos && name.size() == at + 9 + 6) name.resize(at);
+  return name == kModelFile || name == kModelGraphFile || name == kWeightsFile ||
+         name == kVisibleBiasFile || name == kHiddenBiasFile;
+}
+
+/// A realized model's directory: model files only.
+bool is_model_dir(const fs::directory_entry& model) {
+  if (!is_plain_directory(model)) return false;
+  std::error_code ec;
+  for (fs::directory_iterator it(model.path(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (!is_model_file_name(it->path().filename().string()) || is_plain_directory(*it)) {
+      return false;
+    }
+  }
+  return !ec;
+}
+
 /// A directory under one of hamon's file names is not hamon's: hamon writes files only,
-/// but for an extension's record.
+/// but for an extension's record, an ensemble's instances and the realized model.
 bool is_hamon_entry(const fs::directory_entry& entry) {
   std::error_code ec;
   const std::string name = entry.path().filename().string();
   if (name == kBeforeExtendDir) return is_extension_record(entry.path());
   if (name == kInstancesDir) return is_instances_dir(entry);
+  if (is_model_dir_name(name)) return is_model_dir(entry);
   return is_hamon_file_name(name) && !fs::is_directory(entry.symlink_status(ec));
 }
 
@@ -182,6 +210,17 @@ void remove_extension_record(const fs::path& record_dir) {
   fs::remove(record_dir, ec);
 }
 
+void remove_model_dir(const fs::path& dir) {
+  std::vector<fs::path> files;  // listed first: removing while listing skips some
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (is_model_file_name(it->path().filename().string())) files.push_back(it->path());
+  }
+  std::error_code ignored;
+  for (const fs::path& file : files) fs::remove(file, ignored);
+  fs::remove(dir, ignored);  // fails, harmlessly, when something else is in it
+}
+
 std::vector<std::string> remove_hamon_files(const fs::path& dir) {
   std::vector<fs::path> hamons;
   std::vector<std::string> foreign;
@@ -197,6 +236,8 @@ std::vector<std::string> remove_hamon_files(const fs::path& dir) {
   for (const fs::path& file : hamons) {
     if (file.filename() == kBeforeExtendDir) {
       remove_extension_record(file);
+    } else if (is_model_dir_name(file.filename().string())) {
+      remove_model_dir(file);
     } else if (file.filename() == kInstancesDir) {
       std::vector<fs::path> instances;  // listed first: removing while listing skips some
       std::error_code listing;

@@ -33,6 +33,13 @@ inline constexpr const char* kCurvesFile = "curves.csv";
 // In the DIR.partial of an extension (`hamon extend`): what it changed in the complete run,
 // so that `hamon extend DIR --abandon` (or a failure) puts the complete run back.
 inline constexpr const char* kBeforeExtendDir = "before-extend";
+// The realized model (run/realized_model.hpp): model/ holds model.yaml, a model section
+// naming the files beside it, and the numbers: model.graph (the graph text format) or, for
+// an RBM, weights.npy, visible_bias.npy and hidden_bias.npy. Written whole at the run's
+// start (as model.partial-XXXXXX, renamed), so a model/ that is there is complete.
+inline constexpr const char* kModelDir = "model";
+inline constexpr const char* kModelFile = "model.yaml";
+inline constexpr const char* kModelGraphFile = "model.graph";
 // An ensemble's tables: each instance's energy per node, and each per-temperature list of
 // the overlap: section (in the order they are written) in overlap_KEY.npy.
 inline constexpr const char* kEnsembleEnergyFile = "energy_per_node.npy";
@@ -74,6 +81,10 @@ bool is_unstarted_run(const std::filesystem::path& partial);
 /// Removes an extension's record (DIR.partial/before-extend): its files, `record` last (a
 /// record is whole until it is gone), then the directory when that left it empty.
 void remove_extension_record(const std::filesystem::path& record_dir);
+
+/// Removes a run directory's model/ (or a model.partial-XXXXXX a kill left): its model
+/// files, then the directory when that left it empty.
+void remove_model_dir(const std::filesystem::path& dir);
 
 /// Removes hamon's files from `dir` (an extension's record among them), then `dir` itself when that
 /// left it empty. Returns the foreign entries it left (then `dir` stays).

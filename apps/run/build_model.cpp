@@ -48,7 +48,32 @@ SpinModel graph_file_model(const ExperimentConfig& config, const std::string& fi
   }
 }
 
+/// A lattice holding a graph file's numbers (LatticeSpec::file), its errors at model.file.
+SpinModel lattice_from_file(const ExperimentConfig& config, const std::vector<int>& shape,
+                            bool periodic, const std::string& file) {
+  const SpinModel numbers = graph_file_model(config, file);
+  try {
+    return lattice_from_graph(shape, periodic, numbers);
+  } catch (const ModelError& e) {
+    config.fail("model.file", file + ": " + e.what());
+  }
+}
+
 SpinModel build(const ExperimentConfig& config, const LatticeSpec& spec) {
+  if (!spec.file.empty()) {
+    SpinModel model = lattice_from_file(config, spec.shape, spec.periodic, spec.file);
+    const int q = model.is_potts() ? model.n_states() : 0;
+    if (model.is_continuous() || q != spec.potts) {
+      config.fail("model.file", spec.file + " holds " +
+                                    (model.is_continuous() ? std::string("a continuous model")
+                                     : q > 0 ? "a " + std::to_string(q) + "-state Potts model"
+                                             : std::string("+-1 spins")) +
+                                    ", the lattice " +
+                                    (spec.potts > 0 ? "potts: " + std::to_string(spec.potts)
+                                                    : std::string("+-1 spins (no potts)")));
+    }
+    return model;
+  }
   try {
     if (spec.potts > 0) {
       PottsFields fields;
@@ -148,7 +173,9 @@ SpinModel build(const ExperimentConfig& config, const ContinuousSpec& spec) {
   const std::string weight_key =
       spec.kind == ContinuousKind::gaussian ? "model.diag" : "model.barrier";
   if (!spec.file.empty()) {
-    SpinModel model = graph_file_model(config, spec.file);
+    SpinModel model = spec.shape.empty()
+                          ? graph_file_model(config, spec.file)
+                          : lattice_from_file(config, spec.shape, spec.periodic, spec.file);
     if (model.continuous_kind() != spec.kind) {
       config.fail("model.file",
                   "kind: " + std::string(to_string(spec.kind)) + " but " + spec.file + " is " +

@@ -24,6 +24,7 @@
 #include "run/mpi_job.hpp"
 #include "run/options_record.hpp"
 #include "run/plan_record.hpp"
+#include "run/realized_model.hpp"
 #include "run/run_driver.hpp"
 #include "run/stop_signals.hpp"
 #include "run/summary.hpp"
@@ -175,6 +176,11 @@ RunOutcome start_run_of(const PreparedRun& run, bool progress, RunClock::time_po
     dir->write(kConfigFile, [&](std::ostream& out) { out << resolved_config(config); });
   });
   stop_if_requested_before_sampling(config, job);
+  // After the stop: a run stopped before sampling holds config.yaml alone (its start writes
+  // model/ when it is resumed).
+  job.agree([&] {
+    if (dir) write_realized_model(dir->partial_dir(), *run.model, config.model);
+  });
   RunOutcome outcome;
   outcome.decision = job.local_decision(
       run.device, static_cast<std::int32_t>(ladder_of(run.options).size()) * run.options.n_replicas,

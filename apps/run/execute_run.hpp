@@ -2,7 +2,8 @@
 #pragma once
 // The run itself, after prepare_run has checked everything (Kokkos must be initialised).
 //
-// start_run (`hamon run`): creates DIR.partial/ with config.yaml (the resolved experiment),
+// start_run (`hamon run`): creates DIR.partial/ with config.yaml (the resolved experiment)
+// and model/ (the realized model, run/realized_model.hpp),
 // tunes when nrpt.tune asks for it (hamon::autotune on the decision prepare_run made, so
 // the device is resolved once for the whole flow), then samples with a hamon::Sampler whose
 // traces stream into DIR.partial's .npy files, writing a checkpoint at round 0, at the

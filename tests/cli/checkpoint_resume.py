@@ -77,12 +77,15 @@ output:
 
 
 def outputs(run_dir, any_device=False):
-    """Every file of a finished run, summary.yaml without its timing lines. With
+    """Every file of a finished run (model/'s too), summary.yaml without its timing lines. With
     `any_device`, also without what names the device (config.yaml's and the summary's
     `device` entries, and the summary's device section): what a resume on another device
     changes on purpose."""
     files = {}
-    for name in sorted(os.listdir(run_dir)):
+    # A subdirectory's files (the realized model, model/) as "model/model.yaml".
+    names = sorted(os.path.relpath(os.path.join(here, n), run_dir)
+                   for here, _, found in os.walk(run_dir) for n in found)
+    for name in names:
         with open(os.path.join(run_dir, name), "rb") as f:
             data = f.read()
         if name in ("summary.yaml", "config.yaml"):

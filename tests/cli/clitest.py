@@ -106,9 +106,13 @@ def leftovers(out_dir):
 
 
 def contents(directory):
-    """{name: bytes} of the files in `directory` (to check that a refusal changed nothing)."""
+    """{path: bytes} of the files under `directory` (to check that a refusal changed
+    nothing); a subdirectory's files (a run's model/) as "model/model.yaml"."""
     out = {}
-    for name in sorted(os.listdir(directory)):
-        with open(os.path.join(directory, name), "rb") as f:
-            out[name] = f.read()
+    for here, dirs, names in os.walk(directory):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(here, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, directory)] = f.read()
     return out

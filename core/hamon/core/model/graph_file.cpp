@@ -2,7 +2,7 @@
 // read_graph_file (hamon/core/model/graph_file.hpp): the graph text format (documented in
 // examples/README.md), reduced to SpinModel::from_edges (SpinModel::potts for a file with a
 // 'potts q' line, SpinModel::gaussian / double_well for one with 'diag' / 'barrier' lines)
-// like every other builder.
+// like every other builder; and write_graph_file, its inverse.
 #include "hamon/core/model/graph_file.hpp"
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -330,6 +331,71 @@ class GraphFileReader {
 
 SpinModel read_graph_file(const std::string& path) {
   return GraphFileReader(path).read();
+}
+
+namespace {
+
+/// +0 is the reader's default; every other value (-0 included) is written.
+bool is_positive_zero(double value) {
+  return value == 0.0 && !std::signbit(value);
+}
+
+/// One line: the directive, its integers, and a number that %.17g makes round-trip.
+void write_line(std::ostream& out, const char* directive, std::int64_t a, std::int64_t b,
+                bool two_integers, double value) {
+  char line[96];
+  const int n = two_integers
+                    ? std::snprintf(line, sizeof line, "%s %lld %lld %.17g\n", directive,
+                                    static_cast<long long>(a), static_cast<long long>(b), value)
+                    : std::snprintf(line, sizeof line, "%s %lld %.17g\n", directive,
+                                    static_cast<long long>(a), value);
+  out.write(line, n);
+}
+
+}  // namespace
+
+void write_graph_file(std::ostream& out, const SpinModel& model) {
+  if (!model.edge_matrices().empty()) {
+    throw ModelError(
+        "write_graph_file: the model has general q x q coupling matrices, which the graph "
+        "text format cannot hold");
+  }
+  const std::int64_t n = model.n_nodes();
+  out << "nodes " << n << "\n";
+  const bool potts = model.is_potts();
+  const auto q = static_cast<std::int64_t>(model.n_states());
+  if (potts) out << "potts " << q << "\n";
+  for (const Edge& e : model.edges()) write_line(out, "edge", e.i, e.j, true, e.coupling);
+  if (potts) {
+    const std::vector<double>& h = model.state_fields();
+    for (std::size_t k = 0; k < h.size(); ++k) {
+      if (is_positive_zero(h[k])) continue;
+      const auto node = static_cast<std::int64_t>(k) / q;
+      write_line(out, "field", node, static_cast<std::int64_t>(k) % q, true, h[k]);
+    }
+    const std::vector<std::int16_t>& states = model.clamped_states();
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      if (states[i] >= 0) out << "clamp " << i << " " << states[i] << "\n";
+    }
+  } else {
+    const std::vector<double>& h = model.fields();
+    for (std::size_t i = 0; i < h.size(); ++i) {
+      if (!is_positive_zero(h[i]))
+        write_line(out, "field", static_cast<std::int64_t>(i), 0, false, h[i]);
+    }
+    const std::vector<std::int8_t>& clamped = model.clamped();
+    for (std::size_t i = 0; i < clamped.size(); ++i) {
+      if (clamped[i] != 0) out << "clamp " << i << " " << static_cast<int>(clamped[i]) << "\n";
+    }
+  }
+  if (model.is_continuous()) {
+    const char* directive =
+        model.continuous_kind() == ContinuousKind::gaussian ? "diag" : "barrier";
+    const std::vector<double>& weights = model.node_weights();
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+      write_line(out, directive, static_cast<std::int64_t>(i), 0, false, weights[i]);
+    }
+  }
 }
 
 }  // namespace hamon

@@ -2,6 +2,7 @@
 #pragma once
 // The graph text format, the one file format for a model (graph_file.cpp).
 
+#include <ostream>
 #include <string>
 
 #include "hamon/core/model/spin_model.hpp"
@@ -21,5 +22,15 @@ namespace hamon {
 /// Errors (ModelError) name the file and line: missing file, unknown directive, bad
 /// numbers, and everything SpinModel::from_edges (SpinModel::potts) rejects.
 SpinModel read_graph_file(const std::string& path);
+
+/// Writes `model` in that format, every number with 17 significant digits (%.17g), so that
+/// read_graph_file gives back the same numbers bit for bit: its edges (i < j, sorted), the
+/// fields and the clamps (a field that is +0 is left out: 0 is the default), and for a
+/// continuous model every node's 'diag' or 'barrier'. A graph has no lattice shape: a
+/// lattice read back from it keeps its colouring only through lattice_from_graph
+/// (model_builders.hpp). Throws ModelError for a Potts model with general coupling matrices
+/// (the format has no line for them); a failed `out` is the caller's to check (it knows the
+/// file).
+void write_graph_file(std::ostream& out, const SpinModel& model);
 
 }  // namespace hamon

@@ -145,6 +145,14 @@ std::vector<Edge> lattice_bonds(const std::vector<int>& extents, bool periodic,
   return bonds;
 }
 
+/// A lattice model's colouring and shape: two colours (half the lattice per block) whenever
+/// the checkerboard is proper, else the greedy colouring the model already has.
+SpinModel as_lattice(const SpinModel& model, const std::vector<int>& extents, bool periodic) {
+  const std::vector<std::int32_t> checkerboard = checkerboard_colouring(extents, periodic);
+  if (checkerboard.empty()) return model.with_lattice_shape(LatticeShape{extents, periodic});
+  return model.with_blocks(checkerboard).with_lattice_shape(LatticeShape{extents, periodic});
+}
+
 std::vector<double> draw_values(const ValueDistribution& distribution, std::uint64_t stream,
                                 std::size_t count) {
   ValueSource source(distribution, stream);
@@ -181,12 +189,7 @@ SpinModel make_lattice(const std::vector<int>& extents, bool periodic,
   const std::vector<Edge> bonds = lattice_bonds(extents, periodic, n_nodes, coupling);
   const std::vector<double> fields =
       draw_values(field, kFieldStream, static_cast<std::size_t>(n_nodes));
-  SpinModel model = SpinModel::from_edges(n_nodes, bonds, fields);
-  // Two colours (half the lattice per block) whenever the checkerboard is proper; otherwise
-  // the greedy colouring from_edges already computed stays.
-  const std::vector<std::int32_t> checkerboard = checkerboard_colouring(extents, periodic);
-  if (!checkerboard.empty()) model = model.with_blocks(checkerboard);
-  return model.with_lattice_shape(LatticeShape{extents, periodic});
+  return as_lattice(SpinModel::from_edges(n_nodes, bonds, fields), extents, periodic);
 }
 
 SpinModel make_continuous_lattice(ContinuousKind kind, const std::vector<int>& extents,
@@ -199,9 +202,7 @@ SpinModel make_continuous_lattice(ContinuousKind kind, const std::vector<int>& e
   SpinModel model = kind == ContinuousKind::gaussian
                         ? SpinModel::gaussian(n_nodes, bonds, weights, fields)
                         : SpinModel::double_well(n_nodes, bonds, weights, fields);
-  const std::vector<std::int32_t> checkerboard = checkerboard_colouring(extents, periodic);
-  if (!checkerboard.empty()) model = model.with_blocks(checkerboard);
-  return model.with_lattice_shape(LatticeShape{extents, periodic});
+  return as_lattice(model, extents, periodic);
 }
 
 std::vector<double> draw_node_values(const ValueDistribution& distribution, NodeValueKind kind,
@@ -238,10 +239,59 @@ SpinModel make_potts_lattice(const std::vector<int>& extents, bool periodic, int
       state_fields[k] = fields.uniform[k % static_cast<std::size_t>(q)];
     }
   }
-  SpinModel model = SpinModel::potts(n_nodes, q, bonds, state_fields);
-  const std::vector<std::int32_t> checkerboard = checkerboard_colouring(extents, periodic);
-  if (!checkerboard.empty()) model = model.with_blocks(checkerboard);
-  return model.with_lattice_shape(LatticeShape{extents, periodic});
+  return as_lattice(SpinModel::potts(n_nodes, q, bonds, state_fields), extents, periodic);
+}
+
+SpinModel lattice_from_graph(const std::vector<int>& extents, bool periodic,
+                             const SpinModel& numbers) {
+  const std::int64_t n_nodes = checked_lattice_size(extents, periodic);
+  if (numbers.n_nodes() != n_nodes) {
+    throw ModelError("lattice_from_graph: the graph has " + std::to_string(numbers.n_nodes()) +
+                     " nodes, the lattice " + std::to_string(n_nodes));
+  }
+  if (numbers.n_free() != n_nodes) {
+    throw ModelError("lattice_from_graph: the graph clamps nodes; a lattice has no clamps");
+  }
+  // The bonds in make_lattice's order, each taking its coupling from the graph's (sorted)
+  // edges.
+  std::vector<Edge> bonds =
+      lattice_bonds(extents, periodic, n_nodes, ValueDistribution::constant(0.0));
+  const std::vector<Edge>& edges = numbers.edges();
+  if (edges.size() != bonds.size()) {
+    throw ModelError("lattice_from_graph: the graph has " + std::to_string(edges.size()) +
+                     " edges, the lattice " + std::to_string(bonds.size()) + " bonds");
+  }
+  for (Edge& bond : bonds) {
+    const Edge key{std::min(bond.i, bond.j), std::max(bond.i, bond.j), 0.0};
+    const auto at = std::lower_bound(
+        edges.begin(), edges.end(), key,
+        [](const Edge& a, const Edge& b) { return std::tie(a.i, a.j) < std::tie(b.i, b.j); });
+    if (at == edges.end() || at->i != key.i || at->j != key.j) {
+      throw ModelError("lattice_from_graph: the lattice's bond (" + std::to_string(bond.i) + ", " +
+                       std::to_string(bond.j) + ") is not an edge of the graph");
+    }
+    bond.coupling = at->coupling;
+  }
+  if (numbers.is_potts()) {
+    if (!numbers.edge_matrices().empty()) {
+      throw ModelError("lattice_from_graph: a Potts lattice has no coupling matrices");
+    }
+    return as_lattice(SpinModel::potts(n_nodes, numbers.n_states(), bonds, numbers.state_fields()),
+                      extents, periodic);
+  }
+  switch (numbers.continuous_kind()) {
+    case ContinuousKind::gaussian:
+      return as_lattice(
+          SpinModel::gaussian(n_nodes, bonds, numbers.node_weights(), numbers.fields()), extents,
+          periodic);
+    case ContinuousKind::double_well:
+      return as_lattice(
+          SpinModel::double_well(n_nodes, bonds, numbers.node_weights(), numbers.fields()), extents,
+          periodic);
+    case ContinuousKind::none:
+      break;
+  }
+  return as_lattice(SpinModel::from_edges(n_nodes, bonds, numbers.fields()), extents, periodic);
 }
 
 SpinModel make_rbm(const RbmParameters& rbm, const std::vector<int>& clamped_visible) {

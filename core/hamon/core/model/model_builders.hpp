@@ -67,6 +67,16 @@ SpinModel make_potts_lattice(const std::vector<int>& extents, bool periodic, int
                              const ValueDistribution& coupling = ValueDistribution::constant(1.0),
                              const PottsFields& fields = {});
 
+/// The lattice of `extents` (as make_lattice, make_potts_lattice or
+/// make_continuous_lattice) holding the numbers of `numbers` (a model read from a graph
+/// file, say), so that a lattice written out by write_graph_file (graph_file.hpp) is rebuilt
+/// bit for bit: the same bonds in the same order, the same colouring and shape. `numbers`
+/// must have the lattice's node count, exactly its bonds as edges, and no clamps; its kind
+/// (Ising, Potts, continuous) is the lattice's. Throws ModelError naming the first bond or
+/// edge that differs.
+SpinModel lattice_from_graph(const std::vector<int>& extents, bool periodic,
+                             const SpinModel& numbers);
+
 /// A restricted Boltzmann machine (rbm.hpp) as a bipartite Ising model: nodes 0..V-1
 /// visible, V..V+H-1 hidden; W_vh couples visible v with hidden h. Biases may be empty
 /// (zero). `clamped_visible`, when non-empty (V values of +-1), clamps the visible layer to
