@@ -215,7 +215,8 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
 
 void emit_output(YAML::Emitter& out, const OutputSpec& spec) {
   out << YAML::BeginMap;
-  out << YAML::Key << "dir" << YAML::Value << spec.dir;
+  out << YAML::Key << "dir" << YAML::Value
+      << (spec.recorded_dir.empty() ? spec.dir : spec.recorded_dir);
   out << YAML::Key << "samples" << YAML::Value;
   if (spec.samples_every == 0) {
     out << false;

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "hamon/core/util/seeds.hpp"
+#include "output/run_directory.hpp"
 
 namespace hamon::cli {
 
@@ -21,6 +22,7 @@ ExperimentConfig instance_config(const ExperimentConfig& ensemble, std::int64_t 
   ExperimentConfig config = ensemble;
   config.instances = 1;
   config.output.dir = dir;
+  config.output.recorded_dir = instance_rerun_dir(ensemble.output.dir, k);
   config.seed =
       derive_seed(ensemble.seed, SeedStream::instance_sampler, static_cast<std::uint64_t>(k));
   std::visit(
@@ -35,6 +37,10 @@ ExperimentConfig instance_config(const ExperimentConfig& ensemble, std::int64_t 
       },
       config.model);
   return config;
+}
+
+std::string instance_rerun_dir(const std::string& ensemble_dir, std::int64_t k) {
+  return normalised_run_dir(ensemble_dir).string() + "-instance-" + std::to_string(k);
 }
 
 }  // namespace hamon::cli

@@ -6,7 +6,12 @@
 //   - every drawn model seed s (coupling, field, model.random) becomes
 //     derive_seed(s, SeedStream::instance_disorder, k);
 //   - the run's seed becomes derive_seed(seed, SeedStream::instance_sampler, k);
-//   - everything else is the ensemble's, with `instances` 1 and output.dir `dir`.
+//   - everything else is the ensemble's, with `instances` 1, run in `dir` (inside
+//     DIR.partial while the ensemble runs).
+// Its config.yaml and summary.yaml record output.dir as DIR-instance-k (DIR the ensemble's
+// directory as the command named it), never a path inside DIR.partial, which is gone once
+// the ensemble completes: `hamon run DIR/instances/k/config.yaml` repeats instance k (the
+// same bytes) beside the ensemble, not in it (or where --out says).
 // A model without drawn values (a graph, explicit weights) is the same in every instance;
 // its instances differ only in their sampler streams.
 
@@ -19,5 +24,8 @@ namespace hamon::cli {
 
 ExperimentConfig instance_config(const ExperimentConfig& ensemble, std::int64_t k,
                                  const std::string& dir);
+
+/// Where a re-run of instance k of the ensemble in `ensemble_dir` writes: DIR-instance-k.
+std::string instance_rerun_dir(const std::string& ensemble_dir, std::int64_t k);
 
 }  // namespace hamon::cli
