@@ -202,6 +202,9 @@ struct ExperimentConfig {
   /// `instances`: disorder realisations of the model run as an ensemble (run/ensemble.hpp);
   /// 1 is a single run.
   std::int32_t instances = 1;
+  /// `instances: {files: ...}`: instance k's graph file (resolved), one per instance;
+  /// `model` then holds the first one's. Empty: the instances share the model's.
+  std::vector<std::string> instance_files;
   ModelSpec model;
   NrptSpec nrpt;
   OutputSpec output;

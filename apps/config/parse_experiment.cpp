@@ -57,13 +57,22 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
       config.replicas =
           static_cast<std::int32_t>(reader.integer(top.at("replicas"), "replicas", 1, 1 << 16));
     }
-    if (top.count("instances") != 0) {
+    if (top.count("instances") != 0 && top.at("instances").IsMap()) {
+      config.instance_files = detail::parse_instance_files(reader, top.at("instances"), base_dir);
+      config.instances = static_cast<std::int32_t>(config.instance_files.size());
+    } else if (top.count("instances") != 0) {
       config.instances = static_cast<std::int32_t>(
           reader.integer(top.at("instances"), "instances", 1, kMaxInstances));
     }
     if (top.count("model") == 0) reader.fail("", "missing required key 'model'");
     if (top.count("nrpt") == 0) reader.fail("", "missing required key 'nrpt'");
-    config.model = detail::parse_model(reader, top.at("model"), base_dir);
+    config.model = detail::parse_model(
+        reader, top.at("model"), base_dir,
+        config.instance_files.empty() ? std::string() : config.instance_files.front());
+    // The model's file is the first instance's: its errors point at that entry.
+    if (!config.instance_files.empty()) {
+      config.locations["model.file"] = config.where("instances.files[0]");
+    }
     config.nrpt = detail::parse_nrpt(reader, top.at("nrpt"));
     // Houdayer moves pair replicas: two unless the file says how many.
     if (config.nrpt.cluster_moves == ClusterMoves::houdayer && top.count("replicas") == 0) {

@@ -6,13 +6,21 @@
 #include <yaml-cpp/yaml.h>
 
 #include <string>
+#include <vector>
 
 #include "config/experiment_config.hpp"
 #include "config/yaml_reader.hpp"
 
 namespace hamon::cli::detail {
 
-ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::string& base_dir);
+/// `instance_file`, when not empty, is the graph file of the ensemble's first instance
+/// (instances.files): the model section then gives the kind only.
+ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::string& base_dir,
+                      const std::string& instance_file = "");
+/// `instances: {files: [...] | PATTERN, count: K}` (parse_instances.cpp): the instances'
+/// graph files, resolved, each an existing file.
+std::vector<std::string> parse_instance_files(YamlReader& reader, const YAML::Node& node,
+                                              const std::string& base_dir);
 NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node);
 OutputSpec parse_output(YamlReader& reader, const YAML::Node& node);
 
