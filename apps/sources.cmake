@@ -17,6 +17,7 @@ set(HAMON_APPS_CONFIG_SOURCES
   config/parse_rbm.cpp
   config/parse_continuous.cpp
   config/parse_model.cpp
+  config/parse_instances.cpp
   config/parse_nrpt.cpp
   config/parse_output.cpp
   config/emit_experiment.cpp

@@ -128,6 +128,10 @@ int continue_command(const ContinueFlags& f, ContinueHow how, std::int64_t extra
     }
     if (how == ContinueHow::resume && !fs::is_directory(partial, ec)) {
       if (fs::is_regular_file(dir / kSummaryFile, ec)) {
+        // extend refuses an ensemble: naming it would send the user to a second refusal.
+        if (fs::is_directory(dir / kInstancesDir, ec)) {
+          throw UsageError(dir.string() + " is a complete ensemble, nothing to resume");
+        }
         throw UsageError(dir.string() + " is a complete run, nothing to resume; `hamon extend " +
                          dir.string() + " --rounds N` continues it");
       }

@@ -14,6 +14,7 @@
 #include "run/execute_ensemble.hpp"
 #include "run/execute_run.hpp"
 #include "run/execute_training.hpp"
+#include "run/instance_config.hpp"
 #include "run/kokkos_session.hpp"
 #include "run/mpi_job.hpp"
 #include "run/prepare_run.hpp"
@@ -113,6 +114,7 @@ Command add_validate_command(CLI::App& app) {
             }
             const PreparedRun run = prepare_run(state->config, overrides_of(state->flags),
                                                 output_policy_of(state->flags));
+            check_instance_models(run.config);
             print_validation_report(std::cout, run);
             return 0;
           }};

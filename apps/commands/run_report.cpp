@@ -145,7 +145,9 @@ void print_validation_report(std::ostream& out, const PreparedRun& run) {
   if (run.config.instances > 1) {
     // The model line is the file's own draw: every instance has its graph and size.
     out << "  ensemble " << run.config.instances
-        << " disorder instances, each a run directory in instances/k\n";
+        << (run.config.instance_files.empty() ? " disorder instances"
+                                              : " instances, one graph file each")
+        << ", each a run directory in instances/k\n";
   }
   out << "  output   " << run.config.output.dir << "\n";
 }

@@ -221,7 +221,8 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
 
 void emit_output(YAML::Emitter& out, const OutputSpec& spec) {
   out << YAML::BeginMap;
-  out << YAML::Key << "dir" << YAML::Value << spec.dir;
+  out << YAML::Key << "dir" << YAML::Value
+      << (spec.recorded_dir.empty() ? spec.dir : spec.recorded_dir);
   out << YAML::Key << "samples" << YAML::Value;
   if (spec.samples_every == 0) {
     out << false;
@@ -262,9 +263,24 @@ void emit_experiment(YAML::Emitter& out, const ExperimentConfig& config) {
   out << YAML::Key << "seed" << YAML::Value << config.seed;
   out << YAML::Key << "device" << YAML::Value << config.device;
   if (config.replicas != 1) out << YAML::Key << "replicas" << YAML::Value << config.replicas;
-  if (config.instances != 1) out << YAML::Key << "instances" << YAML::Value << config.instances;
+  if (!config.instance_files.empty()) {
+    out << YAML::Key << "instances" << YAML::Value << YAML::BeginMap << YAML::Key << "files"
+        << YAML::Value << YAML::BeginSeq;
+    for (const std::string& file : config.instance_files) out << absolute(file);
+    out << YAML::EndSeq << YAML::EndMap;
+  } else if (config.instances != 1) {
+    out << YAML::Key << "instances" << YAML::Value << config.instances;
+  }
   out << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
-  std::visit([&](const auto& spec) { emit_model(out, spec); }, config.model);
+  if (!config.instance_files.empty()) {
+    // The instances' files give the model; the section keeps what stands beside a file.
+    out << YAML::Key << "kind" << YAML::Value << kind_of(config.model);
+    const auto* graph = std::get_if<GraphSpec>(&config.model);
+    if (graph != nullptr && graph->potts > 0)
+      out << YAML::Key << "potts" << YAML::Value << graph->potts;
+  } else {
+    std::visit([&](const auto& spec) { emit_model(out, spec); }, config.model);
+  }
   out << YAML::EndMap;
   out << YAML::Key << "nrpt" << YAML::Value;
   emit_nrpt(out, config.nrpt);

@@ -184,7 +184,11 @@ struct CheckpointSpec {
 };
 
 struct OutputSpec {
-  std::string dir;                         // run directory (relative to the working directory)
+  std::string dir;  // run directory (relative to the working directory)
+  /// What config.yaml and summary.yaml record as output.dir when it is not `dir`: an
+  /// ensemble's instance runs inside DIR.partial, gone once the ensemble completes, so its
+  /// files name the directory a re-run of it writes (instance_config.hpp). Empty: `dir`.
+  std::string recorded_dir;
   std::int64_t samples_every = 0;          // 0: no samples
   std::vector<std::int64_t> sample_nodes;  // empty: all nodes
   bool moments = true;                     // per-node <s_i> and |m| in the summary
@@ -204,6 +208,9 @@ struct ExperimentConfig {
   /// `instances`: disorder realisations of the model run as an ensemble (run/ensemble.hpp);
   /// 1 is a single run.
   std::int32_t instances = 1;
+  /// `instances: {files: ...}`: instance k's graph file (resolved), one per instance;
+  /// `model` then holds the first one's. Empty: the instances share the model's.
+  std::vector<std::string> instance_files;
   ModelSpec model;
   NrptSpec nrpt;
   OutputSpec output;

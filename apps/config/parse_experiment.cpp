@@ -57,17 +57,33 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
       config.replicas =
           static_cast<std::int32_t>(reader.integer(top.at("replicas"), "replicas", 1, 1 << 16));
     }
-    if (top.count("instances") != 0) {
+    if (top.count("instances") != 0 && top.at("instances").IsMap()) {
+      config.instance_files = detail::parse_instance_files(reader, top.at("instances"), base_dir);
+      config.instances = static_cast<std::int32_t>(config.instance_files.size());
+    } else if (top.count("instances") != 0) {
       config.instances = static_cast<std::int32_t>(
           reader.integer(top.at("instances"), "instances", 1, kMaxInstances));
     }
     if (top.count("model") == 0) reader.fail("", "missing required key 'model'");
     if (top.count("nrpt") == 0) reader.fail("", "missing required key 'nrpt'");
-    // `model: PATH` names a model file (a run directory's model/model.yaml).
-    config.model =
-        top.at("model").IsScalar()
-            ? detail::parse_model_file(reader, top.at("model"), base_dir, config.locations)
-            : detail::parse_model(reader, top.at("model"), base_dir);
+    // `model: PATH` names a model file (a run directory's model/model.yaml); per-instance
+    // files (instances.files) need the section itself, which then names the kind only.
+    if (top.at("model").IsScalar()) {
+      if (!config.instance_files.empty()) {
+        reader.fail("model", "instances.files gives each instance's model: write the model "
+                             "section with its kind (model: {kind: graph}), not a model file");
+      }
+      config.model =
+          detail::parse_model_file(reader, top.at("model"), base_dir, config.locations);
+    } else {
+      config.model = detail::parse_model(
+          reader, top.at("model"), base_dir,
+          config.instance_files.empty() ? std::string() : config.instance_files.front());
+    }
+    // The model's file is the first instance's: its errors point at that entry.
+    if (!config.instance_files.empty()) {
+      config.locations["model.file"] = config.where("instances.files[0]");
+    }
     config.nrpt = detail::parse_nrpt(reader, top.at("nrpt"));
     // Houdayer moves pair replicas: two unless the file says how many.
     if (config.nrpt.cluster_moves == ClusterMoves::houdayer && top.count("replicas") == 0) {

@@ -37,7 +37,8 @@ const std::vector<std::string>& keys_of(const std::string& kind) {
 
 }  // namespace
 
-ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::string& base_dir) {
+ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::string& base_dir,
+                      const std::string& instance_file) {
   if (!node.IsMap()) {
     reader.fail("model",
                 "expected a mapping with 'kind' (lattice, graph, rbm, gaussian or double_well) "
@@ -56,7 +57,25 @@ ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::str
                                    (kind == "rbm" ? " has +-1 spins" : " has real values") +
                                    " (remove 'potts')");
   }
-  const auto keys = reader.entries(node, "model", keys_of(kind));
+  auto keys = reader.entries(node, "model", keys_of(kind));
+  if (!instance_file.empty()) {
+    if (kind == "lattice" || kind == "rbm") {
+      reader.fail("instances.files",
+                  "gives each instance a graph file: model.kind graph, gaussian or "
+                  "double_well, not " +
+                      kind + " (whose instances differ by their drawn values: instances: K)");
+    }
+    for (const auto& [key, value] : keys) {
+      if (key != "kind" && key != "potts") {
+        reader.fail("model." + key,
+                    "the instances' graph files (instances.files) give the "
+                    "whole model: remove '" +
+                        key + "'");
+      }
+    }
+    // Read as if the section named the first instance's file (checked to exist).
+    keys["file"] = YAML::Node(instance_file);
+  }
   if (kind == "lattice") return parse_lattice(reader, keys, base_dir);
   if (kind == "graph") return parse_graph(reader, keys, base_dir);
   if (kind == "rbm") return parse_rbm(reader, keys, base_dir);

@@ -76,6 +76,19 @@ std::string foreign_files_problem(const fs::path& dir, const std::vector<std::st
          "); --overwrite removes only hamon's own files, so move those away first";
 }
 
+/// The complete ensemble whose instances/ holds `dir` (instances/k, or a k to come), if any.
+/// An ensemble's own instances run in DIR.partial/instances, never in a complete one.
+std::optional<fs::path> enclosing_ensemble(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path instances = fs::absolute(dir, ec).lexically_normal().parent_path();
+  if (ec || instances.filename() != kInstancesDir) return std::nullopt;
+  const fs::path ensemble = instances.parent_path();
+  if (!is_hamon_run(ensemble)) return std::nullopt;
+  return normalised_run_dir(dir).parent_path().parent_path().empty()
+             ? ensemble
+             : normalised_run_dir(dir).parent_path().parent_path();
+}
+
 /// mkdtemp() of `prefix` followed by random characters: the directory it made (private,
 /// 0700), or nothing, with errno set.
 std::optional<fs::path> make_unique_directory(const std::string& prefix) {
@@ -152,6 +165,11 @@ std::optional<std::string> output_directory_problem(const std::string& out_dir, 
   if (const auto why = cannot_make_directory_in(ancestor)) {
     return "cannot create '" + dir.string() + "': no directory can be made in '" +
            ancestor.string() + "' (" + *why + ")";
+  }
+  if (const auto ensemble = enclosing_ensemble(dir)) {
+    return "'" + dir.string() + "' is inside the complete ensemble '" + ensemble->string() +
+           "' (its instances/): a run of its own would change the ensemble under its "
+           "tables; give it another directory (--out)";
   }
   const fs::path partial = partial_dir_of(dir);
   if (fs::exists(partial, ec)) {

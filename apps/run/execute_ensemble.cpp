@@ -141,6 +141,7 @@ EnsembleOutcome run_ensemble(const PreparedRun& ensemble, bool resume, bool prog
   outcome.directory = final_dir.string();
   outcome.instances = config.instances;
   world.agree([&] {
+    check_instance_models(config);  // nothing written yet
     if (!world.is_root()) return;
     if (resume) {
       dir.emplace(RunDirectory::open(final_dir));

@@ -5,10 +5,16 @@
 #include <variant>
 
 #include "hamon/core/util/seeds.hpp"
+#include "output/run_directory.hpp"
+#include "run/prepare_run.hpp"
 
 namespace hamon::cli {
 
 namespace {
+
+template <class Spec>
+constexpr bool has_graph_file =
+    std::is_same_v<Spec, GraphSpec> || std::is_same_v<Spec, ContinuousSpec>;
 
 std::uint64_t disorder_seed(std::uint64_t seed, std::int64_t k) {
   return derive_seed(seed, SeedStream::instance_disorder, static_cast<std::uint64_t>(k));
@@ -21,6 +27,18 @@ ExperimentConfig instance_config(const ExperimentConfig& ensemble, std::int64_t 
   ExperimentConfig config = ensemble;
   config.instances = 1;
   config.output.dir = dir;
+  config.output.recorded_dir = instance_rerun_dir(ensemble.output.dir, k);
+  config.instance_files.clear();
+  if (!ensemble.instance_files.empty()) {
+    const std::string& file = ensemble.instance_files.at(static_cast<std::size_t>(k));
+    std::visit(
+        [&file](auto& spec) {
+          if constexpr (has_graph_file<std::decay_t<decltype(spec)>>) spec.file = file;
+        },
+        config.model);
+    // The file's errors point at the entry that names it (or the pattern).
+    config.locations["model.file"] = ensemble.where(instance_file_key(k));
+  }
   config.seed =
       derive_seed(ensemble.seed, SeedStream::instance_sampler, static_cast<std::uint64_t>(k));
   std::visit(
@@ -35,6 +53,28 @@ ExperimentConfig instance_config(const ExperimentConfig& ensemble, std::int64_t 
       },
       config.model);
   return config;
+}
+
+std::string instance_file_key(std::int64_t k) {
+  return "instances.files[" + std::to_string(k) + "]";
+}
+
+void check_instance_models(const ExperimentConfig& ensemble) {
+  for (std::size_t k = 0; k < ensemble.instance_files.size(); ++k) {
+    const auto index = static_cast<std::int64_t>(k);
+    try {
+      (void)prepare_run_from_config(instance_config(ensemble, index, ensemble.output.dir),
+                                    OutputPolicy::continue_run);
+    } catch (const ConfigError& e) {
+      throw ConfigError(ensemble.where(instance_file_key(index)),
+                        "instance " + std::to_string(k) + " (" + ensemble.instance_files[k] +
+                            "): " + e.message());
+    }
+  }
+}
+
+std::string instance_rerun_dir(const std::string& ensemble_dir, std::int64_t k) {
+  return normalised_run_dir(ensemble_dir).string() + "-instance-" + std::to_string(k);
 }
 
 }  // namespace hamon::cli

@@ -38,9 +38,13 @@ void check_against_model(const ExperimentConfig& config, const SpinModel& model)
       config.fail("nrpt.beta_max", "beta_max: auto estimates from spin excitations; kind " + kind +
                                        " needs a number");
     }
-    if (config.instances > 1) {
+    // Drawn values are not yet re-seeded per instance for real variables; graph files
+    // (nothing drawn) make an ensemble as they do for spins.
+    if (config.instances > 1 && config.instance_files.empty()) {
       config.fail("instances", "ensembles of disorder instances are for discrete models; kind " +
-                                   kind + " runs one instance");
+                                   kind +
+                                   " runs one instance, or one graph file per instance "
+                                   "(instances: {files: [...]})");
     }
   }
   const OutputSpec& out = config.output;

@@ -116,3 +116,22 @@ def contents(directory):
             with open(path, "rb") as f:
                 out[os.path.relpath(path, directory)] = f.read()
     return out
+
+
+MASK = (1 << 64) - 1
+
+
+def mix64(z):
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & MASK
+    return z ^ (z >> 31)
+
+
+def splitmix64(x):
+    return mix64((x + 0x9e3779b97f4a7c15) & MASK)
+
+
+def derive_seed(seed, stream, index):
+    """hamon/core/util/seeds.hpp's derive_seed."""
+    s = splitmix64(seed ^ splitmix64(stream))
+    return splitmix64((s + splitmix64((index + 0x632be59bd9b4e019) & MASK)) & MASK)

@@ -49,25 +49,8 @@ output:
 """
 RESULTS = ("energies.npy", "index_process.npy", "samples.npy", "betas.npy", "best_state.npy",
            "checkpoint.bin")
-MASK = (1 << 64) - 1
 OVERLAP_KEYS = ("q2", "q2_stderr", "q4", "q4_stderr", "abs_q", "abs_q_stderr", "binder",
                 "binder_stderr", "chi_sg", "chi_kmin", "link_overlap", "xi")
-
-
-def mix64(z):
-    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & MASK
-    return z ^ (z >> 31)
-
-
-def splitmix64(x):
-    return mix64((x + 0x9e3779b97f4a7c15) & MASK)
-
-
-def derive_seed(seed, stream, index):
-    """hamon/core/util/seeds.hpp's derive_seed."""
-    s = splitmix64(seed ^ splitmix64(stream))
-    return splitmix64((s + splitmix64((index + 0x632be59bd9b4e019) & MASK)) & MASK)
 
 
 def write_config(args, name, top="", rounds=300):
@@ -139,10 +122,11 @@ def check_ensemble(args, failures, out):
         summary = load(os.path.join(instance, "summary.yaml"))
         failures.check("hamon" in summary and "instances" not in config,
                        f"instance {k} is not a complete single run")
-        failures.check(config["seed"] == derive_seed(5, 7, k), f"instance {k}: sampler seed")
+        failures.check(config["seed"] == clitest.derive_seed(5, 7, k),
+                       f"instance {k}: sampler seed")
         model = config["model"]
-        failures.check(model["coupling"]["seed"] == derive_seed(3, 6, k) and
-                       model["field"]["seed"] == derive_seed(4, 6, k),
+        failures.check(model["coupling"]["seed"] == clitest.derive_seed(3, 6, k) and
+                       model["field"]["seed"] == clitest.derive_seed(4, 6, k),
                        f"instance {k}: disorder seeds do not follow the rule")
         energies.append(summary["observables"]["energy_per_node"]["mean"])
     failures.check(len(set(energies)) == 3, f"instances are not distinct: {energies}")
