@@ -70,11 +70,11 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
     // files (instances.files) need the section itself, which then names the kind only.
     if (top.at("model").IsScalar()) {
       if (!config.instance_files.empty()) {
-        reader.fail("model", "instances.files gives each instance's model: write the model "
-                             "section with its kind (model: {kind: graph}), not a model file");
+        reader.fail("model",
+                    "instances.files gives each instance's model: write the model "
+                    "section with its kind (model: {kind: graph}), not a model file");
       }
-      config.model =
-          detail::parse_model_file(reader, top.at("model"), base_dir, config.locations);
+      config.model = detail::parse_model_file(reader, top.at("model"), base_dir, config.locations);
     } else {
       config.model = detail::parse_model(
           reader, top.at("model"), base_dir,
