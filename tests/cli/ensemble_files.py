@@ -153,6 +153,8 @@ def check_bad_inputs(args, failures, graphs):
          "model: {kind: lattice, shape: [4, 4]}\n", 1, 20, "instances.files", "graph"),
         ("model_file", "instances: {files: \"graphs/ising_{k}.txt\"}\n"
          "model: {kind: graph, file: graphs/ising_0.txt}\n", 2, 28, "model.file", "remove"),
+        ("model_path", "instances: {files: \"graphs/ising_{k}.txt\"}\n"
+         "model: graphs/model.yaml\n", 2, 8, "model", "model section with its kind"),
     )
     for name, head, line, column, key, words in cases:
         config = write(os.path.join(args.work, f"bad_{name}.yaml"), head + NRPT)
