@@ -106,6 +106,24 @@ TEST(TEST_CATEGORY, magnetization_exact_potts_3x3) {
   check_magnetization(model, statistics_run(1.6, 40000, 53, 6), "Potts q = 3, 3x3");
 }
 
+TEST(TEST_CATEGORY, magnetization_ordered_phase_matches_yang) {
+  // Deep in the ordered phase of the periodic 24x24 ferromagnet the coldest chain's <|m|> is
+  // Yang's spontaneous magnetisation (1 - sinh(2 beta)^-4)^(1/8) of the infinite lattice:
+  // at beta = 0.6 the correlation length is below one lattice spacing, so the finite-size
+  // difference (of order exp(-L / xi)) is far below the error bar, which the 5 sigma bound
+  // then tests. U4 of an m that barely fluctuates is 2/3 to well within 0.01.
+  const auto model = hamon::make_lattice({24, 24}, true);
+  const double beta = 0.6;
+  const auto s =
+      hamon::nrpt(TEST_EXECSPACE(), model, statistics_run(beta, 4000, 54, 6)).magnetization;
+  ASSERT_FALSE(s.empty());
+  ASSERT_DOUBLE_EQ(s.betas.back(), beta);
+  const double yang = std::pow(1.0 - std::pow(std::sinh(2.0 * beta), -4.0), 0.125);
+  expect_within_error(s.abs_m.back(), s.abs_m_stderr.back(), yang, "<|m|> at beta 0.6", 5.0, 0.01,
+                      2e-4);
+  EXPECT_NEAR(s.binder.back(), 2.0 / 3.0, 0.01);
+}
+
 TEST(TEST_CATEGORY, magnetization_error_bars_match_the_scatter_of_runs) {
   // 32 independent runs of the 4x4 ferromagnet: at each of two temperatures the standard
   // deviation of the estimates over runs against the root mean square of their error bars.
