@@ -93,6 +93,29 @@ class Failures:
         sys.exit(0)
 
 
+def run_cases(description, module_globals, what):
+    """A script of cases: each `case_NAME(failures, hamon, work)` in `module_globals` runs in
+    its own fresh folder under --work; `--list` prints the names (CTest makes one test of
+    each) and `--case NAME` (repeatable) runs only those."""
+    cases = {name[len("case_"):]: check for name, check in module_globals.items()
+             if name.startswith("case_")}
+    if "--list" in sys.argv:
+        print(";".join(cases))
+        return
+    args = arguments(description, lambda p: p.add_argument("--case", action="append"))
+    unknown = [c for c in args.case or [] if c not in cases]
+    if unknown:
+        print(f"unknown case {unknown}")
+        sys.exit(1)
+    failures = Failures()
+    for name in args.case or cases:
+        work = os.path.join(args.work, name)
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        cases[name](failures, args.hamon, work)
+    failures.finish(what + " " + ", ".join(args.case or cases))
+
+
 def leftovers(out_dir):
     """Directories a run leaves next to out_dir when it did not finish: DIR.partial (an
     interrupted run), DIR.tmp-* / DIR.old-* (atomic replacement in progress)."""

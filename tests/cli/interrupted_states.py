@@ -31,7 +31,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 import clitest
@@ -374,26 +373,8 @@ def case_follow_suggestions(failures, hamon, work):
         follow(failures, hamon, state, template, new_run, complete)
 
 
-CASES = {name[len("case_"):]: check for name, check in globals().items()
-         if name.startswith("case_")}
-
-
 def main():
-    if "--list" in sys.argv:
-        print(";".join(CASES))
-        return
-    args = clitest.arguments(__doc__, lambda p: p.add_argument("--case", action="append"))
-    unknown = [c for c in args.case or [] if c not in CASES]
-    if unknown:
-        print(f"unknown case {unknown}")
-        sys.exit(1)
-    failures = clitest.Failures()
-    for name in args.case or CASES:
-        work = os.path.join(args.work, name)
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
-        CASES[name](failures, args.hamon, work)
-    failures.finish("interrupted states " + ", ".join(args.case or CASES))
+    clitest.run_cases(__doc__, globals(), "interrupted states")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@
     repeated edge before a bad field)."""
 
 import os
-import sys
 
 import numpy as np
 
@@ -178,25 +177,8 @@ def case_graph_file_order(failures, hamon, work):
                        f"graph file: the conflicting edge on line 3 is not the error: {line!r}")
 
 
-CASES = {name[len("case_"):]: check for name, check in globals().items()
-         if name.startswith("case_")}
-
-
 def main():
-    if "--list" in sys.argv:
-        print(";".join(CASES))
-        return
-    args = clitest.arguments(__doc__, lambda p: p.add_argument("--case", action="append"))
-    unknown = [c for c in args.case or [] if c not in CASES]
-    if unknown:
-        print(f"unknown case {unknown}")
-        sys.exit(1)
-    failures = clitest.Failures()
-    for name in args.case or CASES:
-        work = os.path.join(args.work, name)
-        os.makedirs(work)
-        CASES[name](failures, args.hamon, work)
-    failures.finish("user messages " + ", ".join(args.case or CASES))
+    clitest.run_cases(__doc__, globals(), "user messages")
 
 
 if __name__ == "__main__":
