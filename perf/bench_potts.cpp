@@ -41,7 +41,6 @@
 #include "hamon/core/sampler/make_chain_state.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
 #include "hamon/core/state/chain_state.hpp"
-#include "plain_potts_sweep.hpp"
 #include "plain_sweep_benchmark.hpp"
 
 namespace {
@@ -147,16 +146,14 @@ void ising_round_loop(benchmark::State& state) {
 
 void plain_potts_sweep(benchmark::State& state) {
   const int side = static_cast<int>(state.range(0));
+  const int chains = static_cast<int>(state.range(1)), q = static_cast<int>(state.range(2));
   const int threads = static_cast<int>(state.range(3));
-  hamon::perf::PlainPottsSweep plain(side, static_cast<int>(state.range(1)),
-                                     static_cast<int>(state.range(2)), 7, threads);
-  plain.sweep();
-  const double seconds = timed_loop(state, hamon::perf::NoFence{}, [&](std::uint32_t) {
-    plain.sweep();
-    benchmark::DoNotOptimize(plain.states());
-  });
-  state.counters["updates_per_ns"] = static_cast<double>(plain.updates_per_sweep()) *
-                                     static_cast<double>(state.iterations()) / seconds * 1e-9;
+  hamon::perf::time_plain_yardsticks(
+      state,
+      [&](hamon::perf::PlainBuild build) {
+        return hamon::perf::make_plain_potts(build, side, chains, q, 7, threads);
+      },
+      "updates_per_ns");
 }
 
 void sides(benchmark::internal::Benchmark* b, std::vector<std::vector<std::int64_t>> rest,

@@ -5,7 +5,8 @@
 // newcomer writes. One uint8 state array per chain (chain-major), checkerboard order, q
 // expf and one 64-bit hash (splitmix64 of the update's counter) per update, the inverse
 // CDF over the q states, no tables, chains spread over OpenMP threads like plain_sweep.hpp.
-// The Potts benchmarks run it in the same process with the thread count of the row it is
+// It is compiled twice like plain_sweep.hpp (plain_yardstick_build.cpp). The Potts
+// benchmarks run it in the same process with the thread count of the row it is
 // compared with, so every Potts rate is recorded as a like-for-like ratio to it
 // (perf/tools/record_benchmark.py: x_plain).
 
@@ -15,7 +16,7 @@
 
 #include "plain_sweep.hpp"
 
-namespace hamon::perf {
+namespace hamon::perf::HAMON_PLAIN_BUILD {
 
 class PlainPottsSweep {
  public:
@@ -40,7 +41,7 @@ class PlainPottsSweep {
   std::int64_t updates_per_sweep() const {
     return static_cast<std::int64_t>(side_) * side_ * chains_;
   }
-  const std::uint8_t* states() const { return states_.data(); }
+  const std::uint8_t* state() const { return states_.data(); }
 
  private:
   void sweep_chain(int c, std::uint64_t counter) {
@@ -69,4 +70,4 @@ class PlainPottsSweep {
   std::vector<float> betas_;
 };
 
-}  // namespace hamon::perf
+}  // namespace hamon::perf::HAMON_PLAIN_BUILD

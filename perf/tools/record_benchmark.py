@@ -84,7 +84,8 @@ def main():
                 "repetitions", "repetition_index", "threads", "iterations", "real_time",
                 "cpu_time", "time_unit", "aggregate_name", "aggregate_unit", "label"):
                 counters.append(key)
-    # The yardstick (perf/plain_sweep.hpp), when the binary ran it: every rate also as a
+    # The yardstick (perf/plain_sweep.hpp) at its best (its rate is the faster of its two
+    # builds, perf/plain_yardstick.hpp), when the binary ran it: every rate also as a
     # ratio to the plain sweep of the same L and the same thread count in this run
     # (x_plain; plain_threads says which one), so a two-thread row is never divided by a
     # one-thread baseline.
