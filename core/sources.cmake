@@ -23,6 +23,8 @@ set(HAMON_CORE_SOURCES
   hamon/core/stats/rhat.cpp
   hamon/core/stats/statistics.cpp
   hamon/core/families/family_facts.cpp
+  hamon/core/families/multispin/multispin_ensemble.cpp
+  hamon/core/families/multispin/multispin_sweep.cpp
   hamon/core/tempering/schedule.cpp
   hamon/core/sampler/checkpoint.cpp
   hamon/core/sampler/machine_exchange.cpp
@@ -49,6 +51,7 @@ set(HAMON_CORE_SOURCES
 # HAMON_HOST_SIMD is on (cmake/HamonDependencies.cmake).
 set(HAMON_CORE_VECTOR_SOURCES
   hamon/core/families/detail/host_vectors.cpp
+  hamon/core/families/multispin/detail/multispin_registers.cpp
   hamon/core/families/potts/detail/potts_registers.cpp
   hamon/core/families/real/detail/real_registers.cpp
   hamon/core/families/spin/detail/energy_registers.cpp

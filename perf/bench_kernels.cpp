@@ -45,6 +45,7 @@
 #include "hamon/backend_list.hpp"
 #include "hamon/core/families/energy.hpp"
 #include "hamon/core/families/gibbs_sweep.hpp"
+#include "hamon/core/families/multispin/multispin_sweep.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/sampler/make_chain_state.hpp"
@@ -168,6 +169,44 @@ void swap(benchmark::State& state) {
   state.counters["pairs_per_us"] = pairs / seconds * 1e-6;
 }
 
+/// One multispin heat-bath sweep (families/multispin/): 512 +-J instances of an L^3 periodic
+/// lattice per word, `slots` words per node (16 temperatures x 2 replicas = 32); the rate
+/// counts spin updates, L^3 x 512 x slots per sweep.
+template <class Space>
+void multispin_sweep(benchmark::State& state) {
+  const int side = static_cast<int>(state.range(0));
+  const std::int64_t slots = state.range(1);
+  std::vector<hamon::SpinModel> instances;
+  for (int k = 0; k < hamon::kMultispinSystems; ++k) {
+    instances.push_back(
+        hamon::make_lattice({side, side, side}, true, hamon::ValueDistribution::pm_one(k)));
+  }
+  const auto ensemble = hamon::pack_multispin(instances);
+  const Space space;
+  const auto m = hamon::make_multispin_device<Space>(ensemble);
+  Kokkos::View<std::uint64_t*, typename Space::memory_space> spins(
+      "spins", slots * ensemble.n_nodes * hamon::kMultispinLanes);
+  const auto host_thresholds = hamon::multispin_thresholds(
+      ensemble, std::vector<double>(static_cast<std::size_t>(slots), 0.9));
+  Kokkos::View<std::uint64_t*, typename Space::memory_space> thresholds("thresholds",
+                                                                        host_thresholds.size());
+  Kokkos::deep_copy(thresholds,
+                    Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        host_thresholds.data(), host_thresholds.size()));
+  hamon::multispin_sweep(space, m, spins, thresholds, 7, 0, 0);
+  const double seconds = timed_loop(state, space, [&](std::uint32_t round) {
+    hamon::multispin_sweep(space, m, spins, thresholds, 7, round + 1, 0);
+  });
+  state.counters["updates_per_ns"] = static_cast<double>(ensemble.n_nodes) *
+                                     hamon::kMultispinSystems * static_cast<double>(slots) *
+                                     static_cast<double>(state.iterations()) / seconds * 1e-9;
+}
+
+void multispin_args(benchmark::internal::Benchmark* b) {
+  for (int side : {8, 16}) b->Args({side, 32});
+  b->ArgNames({"L", "slots"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
 /// The yardstick, on the host: one plain scalar sweep per iteration.
 void plain_sweep(benchmark::State& state) {
   hamon::perf::time_plain_sweep(state, static_cast<int>(state.range(0)),
@@ -216,7 +255,8 @@ BENCHMARK(plain_sweep)->Apply(plain_args);
   BENCHMARK_TEMPLATE(sweep_lattice, Kokkos::Class)->Apply(lattice_sweep_args);          \
   BENCHMARK_TEMPLATE(sweep_lattice_portable, Kokkos::Class)->Apply(lattice_sweep_args); \
   BENCHMARK_TEMPLATE(energy, Kokkos::Class)->Apply(lattice_args);                       \
-  BENCHMARK_TEMPLATE(swap, Kokkos::Class)->Apply(lattice_args);
+  BENCHMARK_TEMPLATE(swap, Kokkos::Class)->Apply(lattice_args);                         \
+  BENCHMARK_TEMPLATE(multispin_sweep, Kokkos::Class)->Apply(multispin_args);
 HAMON_FOR_EACH_ENABLED_BACKEND(HAMON_BENCHMARK_BACKEND)
 #undef HAMON_BENCHMARK_BACKEND
 

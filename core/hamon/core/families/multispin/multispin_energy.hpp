@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Per-system energies of a multispin state (multispin_sweep.hpp's layout), in bit logic:
+// bond e of system b is unsatisfied where (s_i bit) ^ (s_j bit) ^ (negative bit) is 1 (and
+// the edge is present); a vertical counter per 64-bit lane adds those bits over the edges
+// for 64 systems at once, and E_b = J0 (2 unsatisfied_b - present_edges_b). Integers only:
+// the same on every backend.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "hamon/core/families/multispin/multispin_sweep.hpp"
+
+namespace hamon {
+
+namespace detail {
+
+/// The vertical counter's planes: enough for 2^31 - 1 edges.
+inline constexpr int kMultispinEdgePlanes = 31;
+
+template <class MemorySpace>
+struct MultispinUnsatisfied {
+  MultispinViews<MemorySpace> m;
+  Kokkos::View<const std::uint64_t*, MemorySpace> spins;
+  Kokkos::View<std::int64_t*, MemorySpace> out;  // [slot * 512 + system]
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t) const {
+    const std::int64_t slot = t / kMultispinLanes;
+    const int lane = static_cast<int>(t % kMultispinLanes);
+    const std::int64_t group = slot % m.n_groups, base = slot * m.n_nodes;
+    std::uint64_t planes[kMultispinEdgePlanes] = {};
+    int used = 0;
+    for (std::int64_t e = 0; e < m.n_edges(); ++e) {
+      const std::int64_t word = (e * m.n_groups + group) * kMultispinLanes + lane;
+      std::uint64_t bits = spins((base + m.edge_first(e)) * kMultispinLanes + lane) ^
+                           spins((base + m.edge_second(e)) * kMultispinLanes + lane) ^
+                           m.negative(word);
+      if (m.present.extent(0) != 0) bits &= m.present(word);
+      for (int p = 0; bits != 0; ++p) {  // ripple the carries up the planes
+        const std::uint64_t carry = planes[p] & bits;
+        planes[p] ^= bits;
+        bits = carry;
+        used = p + 1 > used ? p + 1 : used;
+      }
+    }
+    for (int b = 0; b < 64; ++b) {
+      std::int64_t count = 0;
+      for (int p = 0; p < used; ++p) count |= static_cast<std::int64_t>((planes[p] >> b) & 1u) << p;
+      out(slot * kMultispinSystems + lane * 64 + b) = count;
+    }
+  }
+};
+
+}  // namespace detail
+
+/// Every system's number of unsatisfied bonds, out[slot * 512 + system] (out sized n_slots
+/// * 512).
+template <class Space>
+void multispin_unsatisfied(
+    const Space& space, const MultispinDevice<typename Space::memory_space>& m,
+    const Kokkos::View<const std::uint64_t*, typename Space::memory_space>& spins,
+    const Kokkos::View<std::int64_t*, typename Space::memory_space>& out) {
+  const auto n_slots =
+      static_cast<std::int64_t>(spins.extent(0)) / (m.views.n_nodes * kMultispinLanes);
+  Kokkos::parallel_for(
+      "hamon::multispin_energies", Kokkos::RangePolicy<Space>(space, 0, n_slots * kMultispinLanes),
+      detail::MultispinUnsatisfied<typename Space::memory_space>{m.views, spins, out});
+}
+
+}  // namespace hamon

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: Apache-2.0
+// The multispin kernels (families/multispin/): every bit is its own instance's heat-bath
+// chain, checked against exact enumeration; the same bits on this space as on Serial;
+// replicas never share a draw; the bit-logic energies equal the instances' own energies;
+// packing refuses what it cannot hold.
+//
+// Tolerance of the enumeration test: each system's mean energy over 40 batches of 100
+// sweeps has a batch-means error (a 3 x 3 torus decorrelates in a few sweeps at beta 0.6,
+// so batches of 100 are independent), and z = (mean - exact) / error per system. The
+// systems of a word share their draws, so their errors share a common part: over seeds
+// 7..16 the mean of the ~700 z's scattered with a standard deviation of about 0.35 (both
+// signs), while each z stays a standard normal (variance 0.85..1.27). So: mean z within 1.2
+// (3.5 of that scatter), variance of z within [0.7, 1.5], no |z| above 6. A sampler at the
+// wrong temperature, with a wrong threshold or a wrong neighbour, moves every z the same
+// way by many units.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hamon/core/families/detail/host_vectors.hpp"
+#include "hamon/core/families/multispin/multispin_energy.hpp"
+#include "hamon/core/families/multispin/multispin_ensemble.hpp"
+#include "hamon/core/families/multispin/multispin_sweep.hpp"
+#include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/util/seeds.hpp"
+
+namespace {
+
+using Space = TEST_EXECSPACE;
+
+/// K instances of a 3 x 3 torus (three colours), +-1 couplings; every third instance diluted
+/// (each edge absent with probability 1/4) when `dilute`.
+std::vector<hamon::SpinModel> torus_instances(int count, bool dilute) {
+  std::vector<hamon::SpinModel> out;
+  for (int k = 0; k < count; ++k) {
+    const hamon::SpinModel lattice =
+        hamon::make_lattice({3, 3}, true, hamon::ValueDistribution::pm_one(100 + k));
+    if (!dilute || k % 3 != 0) {
+      out.push_back(lattice);
+      continue;
+    }
+    std::vector<hamon::Edge> edges = lattice.edges();
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+      if (hamon::splitmix64(7000 + 31 * k + e) % 4 == 0) edges[e].coupling = 0.0;
+    }
+    out.push_back(hamon::SpinModel::from_edges(9, edges));
+  }
+  return out;
+}
+
+/// n_slots words per node of random bits.
+Kokkos::View<std::uint64_t*, Space::memory_space> random_state(std::int64_t n_slots,
+                                                               std::int64_t n_nodes,
+                                                               std::uint64_t seed) {
+  Kokkos::View<std::uint64_t*, Space::memory_space> spins(
+      "spins", n_slots * n_nodes * hamon::kMultispinLanes);
+  auto host = Kokkos::create_mirror_view(spins);
+  for (std::size_t w = 0; w < host.extent(0); ++w) host(w) = hamon::splitmix64(seed ^ (w + 1));
+  Kokkos::deep_copy(spins, host);
+  return spins;
+}
+
+template <class S>
+Kokkos::View<const std::uint64_t*, typename S::memory_space> device_thresholds(
+    const hamon::MultispinEnsemble& e, const std::vector<double>& betas) {
+  const auto host = hamon::multispin_thresholds(e, betas);
+  Kokkos::View<std::uint64_t*, typename S::memory_space> out("thresholds", host.size());
+  Kokkos::deep_copy(out,
+                    Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        host.data(), host.size()));
+  return out;
+}
+
+/// The spins (+-1) of system `system` in slot `slot`.
+std::vector<std::int8_t> unpack(const Kokkos::View<std::uint64_t*, Kokkos::HostSpace>& spins,
+                                std::int64_t slot, std::int64_t n_nodes, std::int64_t system) {
+  std::vector<std::int8_t> out(static_cast<std::size_t>(n_nodes));
+  for (std::int64_t i = 0; i < n_nodes; ++i) {
+    const std::uint64_t word = spins((slot * n_nodes + i) * hamon::kMultispinLanes + system / 64);
+    out[static_cast<std::size_t>(i)] = ((word >> (system % 64)) & 1u) ? 1 : -1;
+  }
+  return out;
+}
+
+double exact_mean_energy(const hamon::SpinModel& model, double beta) {
+  double z = 0.0, e_sum = 0.0;
+  for (int bits = 0; bits < (1 << model.n_nodes()); ++bits) {
+    std::vector<std::int8_t> s(static_cast<std::size_t>(model.n_nodes()));
+    for (std::size_t i = 0; i < s.size(); ++i) s[i] = ((bits >> i) & 1) ? 1 : -1;
+    const double e = model.energy(s), w = std::exp(-beta * e);
+    z += w;
+    e_sum += w * e;
+  }
+  return e_sum / z;
+}
+
+void check_against_enumeration(bool dilute) {
+  const double beta = 0.6;
+  const auto instances = torus_instances(700, dilute);
+  const hamon::MultispinEnsemble e = hamon::pack_multispin(instances);
+  ASSERT_EQ(e.n_groups, 2);
+  ASSERT_EQ(e.diluted, dilute);
+  const Space space;
+  const auto m = hamon::make_multispin_device<Space>(e);
+  const auto spins = random_state(e.n_groups, e.n_nodes, 5);
+  const auto thresholds = device_thresholds<Space>(e, std::vector<double>(2, beta));
+  Kokkos::View<std::int64_t*, Space::memory_space> unsat("unsat", 2 * hamon::kMultispinSystems);
+  auto unsat_host = Kokkos::create_mirror_view(unsat);
+
+  constexpr int kBatches = 40, kPerBatch = 100, kBurnIn = 200;
+  std::vector<double> batch_sum(static_cast<std::size_t>(e.n_systems * kBatches), 0.0);
+  for (int sweep = 0; sweep < kBurnIn + kBatches * kPerBatch; ++sweep) {
+    hamon::multispin_sweep(space, m, spins, thresholds, 11, static_cast<std::uint32_t>(sweep), 0);
+    if (sweep < kBurnIn) continue;
+    hamon::multispin_unsatisfied(space, m, spins, unsat);
+    Kokkos::deep_copy(unsat_host, unsat);
+    const int batch = (sweep - kBurnIn) / kPerBatch;
+    for (std::int64_t s = 0; s < e.n_systems; ++s) {
+      const std::int64_t slot = s / hamon::kMultispinSystems, bit = s % hamon::kMultispinSystems;
+      const double energy =
+          e.coupling *
+          (2.0 * static_cast<double>(unsat_host(slot * hamon::kMultispinSystems + bit)) -
+           static_cast<double>(e.present_edges[static_cast<std::size_t>(s)]));
+      batch_sum[static_cast<std::size_t>(s * kBatches + batch)] += energy / kPerBatch;
+    }
+  }
+  double z_sum = 0.0, z_sq = 0.0, z_max = 0.0;
+  for (std::int64_t s = 0; s < e.n_systems; ++s) {
+    double mean = 0.0, sq = 0.0;
+    for (int b = 0; b < kBatches; ++b)
+      mean += batch_sum[static_cast<std::size_t>(s * kBatches + b)];
+    mean /= kBatches;
+    for (int b = 0; b < kBatches; ++b) {
+      const double d = batch_sum[static_cast<std::size_t>(s * kBatches + b)] - mean;
+      sq += d * d;
+    }
+    const double error = std::sqrt(sq / (kBatches - 1) / kBatches);
+    const double z =
+        (mean - exact_mean_energy(instances[static_cast<std::size_t>(s)], beta)) / error;
+    z_sum += z;
+    z_sq += z * z;
+    z_max = std::max(z_max, std::fabs(z));
+  }
+  const double n = static_cast<double>(e.n_systems), z_mean = z_sum / n;
+  const double z_var = z_sq / n - z_mean * z_mean;
+  EXPECT_LT(std::fabs(z_mean), 1.2) << "mean z over " << n << " systems";
+  EXPECT_GT(z_var, 0.7) << "variance of z";
+  EXPECT_LT(z_var, 1.5) << "variance of z";
+  EXPECT_LT(z_max, 6.0) << "largest |z|";
+}
+
+}  // namespace
+
+TEST(TEST_CATEGORY, multispin_every_bit_matches_enumeration) {
+  check_against_enumeration(false);
+}
+
+TEST(TEST_CATEGORY, multispin_diluted_bits_match_enumeration) {
+  check_against_enumeration(true);
+}
+
+TEST(TEST_CATEGORY, multispin_same_bits_as_serial) {
+  // A 3D +-J lattice, 600 instances (two groups), four temperatures x two replicas.
+  std::vector<hamon::SpinModel> instances;
+  for (int k = 0; k < 600; ++k) {
+    instances.push_back(hamon::make_lattice({4, 4, 4}, true, hamon::ValueDistribution::pm_one(k)));
+  }
+  const hamon::MultispinEnsemble e = hamon::pack_multispin(instances);
+  const std::vector<double> betas{0.2, 0.2, 0.2, 0.2, 0.5, 0.5, 0.5, 0.5,
+                                  0.8, 0.8, 0.8, 0.8, 1.1, 1.1, 1.1, 1.1};
+  const std::int64_t n_slots = static_cast<std::int64_t>(betas.size());
+  const auto run = [&](auto space, hamon::HostKernel kernel) {
+    using S = decltype(space);
+    const auto m = hamon::make_multispin_device<S>(e);
+    Kokkos::View<std::uint64_t*, typename S::memory_space> spins(
+        "spins", n_slots * e.n_nodes * hamon::kMultispinLanes);
+    Kokkos::deep_copy(spins, random_state(n_slots, e.n_nodes, 3));
+    const auto thresholds = device_thresholds<S>(e, betas);
+    for (std::uint32_t round = 0; round < 20; ++round) {
+      for (std::uint32_t sweep = 0; sweep < 2; ++sweep) {
+        hamon::multispin_sweep(space, m, spins, thresholds, 9, round, sweep, kernel);
+      }
+    }
+    Kokkos::View<std::int64_t*, typename S::memory_space> unsat("unsat",
+                                                                n_slots * hamon::kMultispinSystems);
+    hamon::multispin_unsatisfied(space, m, spins, unsat);
+    return std::make_pair(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), spins),
+                          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), unsat));
+  };
+  const auto [here_spins, here_unsat] = run(Space(), hamon::HostKernel::best);
+  // Serial's portable work items (what every device runs), and on a host space its vector
+  // path, on every instruction set this CPU runs: the same bits.
+  std::vector<std::pair<std::string, std::int64_t>> kernels{{"portable", 0}};
+#if HAMON_HOST_SIMD
+  for (std::int64_t target : hamon::detail::host_vector_targets()) {
+    kernels.push_back({hamon::detail::host_vector_target_name(target), target});
+  }
+#endif
+  for (const auto& [name, target] : kernels) {
+#if HAMON_HOST_SIMD
+    hamon::detail::restrict_host_vector_target(target);
+#endif
+    const auto [serial_spins, serial_unsat] =
+        run(Kokkos::Serial(), target == 0 ? hamon::HostKernel::portable : hamon::HostKernel::best);
+#if HAMON_HOST_SIMD
+    hamon::detail::restrict_host_vector_target(0);
+#endif
+    std::int64_t differ = 0;
+    for (std::size_t w = 0; w < here_spins.extent(0); ++w)
+      differ += here_spins(w) != serial_spins(w);
+    EXPECT_EQ(differ, 0) << "words differ from Serial's " << name << " kernel";
+    for (std::size_t k = 0; k < here_unsat.extent(0); ++k) {
+      ASSERT_EQ(here_unsat(k), serial_unsat(k))
+          << "unsatisfied bonds of system " << k << ", " << name;
+    }
+  }
+  // The bit-logic energies are the instances' own energies.
+  for (std::int64_t slot : {0, 13}) {
+    for (std::int64_t s : {0, 1, 511}) {
+      const std::int64_t system = (slot % e.n_groups) * hamon::kMultispinSystems + s;
+      const auto spins = unpack(here_spins, slot, e.n_nodes, s);
+      const double energy =
+          e.coupling * (2.0 * static_cast<double>(here_unsat(slot * hamon::kMultispinSystems + s)) -
+                        static_cast<double>(e.present_edges[static_cast<std::size_t>(system)]));
+      EXPECT_EQ(energy, hamon::multispin_energy(e, system, spins));
+      EXPECT_EQ(
+          energy,
+          instances[static_cast<std::size_t>(std::min<std::int64_t>(system, 599))].energy(spins));
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, multispin_replicas_never_share_a_draw) {
+  // Two slots of the same group (two replicas at one temperature) from the same start: the
+  // draws are per slot, so after one sweep the replicas differ in many systems.
+  std::vector<hamon::SpinModel> instances;
+  for (int k = 0; k < 512; ++k) {
+    instances.push_back(hamon::make_lattice({4, 4, 4}, true, hamon::ValueDistribution::pm_one(k)));
+  }
+  const hamon::MultispinEnsemble e = hamon::pack_multispin(instances);
+  const Space space;
+  const auto m = hamon::make_multispin_device<Space>(e);
+  const auto one = random_state(1, e.n_nodes, 4);
+  Kokkos::View<std::uint64_t*, Space::memory_space> spins("spins", 2 * one.extent(0));
+  Kokkos::deep_copy(Kokkos::subview(spins, std::make_pair(std::size_t{0}, one.extent(0))), one);
+  Kokkos::deep_copy(Kokkos::subview(spins, std::make_pair(one.extent(0), 2 * one.extent(0))), one);
+  hamon::multispin_sweep(space, m, spins, device_thresholds<Space>(e, {0.5, 0.5}), 1, 0, 0);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), spins);
+  std::int64_t different = 0;
+  for (std::size_t w = 0; w < one.extent(0); ++w) {
+    different += __builtin_popcountll(host(w) ^ host(w + one.extent(0)));
+  }
+  // Independent draws at beta 0.5 disagree on a sizeable fraction of the 64 x 512 spins.
+  EXPECT_GT(different, 64 * 512 / 10);
+}
+
+TEST(TEST_CATEGORY, multispin_packing_refuses_what_it_cannot_hold) {
+  const auto lattice = hamon::make_lattice({4, 4}, true, hamon::ValueDistribution::pm_one(1));
+  const auto refused = [](const std::vector<hamon::SpinModel>& instances, const std::string& want) {
+    try {
+      (void)hamon::pack_multispin(instances);
+      ADD_FAILURE() << "packed; expected an error naming: " << want;
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find(want), std::string::npos) << error.what();
+    }
+  };
+  refused({}, "no instances");
+  refused({lattice, hamon::make_lattice({4, 4}, true, hamon::ValueDistribution::constant(0.5))},
+          "instance 1: coupling magnitude 0.5");
+  refused({lattice, hamon::make_lattice({4, 4}, true, hamon::ValueDistribution::gaussian(3))},
+          "instance 1: its couplings have more than one magnitude");
+  refused({lattice, hamon::make_lattice({4, 4}, true, hamon::ValueDistribution::pm_one(2),
+                                        hamon::ValueDistribution::constant(0.3))},
+          "instance 1: it has fields");
+  refused({lattice, hamon::make_lattice({5, 4}, true, hamon::ValueDistribution::pm_one(2))},
+          "instance 1: its nodes or colouring differ");
+}
