@@ -25,6 +25,7 @@
 #include "hamon/core/families/detail/host_vectors.hpp"
 #include "hamon/core/families/multispin/multispin_energy.hpp"
 #include "hamon/core/families/multispin/multispin_ensemble.hpp"
+#include "hamon/core/families/multispin/multispin_swaps.hpp"
 #include "hamon/core/families/multispin/multispin_sweep.hpp"
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/util/seeds.hpp"
@@ -99,6 +100,55 @@ double exact_mean_energy(const hamon::SpinModel& model, double beta) {
   return e_sum / z;
 }
 
+constexpr int kBatches = 40, kPerBatch = 100, kBurnIn = 200;
+
+/// Per system, the batch means of its energy: add() once per measured round.
+struct EnergyBatches {
+  const hamon::MultispinEnsemble& e;
+  std::vector<double> sums;  // [system * kBatches + batch]
+
+  explicit EnergyBatches(const hamon::MultispinEnsemble& ensemble)
+      : e(ensemble), sums(static_cast<std::size_t>(ensemble.n_systems * kBatches), 0.0) {}
+
+  /// The unsatisfied bonds of slots [first_slot, first_slot + n_groups) (one rung).
+  void add(const Kokkos::View<std::int64_t*, Kokkos::HostSpace>& unsat, std::int64_t first_slot,
+           int batch) {
+    for (std::int64_t s = 0; s < e.n_systems; ++s) {
+      const std::int64_t u = unsat(first_slot * hamon::kMultispinSystems + s);
+      const double energy =
+          e.coupling * (2.0 * static_cast<double>(u) -
+                        static_cast<double>(e.present_edges[static_cast<std::size_t>(s)]));
+      sums[static_cast<std::size_t>(s * kBatches + batch)] += energy / kPerBatch;
+    }
+  }
+
+  /// Every system's z = (mean - exact) / batch-means error, checked as the file's comment says.
+  void expect_calibrated(const std::vector<hamon::SpinModel>& instances, double beta) const {
+    double z_sum = 0.0, z_sq = 0.0, z_max = 0.0;
+    for (std::int64_t s = 0; s < e.n_systems; ++s) {
+      double mean = 0.0, sq = 0.0;
+      for (int b = 0; b < kBatches; ++b) mean += sums[static_cast<std::size_t>(s * kBatches + b)];
+      mean /= kBatches;
+      for (int b = 0; b < kBatches; ++b) {
+        const double d = sums[static_cast<std::size_t>(s * kBatches + b)] - mean;
+        sq += d * d;
+      }
+      const double error = std::sqrt(sq / (kBatches - 1) / kBatches);
+      const double z =
+          (mean - exact_mean_energy(instances[static_cast<std::size_t>(s)], beta)) / error;
+      z_sum += z;
+      z_sq += z * z;
+      z_max = std::max(z_max, std::fabs(z));
+    }
+    const double n = static_cast<double>(e.n_systems), z_mean = z_sum / n;
+    const double z_var = z_sq / n - z_mean * z_mean;
+    EXPECT_LT(std::fabs(z_mean), 1.2) << "mean z over " << n << " systems at beta " << beta;
+    EXPECT_GT(z_var, 0.7) << "variance of z at beta " << beta;
+    EXPECT_LT(z_var, 1.5) << "variance of z at beta " << beta;
+    EXPECT_LT(z_max, 6.0) << "largest |z| at beta " << beta;
+  }
+};
+
 void check_against_enumeration(bool dilute) {
   const double beta = 0.6;
   const auto instances = torus_instances(700, dilute);
@@ -111,47 +161,15 @@ void check_against_enumeration(bool dilute) {
   const auto thresholds = device_thresholds<Space>(e, std::vector<double>(2, beta));
   Kokkos::View<std::int64_t*, Space::memory_space> unsat("unsat", 2 * hamon::kMultispinSystems);
   auto unsat_host = Kokkos::create_mirror_view(unsat);
-
-  constexpr int kBatches = 40, kPerBatch = 100, kBurnIn = 200;
-  std::vector<double> batch_sum(static_cast<std::size_t>(e.n_systems * kBatches), 0.0);
+  EnergyBatches batches(e);
   for (int sweep = 0; sweep < kBurnIn + kBatches * kPerBatch; ++sweep) {
     hamon::multispin_sweep(space, m, spins, thresholds, 11, static_cast<std::uint32_t>(sweep), 0);
     if (sweep < kBurnIn) continue;
     hamon::multispin_unsatisfied(space, m, spins, unsat);
     Kokkos::deep_copy(unsat_host, unsat);
-    const int batch = (sweep - kBurnIn) / kPerBatch;
-    for (std::int64_t s = 0; s < e.n_systems; ++s) {
-      const std::int64_t slot = s / hamon::kMultispinSystems, bit = s % hamon::kMultispinSystems;
-      const double energy =
-          e.coupling *
-          (2.0 * static_cast<double>(unsat_host(slot * hamon::kMultispinSystems + bit)) -
-           static_cast<double>(e.present_edges[static_cast<std::size_t>(s)]));
-      batch_sum[static_cast<std::size_t>(s * kBatches + batch)] += energy / kPerBatch;
-    }
+    batches.add(unsat_host, 0, (sweep - kBurnIn) / kPerBatch);
   }
-  double z_sum = 0.0, z_sq = 0.0, z_max = 0.0;
-  for (std::int64_t s = 0; s < e.n_systems; ++s) {
-    double mean = 0.0, sq = 0.0;
-    for (int b = 0; b < kBatches; ++b)
-      mean += batch_sum[static_cast<std::size_t>(s * kBatches + b)];
-    mean /= kBatches;
-    for (int b = 0; b < kBatches; ++b) {
-      const double d = batch_sum[static_cast<std::size_t>(s * kBatches + b)] - mean;
-      sq += d * d;
-    }
-    const double error = std::sqrt(sq / (kBatches - 1) / kBatches);
-    const double z =
-        (mean - exact_mean_energy(instances[static_cast<std::size_t>(s)], beta)) / error;
-    z_sum += z;
-    z_sq += z * z;
-    z_max = std::max(z_max, std::fabs(z));
-  }
-  const double n = static_cast<double>(e.n_systems), z_mean = z_sum / n;
-  const double z_var = z_sq / n - z_mean * z_mean;
-  EXPECT_LT(std::fabs(z_mean), 1.2) << "mean z over " << n << " systems";
-  EXPECT_GT(z_var, 0.7) << "variance of z";
-  EXPECT_LT(z_var, 1.5) << "variance of z";
-  EXPECT_LT(z_max, 6.0) << "largest |z|";
+  batches.expect_calibrated(instances, beta);
 }
 
 }  // namespace
@@ -279,4 +297,55 @@ TEST(TEST_CATEGORY, multispin_packing_refuses_what_it_cannot_hold) {
           "instance 1: it has fields");
   refused({lattice, hamon::make_lattice({5, 4}, true, hamon::ValueDistribution::pm_one(2))},
           "instance 1: its nodes or colouring differ");
+}
+
+TEST(TEST_CATEGORY, multispin_tempering_matches_enumeration_at_every_rung) {
+  // Four rungs, one replica, per-system DEO swaps every round: every rung's per-system
+  // energies against enumeration (the swaps must keep each rung's distribution exact), and
+  // the swaps accepted at a plausible rate.
+  const std::vector<double> betas{0.1, 0.4, 0.7, 1.0};
+  const auto instances = torus_instances(700, true);
+  const hamon::MultispinEnsemble e = hamon::pack_multispin(instances);
+  const hamon::MultispinLadder ladder{static_cast<std::int64_t>(betas.size()), 1, e.n_groups};
+  const Space space;
+  const auto m = hamon::make_multispin_device<Space>(e);
+  const auto spins = random_state(ladder.n_slots(), e.n_nodes, 8);
+  std::vector<double> slot_betas;
+  for (std::int64_t s = 0; s < ladder.n_slots(); ++s) {
+    slot_betas.push_back(betas[static_cast<std::size_t>((s / e.n_groups) % ladder.n_rungs)]);
+  }
+  const auto thresholds = device_thresholds<Space>(e, slot_betas);
+  Kokkos::View<double*, Space::memory_space> rung_betas("betas", betas.size());
+  Kokkos::deep_copy(rung_betas,
+                    Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        betas.data(), betas.size()));
+  Kokkos::View<std::int64_t*, Space::memory_space> unsat(
+      "unsat", ladder.n_slots() * hamon::kMultispinSystems);
+  Kokkos::View<std::uint64_t*, Space::memory_space> masks(
+      "masks", (ladder.n_rungs / 2) * ladder.n_replicas * ladder.n_groups * hamon::kMultispinLanes);
+  auto unsat_host = Kokkos::create_mirror_view(unsat);
+  std::vector<EnergyBatches> batches(betas.size(), EnergyBatches(e));
+  std::int64_t accepted = 0, attempted = 0;
+  for (int round = 0; round < kBurnIn + kBatches * kPerBatch; ++round) {
+    const auto r = static_cast<std::uint32_t>(round);
+    hamon::multispin_sweep(space, m, spins, thresholds, 21, r, 0);
+    hamon::multispin_unsatisfied(space, m, spins, unsat);
+    const std::int64_t pairs = hamon::multispin_swap_pass(space, ladder, e.coupling, rung_betas,
+                                                          spins, unsat, masks, 21, r);
+    if (round < kBurnIn) continue;
+    const auto mask_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), masks);
+    for (std::int64_t k = 0; k < pairs * ladder.n_groups * hamon::kMultispinLanes; ++k) {
+      accepted += __builtin_popcountll(mask_host(k));
+    }
+    attempted += pairs * ladder.n_groups * hamon::kMultispinSystems;
+    Kokkos::deep_copy(unsat_host, unsat);
+    for (std::size_t k = 0; k < betas.size(); ++k) {
+      batches[k].add(unsat_host, ladder.slot(static_cast<std::int64_t>(k), 0, 0),
+                     (round - kBurnIn) / kPerBatch);
+    }
+  }
+  for (std::size_t k = 0; k < betas.size(); ++k) batches[k].expect_calibrated(instances, betas[k]);
+  const double rate = static_cast<double>(accepted) / static_cast<double>(attempted);
+  EXPECT_GT(rate, 0.3) << "swap acceptance";
+  EXPECT_LT(rate, 0.95) << "swap acceptance";
 }
