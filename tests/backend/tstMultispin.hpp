@@ -25,6 +25,7 @@
 #include "hamon/core/families/detail/host_vectors.hpp"
 #include "hamon/core/families/multispin/multispin_energy.hpp"
 #include "hamon/core/families/multispin/multispin_ensemble.hpp"
+#include "hamon/core/families/multispin/multispin_overlaps.hpp"
 #include "hamon/core/families/multispin/multispin_swaps.hpp"
 #include "hamon/core/families/multispin/multispin_sweep.hpp"
 #include "hamon/core/model/model_builders.hpp"
@@ -77,6 +78,23 @@ Kokkos::View<const std::uint64_t*, typename S::memory_space> device_thresholds(
   return out;
 }
 
+/// The thresholds of every slot of `ladder` (slot s at rung (s / n_groups) % n_rungs) and
+/// the rungs' betas, in Space's memory.
+std::pair<Kokkos::View<const std::uint64_t*, Space::memory_space>,
+          Kokkos::View<const double*, Space::memory_space>>
+ladder_views(const hamon::MultispinEnsemble& e, const hamon::MultispinLadder& ladder,
+             const std::vector<double>& betas) {
+  std::vector<double> slot_betas;
+  for (std::int64_t s = 0; s < ladder.n_slots(); ++s) {
+    slot_betas.push_back(betas[static_cast<std::size_t>((s / e.n_groups) % ladder.n_rungs)]);
+  }
+  Kokkos::View<double*, Space::memory_space> rung_betas("betas", betas.size());
+  Kokkos::deep_copy(rung_betas,
+                    Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        betas.data(), betas.size()));
+  return {device_thresholds<Space>(e, slot_betas), rung_betas};
+}
+
 /// The spins (+-1) of system `system` in slot `slot`.
 std::vector<std::int8_t> unpack(const Kokkos::View<std::uint64_t*, Kokkos::HostSpace>& spins,
                                 std::int64_t slot, std::int64_t n_nodes, std::int64_t system) {
@@ -102,30 +120,25 @@ double exact_mean_energy(const hamon::SpinModel& model, double beta) {
 
 constexpr int kBatches = 40, kPerBatch = 100, kBurnIn = 200;
 
-/// Per system, the batch means of its energy: add() once per measured round.
-struct EnergyBatches {
-  const hamon::MultispinEnsemble& e;
+/// Per system, the batch means of one observable: add() once per measured round.
+struct SystemBatches {
+  std::int64_t n_systems;
   std::vector<double> sums;  // [system * kBatches + batch]
 
-  explicit EnergyBatches(const hamon::MultispinEnsemble& ensemble)
-      : e(ensemble), sums(static_cast<std::size_t>(ensemble.n_systems * kBatches), 0.0) {}
+  explicit SystemBatches(std::int64_t systems)
+      : n_systems(systems), sums(static_cast<std::size_t>(systems * kBatches), 0.0) {}
 
-  /// The unsatisfied bonds of slots [first_slot, first_slot + n_groups) (one rung).
-  void add(const Kokkos::View<std::int64_t*, Kokkos::HostSpace>& unsat, std::int64_t first_slot,
-           int batch) {
-    for (std::int64_t s = 0; s < e.n_systems; ++s) {
-      const std::int64_t u = unsat(first_slot * hamon::kMultispinSystems + s);
-      const double energy =
-          e.coupling * (2.0 * static_cast<double>(u) -
-                        static_cast<double>(e.present_edges[static_cast<std::size_t>(s)]));
-      sums[static_cast<std::size_t>(s * kBatches + batch)] += energy / kPerBatch;
+  template <class Value>
+  void add(int batch, const Value& value) {
+    for (std::int64_t s = 0; s < n_systems; ++s) {
+      sums[static_cast<std::size_t>(s * kBatches + batch)] += value(s) / kPerBatch;
     }
   }
 
   /// Every system's z = (mean - exact) / batch-means error, checked as the file's comment says.
-  void expect_calibrated(const std::vector<hamon::SpinModel>& instances, double beta) const {
+  void expect_calibrated(const std::vector<double>& exact, const std::string& what) const {
     double z_sum = 0.0, z_sq = 0.0, z_max = 0.0;
-    for (std::int64_t s = 0; s < e.n_systems; ++s) {
+    for (std::int64_t s = 0; s < n_systems; ++s) {
       double mean = 0.0, sq = 0.0;
       for (int b = 0; b < kBatches; ++b) mean += sums[static_cast<std::size_t>(s * kBatches + b)];
       mean /= kBatches;
@@ -133,21 +146,38 @@ struct EnergyBatches {
         const double d = sums[static_cast<std::size_t>(s * kBatches + b)] - mean;
         sq += d * d;
       }
-      const double error = std::sqrt(sq / (kBatches - 1) / kBatches);
       const double z =
-          (mean - exact_mean_energy(instances[static_cast<std::size_t>(s)], beta)) / error;
+          (mean - exact[static_cast<std::size_t>(s)]) / std::sqrt(sq / (kBatches - 1) / kBatches);
       z_sum += z;
       z_sq += z * z;
       z_max = std::max(z_max, std::fabs(z));
     }
-    const double n = static_cast<double>(e.n_systems), z_mean = z_sum / n;
+    const double n = static_cast<double>(n_systems), z_mean = z_sum / n;
     const double z_var = z_sq / n - z_mean * z_mean;
-    EXPECT_LT(std::fabs(z_mean), 1.2) << "mean z over " << n << " systems at beta " << beta;
-    EXPECT_GT(z_var, 0.7) << "variance of z at beta " << beta;
-    EXPECT_LT(z_var, 1.5) << "variance of z at beta " << beta;
-    EXPECT_LT(z_max, 6.0) << "largest |z| at beta " << beta;
+    EXPECT_LT(std::fabs(z_mean), 1.2) << "mean z over " << n << " systems: " << what;
+    EXPECT_GT(z_var, 0.7) << "variance of z: " << what;
+    EXPECT_LT(z_var, 1.5) << "variance of z: " << what;
+    EXPECT_LT(z_max, 6.0) << "largest |z|: " << what;
   }
 };
+
+/// Per system, its energy from the unsatisfied bonds of one rung's slots
+/// [first_slot, first_slot + n_groups).
+auto energy_of(const hamon::MultispinEnsemble& e,
+               const Kokkos::View<std::int64_t*, Kokkos::HostSpace>& unsat,
+               std::int64_t first_slot) {
+  return [&e, unsat, first_slot](std::int64_t s) {
+    const std::int64_t u = unsat(first_slot * hamon::kMultispinSystems + s);
+    return e.coupling * (2.0 * static_cast<double>(u) -
+                         static_cast<double>(e.present_edges[static_cast<std::size_t>(s)]));
+  };
+}
+
+std::vector<double> exact_energies(const std::vector<hamon::SpinModel>& instances, double beta) {
+  std::vector<double> out;
+  for (const auto& model : instances) out.push_back(exact_mean_energy(model, beta));
+  return out;
+}
 
 void check_against_enumeration(bool dilute) {
   const double beta = 0.6;
@@ -161,15 +191,15 @@ void check_against_enumeration(bool dilute) {
   const auto thresholds = device_thresholds<Space>(e, std::vector<double>(2, beta));
   Kokkos::View<std::int64_t*, Space::memory_space> unsat("unsat", 2 * hamon::kMultispinSystems);
   auto unsat_host = Kokkos::create_mirror_view(unsat);
-  EnergyBatches batches(e);
+  SystemBatches batches(e.n_systems);
   for (int sweep = 0; sweep < kBurnIn + kBatches * kPerBatch; ++sweep) {
     hamon::multispin_sweep(space, m, spins, thresholds, 11, static_cast<std::uint32_t>(sweep), 0);
     if (sweep < kBurnIn) continue;
     hamon::multispin_unsatisfied(space, m, spins, unsat);
     Kokkos::deep_copy(unsat_host, unsat);
-    batches.add(unsat_host, 0, (sweep - kBurnIn) / kPerBatch);
+    batches.add((sweep - kBurnIn) / kPerBatch, energy_of(e, unsat_host, 0));
   }
-  batches.expect_calibrated(instances, beta);
+  batches.expect_calibrated(exact_energies(instances, beta), "energy");
 }
 
 }  // namespace
@@ -310,21 +340,13 @@ TEST(TEST_CATEGORY, multispin_tempering_matches_enumeration_at_every_rung) {
   const Space space;
   const auto m = hamon::make_multispin_device<Space>(e);
   const auto spins = random_state(ladder.n_slots(), e.n_nodes, 8);
-  std::vector<double> slot_betas;
-  for (std::int64_t s = 0; s < ladder.n_slots(); ++s) {
-    slot_betas.push_back(betas[static_cast<std::size_t>((s / e.n_groups) % ladder.n_rungs)]);
-  }
-  const auto thresholds = device_thresholds<Space>(e, slot_betas);
-  Kokkos::View<double*, Space::memory_space> rung_betas("betas", betas.size());
-  Kokkos::deep_copy(rung_betas,
-                    Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                        betas.data(), betas.size()));
+  const auto [thresholds, rung_betas] = ladder_views(e, ladder, betas);
   Kokkos::View<std::int64_t*, Space::memory_space> unsat(
       "unsat", ladder.n_slots() * hamon::kMultispinSystems);
   Kokkos::View<std::uint64_t*, Space::memory_space> masks(
       "masks", (ladder.n_rungs / 2) * ladder.n_replicas * ladder.n_groups * hamon::kMultispinLanes);
   auto unsat_host = Kokkos::create_mirror_view(unsat);
-  std::vector<EnergyBatches> batches(betas.size(), EnergyBatches(e));
+  std::vector<SystemBatches> batches(betas.size(), SystemBatches(e.n_systems));
   std::int64_t accepted = 0, attempted = 0;
   for (int round = 0; round < kBurnIn + kBatches * kPerBatch; ++round) {
     const auto r = static_cast<std::uint32_t>(round);
@@ -340,12 +362,87 @@ TEST(TEST_CATEGORY, multispin_tempering_matches_enumeration_at_every_rung) {
     attempted += pairs * ladder.n_groups * hamon::kMultispinSystems;
     Kokkos::deep_copy(unsat_host, unsat);
     for (std::size_t k = 0; k < betas.size(); ++k) {
-      batches[k].add(unsat_host, ladder.slot(static_cast<std::int64_t>(k), 0, 0),
-                     (round - kBurnIn) / kPerBatch);
+      batches[k].add((round - kBurnIn) / kPerBatch,
+                     energy_of(e, unsat_host, ladder.slot(static_cast<std::int64_t>(k), 0, 0)));
     }
   }
-  for (std::size_t k = 0; k < betas.size(); ++k) batches[k].expect_calibrated(instances, betas[k]);
+  for (std::size_t k = 0; k < betas.size(); ++k) {
+    batches[k].expect_calibrated(exact_energies(instances, betas[k]),
+                                 "energy at beta " + std::to_string(betas[k]));
+  }
   const double rate = static_cast<double>(accepted) / static_cast<double>(attempted);
   EXPECT_GT(rate, 0.3) << "swap acceptance";
   EXPECT_LT(rate, 0.95) << "swap acceptance";
+}
+
+TEST(TEST_CATEGORY, multispin_overlaps_match_enumeration) {
+  // Two rungs x two replicas with swaps: per system and rung, <q^2> and the link overlap
+  // <Q> against enumeration, <q^2> = sum_ij <s_i s_j>^2 / N^2 and <Q> = sum_(i,j) <s_i s_j>^2
+  // / N_edges (independent replicas).
+  const std::vector<double> betas{0.3, 0.7};
+  const auto instances = torus_instances(700, true);
+  const hamon::MultispinEnsemble e = hamon::pack_multispin(instances);
+  const hamon::MultispinLadder ladder{2, 2, e.n_groups};
+  const Space space;
+  const auto m = hamon::make_multispin_device<Space>(e);
+  const auto spins = random_state(ladder.n_slots(), e.n_nodes, 12);
+  const auto [thresholds, rung_betas] = ladder_views(e, ladder, betas);
+  const std::int64_t per_rung = ladder.n_groups * hamon::kMultispinSystems;
+  Kokkos::View<std::int64_t*, Space::memory_space> unsat("unsat", ladder.n_slots() * 512),
+      disagree("disagree", ladder.n_rungs * per_rung), links("links", ladder.n_rungs * per_rung);
+  Kokkos::View<std::uint64_t*, Space::memory_space> masks(
+      "masks", ladder.n_replicas * ladder.n_groups * hamon::kMultispinLanes);
+  const double n = static_cast<double>(e.n_nodes), n_edges = static_cast<double>(e.n_edges());
+  std::vector<SystemBatches> q2(2, SystemBatches(e.n_systems)), link(2, SystemBatches(e.n_systems));
+  for (int round = 0; round < kBurnIn + kBatches * kPerBatch; ++round) {
+    const auto r = static_cast<std::uint32_t>(round);
+    hamon::multispin_sweep(space, m, spins, thresholds, 31, r, 0);
+    hamon::multispin_unsatisfied(space, m, spins, unsat);
+    hamon::multispin_swap_pass(space, ladder, e.coupling, rung_betas, spins, unsat, masks, 31, r);
+    if (round < kBurnIn) continue;
+    hamon::multispin_overlap_counts(space, m, ladder, spins, disagree, links);
+    const auto d = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disagree);
+    const auto l = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), links);
+    const int batch = (round - kBurnIn) / kPerBatch;
+    for (std::int64_t k = 0; k < 2; ++k) {
+      q2[k].add(batch, [&](std::int64_t s) {
+        const double q = 1.0 - 2.0 * static_cast<double>(d(k * per_rung + s)) / n;
+        return q * q;
+      });
+      link[k].add(batch, [&](std::int64_t s) {
+        return 1.0 - 2.0 * static_cast<double>(l(k * per_rung + s)) / n_edges;
+      });
+    }
+  }
+  for (std::size_t k = 0; k < betas.size(); ++k) {
+    std::vector<double> exact_q2, exact_link;
+    for (const auto& model : instances) {
+      // <s_i s_j> by enumeration.
+      const auto nodes = static_cast<std::size_t>(model.n_nodes());
+      std::vector<double> c(nodes * nodes, 0.0);
+      double z = 0.0;
+      for (int bits = 0; bits < (1 << nodes); ++bits) {
+        std::vector<std::int8_t> s(nodes);
+        for (std::size_t i = 0; i < nodes; ++i) s[i] = ((bits >> i) & 1) ? 1 : -1;
+        const double w = std::exp(-betas[k] * model.energy(s));
+        z += w;
+        for (std::size_t i = 0; i < nodes; ++i) {
+          for (std::size_t j = 0; j < nodes; ++j) c[i * nodes + j] += w * s[i] * s[j];
+        }
+      }
+      double sum = 0.0, on_links = 0.0;
+      for (double x : c) sum += (x / z) * (x / z);
+      for (std::int64_t edge = 0; edge < e.n_edges(); ++edge) {
+        const double x =
+            c[static_cast<std::size_t>(e.edge_first[static_cast<std::size_t>(edge)]) * nodes +
+              static_cast<std::size_t>(e.edge_second[static_cast<std::size_t>(edge)])] /
+            z;
+        on_links += x * x;
+      }
+      exact_q2.push_back(sum / (n * n));
+      exact_link.push_back(on_links / n_edges);
+    }
+    q2[k].expect_calibrated(exact_q2, "q^2 at beta " + std::to_string(betas[k]));
+    link[k].expect_calibrated(exact_link, "link overlap at beta " + std::to_string(betas[k]));
+  }
 }

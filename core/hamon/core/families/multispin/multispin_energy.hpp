@@ -15,8 +15,30 @@ namespace hamon {
 
 namespace detail {
 
-/// The vertical counter's planes: enough for 2^31 - 1 edges.
-inline constexpr int kMultispinEdgePlanes = 31;
+/// A vertical counter of one 64-bit lane: 64 counts side by side, bit p of count b in bit b
+/// of plane p; enough planes for 2^31 - 1 inputs.
+struct MultispinCounter {
+  static constexpr int kPlanes = 31;
+  std::uint64_t planes[kPlanes] = {};
+  int used = 0;
+
+  /// Adds one to the counts of the bits set in `bits` (the carries ripple up).
+  KOKKOS_INLINE_FUNCTION void add(std::uint64_t bits) {
+    for (int p = 0; bits != 0; ++p) {
+      const std::uint64_t carry = planes[p] & bits;
+      planes[p] ^= bits;
+      bits = carry;
+      used = p + 1 > used ? p + 1 : used;
+    }
+  }
+
+  /// Count b.
+  KOKKOS_INLINE_FUNCTION std::int64_t count(int b) const {
+    std::int64_t out = 0;
+    for (int p = 0; p < used; ++p) out |= static_cast<std::int64_t>((planes[p] >> b) & 1u) << p;
+    return out;
+  }
+};
 
 template <class MemorySpace>
 struct MultispinUnsatisfied {
@@ -28,26 +50,17 @@ struct MultispinUnsatisfied {
     const std::int64_t slot = t / kMultispinLanes;
     const int lane = static_cast<int>(t % kMultispinLanes);
     const std::int64_t group = slot % m.n_groups, base = slot * m.n_nodes;
-    std::uint64_t planes[kMultispinEdgePlanes] = {};
-    int used = 0;
+    MultispinCounter unsatisfied;
     for (std::int64_t e = 0; e < m.n_edges(); ++e) {
       const std::int64_t word = (e * m.n_groups + group) * kMultispinLanes + lane;
       std::uint64_t bits = spins((base + m.edge_first(e)) * kMultispinLanes + lane) ^
                            spins((base + m.edge_second(e)) * kMultispinLanes + lane) ^
                            m.negative(word);
       if (m.present.extent(0) != 0) bits &= m.present(word);
-      for (int p = 0; bits != 0; ++p) {  // ripple the carries up the planes
-        const std::uint64_t carry = planes[p] & bits;
-        planes[p] ^= bits;
-        bits = carry;
-        used = p + 1 > used ? p + 1 : used;
-      }
+      unsatisfied.add(bits);
     }
-    for (int b = 0; b < 64; ++b) {
-      std::int64_t count = 0;
-      for (int p = 0; p < used; ++p) count |= static_cast<std::int64_t>((planes[p] >> b) & 1u) << p;
-      out(slot * kMultispinSystems + lane * 64 + b) = count;
-    }
+    for (int b = 0; b < 64; ++b)
+      out(slot * kMultispinSystems + lane * 64 + b) = unsatisfied.count(b);
   }
 };
 

@@ -4,6 +4,7 @@
 // library (policies/src/multispin_backend.cpp.in) compiles them, Cuda included.
 
 #include "hamon/core/families/multispin/multispin_energy.hpp"
+#include "hamon/core/families/multispin/multispin_overlaps.hpp"
 #include "hamon/core/families/multispin/multispin_swaps.hpp"
 #include "hamon/core/families/multispin/multispin_sweep.hpp"
 
@@ -26,4 +27,9 @@
       const Kokkos::View<std::uint64_t*, SPACE::memory_space>&,                                \
       const Kokkos::View<std::int64_t*, SPACE::memory_space>&,                                 \
       const Kokkos::View<std::uint64_t*, SPACE::memory_space>&, std::uint64_t, std::uint32_t); \
+  template void multispin_overlap_counts<SPACE>(                                               \
+      const SPACE&, const MultispinDevice<SPACE::memory_space>&, const MultispinLadder&,       \
+      const Kokkos::View<const std::uint64_t*, SPACE::memory_space>&,                          \
+      const Kokkos::View<std::int64_t*, SPACE::memory_space>&,                                 \
+      const Kokkos::View<std::int64_t*, SPACE::memory_space>&, std::int64_t, std::int64_t);    \
   }

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Two-replica overlaps of a multispin state, per system, by vertical counters: with
+// x_i = a_i ^ b_i (1 where replicas a and b disagree at node i),
+//   site overlap  q_b = 1 - 2 D_b / N,        D_b = sum_i x_i (bit b);
+//   link overlap  Q_b = 1 - 2 L_b / N_edges,  L_b = sum_(i,j) (x_i ^ x_j) (bit b), every edge
+//                 of the shared graph (present or not in the instance: the lattice's links).
+// Integers only: the same on every backend. The slots follow multispin_swaps.hpp's layout.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "hamon/core/families/multispin/multispin_energy.hpp"
+#include "hamon/core/families/multispin/multispin_swaps.hpp"
+
+namespace hamon {
+
+namespace detail {
+
+/// Item t = ((rung, group), lane) of replica pair (replica_a, replica_b).
+template <class MemorySpace>
+struct MultispinOverlapCounts {
+  MultispinViews<MemorySpace> m;
+  MultispinLadder ladder;
+  Kokkos::View<const std::uint64_t*, MemorySpace> spins;
+  Kokkos::View<std::int64_t*, MemorySpace> disagree;  // [(rung * n_groups + group) * 512 + b]
+  Kokkos::View<std::int64_t*, MemorySpace> links;     // the same layout
+  std::int64_t replica_a = 0, replica_b = 1;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t) const {
+    const int lane = static_cast<int>(t % kMultispinLanes);
+    const std::int64_t block = t / kMultispinLanes;
+    const std::int64_t group = block % ladder.n_groups, rung = block / ladder.n_groups;
+    const std::int64_t a = ladder.slot(rung, replica_a, group) * m.n_nodes;
+    const std::int64_t b = ladder.slot(rung, replica_b, group) * m.n_nodes;
+    const auto differ = [&](std::int64_t node) {
+      return spins((a + node) * kMultispinLanes + lane) ^
+             spins((b + node) * kMultispinLanes + lane);
+    };
+    MultispinCounter sites, bonds;
+    for (std::int64_t i = 0; i < m.n_nodes; ++i) sites.add(differ(i));
+    for (std::int64_t e = 0; e < m.n_edges(); ++e) {
+      bonds.add(differ(m.edge_first(e)) ^ differ(m.edge_second(e)));
+    }
+    const std::int64_t out = block * kMultispinSystems + 64 * lane;
+    for (int bit = 0; bit < 64; ++bit) {
+      disagree(out + bit) = sites.count(bit);
+      links(out + bit) = bonds.count(bit);
+    }
+  }
+};
+
+}  // namespace detail
+
+/// Per rung, group and system, the nodes where replicas `replica_a` and `replica_b` disagree
+/// (`disagree`) and the edges whose two ends' disagreement differs (`links`); both sized
+/// n_rungs * n_groups * 512.
+template <class Space>
+void multispin_overlap_counts(
+    const Space& space, const MultispinDevice<typename Space::memory_space>& m,
+    const MultispinLadder& ladder,
+    const Kokkos::View<const std::uint64_t*, typename Space::memory_space>& spins,
+    const Kokkos::View<std::int64_t*, typename Space::memory_space>& disagree,
+    const Kokkos::View<std::int64_t*, typename Space::memory_space>& links,
+    std::int64_t replica_a = 0, std::int64_t replica_b = 1) {
+  Kokkos::parallel_for(
+      "hamon::multispin_overlaps",
+      Kokkos::RangePolicy<Space>(space, 0, ladder.n_rungs * ladder.n_groups * kMultispinLanes),
+      detail::MultispinOverlapCounts<typename Space::memory_space>{m.views, ladder, spins, disagree,
+                                                                   links, replica_a, replica_b});
+}
+
+}  // namespace hamon
