@@ -45,6 +45,9 @@
 #include "hamon/backend_list.hpp"
 #include "hamon/core/families/energy.hpp"
 #include "hamon/core/families/gibbs_sweep.hpp"
+#include "hamon/core/families/multispin/multispin_energy.hpp"
+#include "hamon/core/families/multispin/multispin_overlaps.hpp"
+#include "hamon/core/families/multispin/multispin_swaps.hpp"
 #include "hamon/core/families/multispin/multispin_sweep.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/model_builders.hpp"
@@ -202,6 +205,78 @@ void multispin_sweep(benchmark::State& state) {
                                      static_cast<double>(state.iterations()) / seconds * 1e-9;
 }
 
+/// The whole multispin round of an ensemble study: 512 +-J instances of an L^3 lattice, 16
+/// rungs x 2 replicas; per round one sweep of every slot, the energies, one DEO swap pass
+/// and the two replicas' overlaps at every rung. Rate: L^3 x 512 x 32 updates per round.
+template <class Space>
+void multispin_round(benchmark::State& state) {
+  const int side = static_cast<int>(state.range(0));
+  const hamon::MultispinLadder ladder{state.range(1), 2, 1};
+  std::vector<hamon::SpinModel> instances;
+  for (int k = 0; k < hamon::kMultispinSystems; ++k) {
+    instances.push_back(
+        hamon::make_lattice({side, side, side}, true, hamon::ValueDistribution::pm_one(k)));
+  }
+  const auto ensemble = hamon::pack_multispin(instances);
+  using M = typename Space::memory_space;
+  const Space space;
+  const auto m = hamon::make_multispin_device<Space>(ensemble);
+  Kokkos::View<std::uint64_t*, M> spins(
+      "spins", ladder.n_slots() * ensemble.n_nodes * hamon::kMultispinLanes);
+  std::vector<double> betas, slot_betas;
+  for (std::int64_t k = 0; k < ladder.n_rungs; ++k) betas.push_back(0.2 + 0.06 * k);
+  for (std::int64_t s = 0; s < ladder.n_slots(); ++s) {
+    slot_betas.push_back(betas[static_cast<std::size_t>(s % ladder.n_rungs)]);
+  }
+  const auto host_thresholds = hamon::multispin_thresholds(ensemble, slot_betas);
+  Kokkos::View<std::uint64_t*, M> thresholds("thresholds", host_thresholds.size());
+  Kokkos::deep_copy(thresholds,
+                    Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        host_thresholds.data(), host_thresholds.size()));
+  Kokkos::View<double*, M> rung_betas("betas", betas.size());
+  Kokkos::deep_copy(rung_betas,
+                    Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        betas.data(), betas.size()));
+  const std::int64_t per_rung = hamon::kMultispinSystems;
+  Kokkos::View<std::int64_t*, M> unsat("unsat", ladder.n_slots() * per_rung),
+      disagree("disagree", ladder.n_rungs * per_rung), links("links", ladder.n_rungs * per_rung);
+  Kokkos::View<std::uint64_t*, M> masks("masks", ladder.n_rungs * 2 * hamon::kMultispinLanes);
+  const auto round = [&](std::uint32_t r) {
+    hamon::multispin_sweep(space, m, spins, thresholds, 7, r, 0);
+    hamon::multispin_unsatisfied(space, m, spins, unsat);
+    hamon::multispin_swap_pass(space, ladder, ensemble.coupling, rung_betas, spins, unsat, masks, 7,
+                               r);
+    hamon::multispin_overlap_counts(space, m, ladder, spins, disagree, links);
+  };
+  round(0);
+  const double seconds = timed_loop(state, space, [&](std::uint32_t r) { round(r + 1); });
+  state.counters["updates_per_ns"] = static_cast<double>(ensemble.n_nodes) *
+                                     hamon::kMultispinSystems *
+                                     static_cast<double>(ladder.n_slots()) *
+                                     static_cast<double>(state.iterations()) / seconds * 1e-9;
+}
+
+/// The byte engine's round loop on one instance of the same ensemble (16 chains x 2
+/// replicas, one sweep per round, overlaps): what multispin_round replaces 512 of.
+template <class Space>
+void byte_ensemble_round(benchmark::State& state) {
+  const int side = static_cast<int>(state.range(0));
+  const hamon::SpinModel model =
+      hamon::make_lattice({side, side, side}, true, hamon::ValueDistribution::pm_one(0));
+  hamon::NrptOptions options;
+  options.n_chains = static_cast<std::int32_t>(state.range(1));
+  options.n_replicas = 2;
+  options.n_expl = 1;
+  options.n_rounds = 200;
+  options.seed = 7;
+  options.beta_max = 1.1;
+  state.counters["updates_per_ns"] = hamon::perf::nrpt_updates_per_ns<Space>(state, model, options);
+}
+
+void multispin_round_args(benchmark::internal::Benchmark* b) {
+  b->Args({8, 16})->ArgNames({"L", "rungs"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
 void multispin_args(benchmark::internal::Benchmark* b) {
   for (int side : {8, 16}) b->Args({side, 32});
   b->ArgNames({"L", "slots"})->UseManualTime()->Unit(benchmark::kMicrosecond);
@@ -256,7 +331,9 @@ BENCHMARK(plain_sweep)->Apply(plain_args);
   BENCHMARK_TEMPLATE(sweep_lattice_portable, Kokkos::Class)->Apply(lattice_sweep_args); \
   BENCHMARK_TEMPLATE(energy, Kokkos::Class)->Apply(lattice_args);                       \
   BENCHMARK_TEMPLATE(swap, Kokkos::Class)->Apply(lattice_args);                         \
-  BENCHMARK_TEMPLATE(multispin_sweep, Kokkos::Class)->Apply(multispin_args);
+  BENCHMARK_TEMPLATE(multispin_sweep, Kokkos::Class)->Apply(multispin_args);            \
+  BENCHMARK_TEMPLATE(multispin_round, Kokkos::Class)->Apply(multispin_round_args);      \
+  BENCHMARK_TEMPLATE(byte_ensemble_round, Kokkos::Class)->Apply(multispin_round_args);
 HAMON_FOR_EACH_ENABLED_BACKEND(HAMON_BENCHMARK_BACKEND)
 #undef HAMON_BENCHMARK_BACKEND
 

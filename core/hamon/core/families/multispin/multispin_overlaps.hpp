@@ -17,7 +17,7 @@ namespace hamon {
 
 namespace detail {
 
-/// Item t = ((rung, group), lane) of replica pair (replica_a, replica_b).
+/// Item t = (rung, group) of replica pair (replica_a, replica_b).
 template <class MemorySpace>
 struct MultispinOverlapCounts {
   MultispinViews<MemorySpace> m;
@@ -27,25 +27,35 @@ struct MultispinOverlapCounts {
   Kokkos::View<std::int64_t*, MemorySpace> links;     // the same layout
   std::int64_t replica_a = 0, replica_b = 1;
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t) const {
-    const int lane = static_cast<int>(t % kMultispinLanes);
-    const std::int64_t block = t / kMultispinLanes;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t block) const {
     const std::int64_t group = block % ladder.n_groups, rung = block / ladder.n_groups;
     const std::int64_t a = ladder.slot(rung, replica_a, group) * m.n_nodes;
     const std::int64_t b = ladder.slot(rung, replica_b, group) * m.n_nodes;
-    const auto differ = [&](std::int64_t node) {
-      return spins((a + node) * kMultispinLanes + lane) ^
-             spins((b + node) * kMultispinLanes + lane);
+    const auto differ = [&](std::int64_t node, std::uint64_t(&x)[kMultispinLanes]) {
+      const std::uint64_t* s = &spins((a + node) * kMultispinLanes);
+      const std::uint64_t* t = &spins((b + node) * kMultispinLanes);
+      for (int l = 0; l < kMultispinLanes; ++l) x[l] = s[l] ^ t[l];
     };
     MultispinCounter sites, bonds;
-    for (std::int64_t i = 0; i < m.n_nodes; ++i) sites.add(differ(i));
-    for (std::int64_t e = 0; e < m.n_edges(); ++e) {
-      bonds.add(differ(m.edge_first(e)) ^ differ(m.edge_second(e)));
+    std::uint64_t x[kMultispinLanes], y[kMultispinLanes];
+    for (std::int64_t i = 0; i < m.n_nodes; ++i) {
+      differ(i, x);
+      sites.add(x);
     }
-    const std::int64_t out = block * kMultispinSystems + 64 * lane;
-    for (int bit = 0; bit < 64; ++bit) {
-      disagree(out + bit) = sites.count(bit);
-      links(out + bit) = bonds.count(bit);
+    for (std::int64_t e = 0; e < m.n_edges(); ++e) {
+      differ(m.edge_first(e), x);
+      differ(m.edge_second(e), y);
+      for (int l = 0; l < kMultispinLanes; ++l) x[l] ^= y[l];
+      bonds.add(x);
+    }
+    sites.flush();
+    bonds.flush();
+    const std::int64_t out = block * kMultispinSystems;
+    for (int l = 0; l < kMultispinLanes; ++l) {
+      for (int bit = 0; bit < 64; ++bit) {
+        disagree(out + 64 * l + bit) = sites.count(l, bit);
+        links(out + 64 * l + bit) = bonds.count(l, bit);
+      }
     }
   }
 };
@@ -63,11 +73,10 @@ void multispin_overlap_counts(
     const Kokkos::View<std::int64_t*, typename Space::memory_space>& disagree,
     const Kokkos::View<std::int64_t*, typename Space::memory_space>& links,
     std::int64_t replica_a = 0, std::int64_t replica_b = 1) {
-  Kokkos::parallel_for(
-      "hamon::multispin_overlaps",
-      Kokkos::RangePolicy<Space>(space, 0, ladder.n_rungs * ladder.n_groups * kMultispinLanes),
-      detail::MultispinOverlapCounts<typename Space::memory_space>{m.views, ladder, spins, disagree,
-                                                                   links, replica_a, replica_b});
+  Kokkos::parallel_for("hamon::multispin_overlaps",
+                       Kokkos::RangePolicy<Space>(space, 0, ladder.n_rungs * ladder.n_groups),
+                       detail::MultispinOverlapCounts<typename Space::memory_space>{
+                           m.views, ladder, spins, disagree, links, replica_a, replica_b});
 }
 
 }  // namespace hamon
