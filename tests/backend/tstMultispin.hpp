@@ -25,6 +25,7 @@
 #include "hamon/core/families/detail/host_vectors.hpp"
 #include "hamon/core/families/multispin/multispin_energy.hpp"
 #include "hamon/core/families/multispin/multispin_ensemble.hpp"
+#include "hamon/core/families/multispin/multispin_index_process.hpp"
 #include "hamon/core/families/multispin/multispin_overlaps.hpp"
 #include "hamon/core/families/multispin/multispin_swaps.hpp"
 #include "hamon/core/families/multispin/multispin_sweep.hpp"
@@ -348,14 +349,18 @@ TEST(TEST_CATEGORY, multispin_tempering_matches_enumeration_at_every_rung) {
   auto unsat_host = Kokkos::create_mirror_view(unsat);
   std::vector<SystemBatches> batches(betas.size(), SystemBatches(e.n_systems));
   std::int64_t accepted = 0, attempted = 0;
+  hamon::MultispinIndexProcess index(ladder);
   for (int round = 0; round < kBurnIn + kBatches * kPerBatch; ++round) {
     const auto r = static_cast<std::uint32_t>(round);
     hamon::multispin_sweep(space, m, spins, thresholds, 21, r, 0);
     hamon::multispin_unsatisfied(space, m, spins, unsat);
     const std::int64_t pairs = hamon::multispin_swap_pass(space, ladder, e.coupling, rung_betas,
                                                           spins, unsat, masks, 21, r);
-    if (round < kBurnIn) continue;
     const auto mask_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), masks);
+    index.record(
+        std::vector<std::uint64_t>(mask_host.data(), mask_host.data() + mask_host.extent(0)),
+        round % 2, pairs);
+    if (round < kBurnIn) continue;
     for (std::int64_t k = 0; k < pairs * ladder.n_groups * hamon::kMultispinLanes; ++k) {
       accepted += __builtin_popcountll(mask_host(k));
     }
@@ -373,6 +378,33 @@ TEST(TEST_CATEGORY, multispin_tempering_matches_enumeration_at_every_rung) {
   const double rate = static_cast<double>(accepted) / static_cast<double>(attempted);
   EXPECT_GT(rate, 0.3) << "swap acceptance";
   EXPECT_LT(rate, 0.95) << "swap acceptance";
+  // Every instance's machines travel its own ladder: each made round trips, and the machines
+  // at its rungs are a permutation of 0 .. 3.
+  std::int64_t fewest = 1 << 30;
+  for (std::int64_t s = 0; s < e.n_systems; ++s) {
+    fewest = std::min(fewest, index.round_trips(0, s));
+    std::vector<int> seen(4, 0);
+    for (std::int64_t k = 0; k < 4; ++k)
+      ++seen[static_cast<std::size_t>(index.machine_at(0, s, k))];
+    EXPECT_EQ(seen, std::vector<int>(4, 1)) << "system " << s;
+  }
+  EXPECT_GT(fewest, 10) << "round trips of the slowest instance in 4200 rounds";
+}
+
+TEST(TEST_CATEGORY, multispin_round_trips_counted_per_system) {
+  // Two rungs; systems 0..63 of lane 0 swap at every pass, the rest never: a swapping system's
+  // machine 0 goes up at the first pass and comes back at the second (one round trip), and
+  // each later pass completes one more (machines 1 and 0 in turn).
+  const hamon::MultispinLadder ladder{2, 1, 1};
+  hamon::MultispinIndexProcess index(ladder);
+  std::vector<std::uint64_t> masks(hamon::kMultispinLanes, 0);
+  masks[0] = ~std::uint64_t{0};
+  for (int pass = 0; pass < 5; ++pass) index.record(masks, 0, 1);
+  EXPECT_EQ(index.round_trips(0, 0), 4);
+  EXPECT_EQ(index.round_trips(0, 63), 4);
+  EXPECT_EQ(index.round_trips(0, 64), 0);
+  EXPECT_EQ(index.machine_at(0, 0, 0), 1);  // five exchanges: machine 1 at the bottom
+  EXPECT_EQ(index.machine_at(0, 64, 0), 0);
 }
 
 TEST(TEST_CATEGORY, multispin_overlaps_match_enumeration) {
