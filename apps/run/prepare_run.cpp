@@ -34,11 +34,6 @@ void check_against_model(const ExperimentConfig& config, const SpinModel& model)
       config.fail("nrpt.cluster_moves",
                   "houdayer cluster moves flip Ising spins; kind " + kind + " has real values");
     }
-    if (config.replicas > 1) {
-      config.fail("replicas", "replica overlaps are defined for discrete variables; kind " + kind +
-                                  " has real values and no overlap (drop replicas; a second "
-                                  "seed gives an independent run)");
-    }
     if (config.nrpt.beta_max_auto) {
       config.fail("nrpt.beta_max", "beta_max: auto estimates from spin excitations; kind " + kind +
                                        " needs a number");

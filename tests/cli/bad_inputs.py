@@ -209,8 +209,6 @@ CASES = [
          "  rounds: 10\n", "nrpt.beta_max", "kind gaussian needs a number"),
     case("continuous_instances", "instances: 2\nmodel: {kind: double_well, shape: [4, 4]}\n" + NRPT,
          "instances", "kind double_well runs one instance"),
-    case("continuous_replicas", "replicas: 2\nmodel: {kind: gaussian, shape: [4, 4]}\n" + NRPT,
-         "replicas", "kind gaussian has real values and no overlap"),
     case("continuous_houdayer",
          "replicas: 2\nmodel: {kind: gaussian, shape: [4, 4]}\n" + NRPT +
          "  cluster_moves: houdayer\n", "nrpt.cluster_moves", "kind gaussian has real values"),
