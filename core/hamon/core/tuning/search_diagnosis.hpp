@@ -56,6 +56,11 @@ struct SearchEvidence {
   /// The best energy's improvements, in round order; empty when the run kept no history.
   std::vector<BestImprovement> improvements;
   std::optional<double> best_energy;
+  /// The rounds before measurement, and the round the tracked best state was found in
+  /// (from 0, burn-in included: the summary's found_round). The reasons quote rounds in
+  /// this numbering, so that a run reports one number for one event.
+  std::int64_t burn_in = 0;
+  std::optional<std::int64_t> found_round;
   /// Of the cold chain's rounds since the last improvement, the fraction at the best
   /// energy, and the smallest energy step above it that the cold chain visited.
   std::optional<double> fraction_at_best;
