@@ -22,6 +22,12 @@
 //    improvement: inconclusive (the silence is not yet a plateau).
 // 5. Otherwise the best energy has settled: beta-limited, with a colder beta_max to try
 //    when the run gives a reason for one.
+//
+// Confidence "high" needs evidence against the best energy found: records still arriving,
+// the predicted floor, a stuck basin, a saturated ladder while the best still moved. A
+// plateau without the predicted floor is at most "medium" (it is what a found optimum gives),
+// and so is a saturated ladder once the best settled early. The reasons quote the round of
+// the last improvement as the summary's found_round (from 0, burn-in included).
 
 #include <cstdint>
 #include <optional>
