@@ -89,17 +89,19 @@ SearchDiagnosis diagnose_search(const SearchEvidence& e, const SearchThresholds&
       d.recommended.n_chains =
           std::max(chains_for(e.rejection),
                    static_cast<std::int32_t>(std::ceil(1.5 * static_cast<double>(e.n_chains))));
+      SearchDiagnosis saturated =
+          verdict(SearchVerdict::mixing_limited, settled_early ? "medium" : "high",
+                  "the ladder saturates: pair " + std::to_string(worst) + " rejects " +
+                      fixed(100.0 * e.rejection[worst]) +
+                      " % of swaps (>= " + fixed(100.0 * t.saturated_rejection) +
+                      " %), so few states cross it; results at every beta are "
+                      "untrustworthy until the ladder has more chains (or a tuned spacing)");
       if (settled_early) {
-        d.reasons.push_back(
+        saturated.reasons.push_back(
             "the best energy settled early and never moved: an optimum found at once looks "
             "the same as a basin the ladder cannot leave");
       }
-      return verdict(SearchVerdict::mixing_limited, settled_early ? "medium" : "high",
-                     "the ladder saturates: pair " + std::to_string(worst) + " rejects " +
-                         fixed(100.0 * e.rejection[worst]) +
-                         " % of swaps (>= " + fixed(100.0 * t.saturated_rejection) +
-                         " %), so few states cross it; results at every beta are "
-                         "untrustworthy until the ladder has more chains (or a tuned spacing)");
+      return saturated;
     }
   }
   if (e.rounds <= 0 || e.improvements.empty()) {
