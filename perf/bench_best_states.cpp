@@ -52,7 +52,7 @@ void measure(const char* name, int side, int chains, int n_expl, int rounds) {
     loop.family = hamon::detail::family_of<Space>(dm);
     loop.state = hamon::detail::make_family_state(space, loop.family, dm, betas, o.seed,
                                                   hamon::MachineBlock{0, chains});
-    loop.start_best(space);
+    loop.start_best(space, dm);
     space.fence();
     return loop;
   };

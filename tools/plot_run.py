@@ -269,6 +269,12 @@ def plot_index_process(summary, arrays, directory, written):
 def plot_energies(summary, arrays, directory, written):
     energies = arrays["energies"]
     n_nodes = summary["model"]["n_nodes"]
+    # On the annealing path (every continuous model, an Ising model with reference:
+    # independent) energies.npy holds the swap energy E - E_ref, while the summary's
+    # energy_per_node is E / N: they are different quantities, so no band of the one is
+    # drawn around the other.
+    annealed = bool(summary["model"].get("annealed", False))
+    name = "(E - E_ref) / N" if annealed else "E / N"
     fig, (traces, mean) = plt.subplots(2, 1, figsize=(8, 6.5), sharex=True)
     if energies is not None and energies.size > 0:
         n_rounds, n_chains = energies.shape
@@ -285,7 +291,7 @@ def plot_energies(summary, arrays, directory, written):
         mean.plot(rounds, running[::k], color="k", label="running mean (cold chain)")
         obs = summary.get("observables", {}).get("energy_per_node")
         band = []
-        if obs:
+        if obs and not annealed:
             band = [obs["mean"] - 2 * obs["stderr"], obs["mean"] + 2 * obs["stderr"]]
             mean.axhspan(*band, color="C2", alpha=0.3, label="summary mean +- 2 stderr")
         # The first rounds' running mean swings widely; scale the axis to the rest (the
@@ -295,12 +301,16 @@ def plot_energies(summary, arrays, directory, written):
         pad = max(0.15 * (hi - lo), 1e-3 * max(abs(lo), abs(hi), 1.0))
         mean.set_ylim(lo - pad, hi + pad)
         mean.legend(fontsize=8)
-        traces.set_title(f"Energy per node, {n_chains} temperatures (hot = red, cold = blue)")
+        what = "Swap energy E - E_ref" if annealed else "Energy"
+        traces.set_title(f"{what} per node, {n_chains} temperatures (hot = red, cold = blue)")
+        if annealed:
+            mean.set_title("annealing path: the summary's energy_per_node is E / N, not shown",
+                           fontsize=9)
     else:
         traces.text(0.5, 0.5, "energies.npy not recorded", ha="center",
                     transform=traces.transAxes)
-    traces.set_ylabel("E / N")
-    mean.set_ylabel("running mean of E / N")
+    traces.set_ylabel(name)
+    mean.set_ylabel(f"running mean of {name}")
     mean.set_xlabel("measured round")
     fig.tight_layout()
     save(fig, directory, "energies.png", written)

@@ -115,7 +115,9 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
         << "\n";
     for (const std::string& warning : z->warnings) out << "  warning      " << warning << "\n";
   }
-  out << "  search       " << search_diagnosis_line(outcome.search) << "\n";
+  if (search_line_shown(outcome.search, asked_for_search(run.config.nrpt))) {
+    out << "  search       " << search_diagnosis_line(outcome.search) << "\n";
+  }
   out << "  time         " << format("%.3f", outcome.total_s) << " s (sampling "
       << format("%.3f", outcome.sampling_s) << " s)\n";
 }

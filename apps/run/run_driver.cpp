@@ -185,8 +185,10 @@ RunOutcome Driver::finish(SamplerBaseOf<Value>& sampler, RunTraceFiles* traces,
   }
   outcome.observables = observables_of(r, *run_.model, run_.config.output.moments);
   outcome.diagnostics = diagnose(*run_.model, r);
-  outcome.search = diagnose_search(search_evidence(r, options().burn_in, outcome.explore_sweeps,
-                                                   outcome.diagnostics, run_.beta_max));
+  outcome.search = reported_diagnosis(
+      diagnose_search(search_evidence(r, options().burn_in, outcome.explore_sweeps,
+                                      outcome.diagnostics, run_.beta_max)),
+      asked_for_search(run_.config.nrpt), run_.model->is_continuous());
   outcome.total_s = seconds_since(started);
   const std::string summary = summary_yaml(SummaryInputs{
       run_.config, *run_.model, outcome.decision, outcome.execution_space, r,

@@ -39,6 +39,7 @@ void add_tracked_best(const NrptResult& r, std::int64_t burn_in, SearchEvidence&
   }
   e.improvements.push_back(last);
   e.best_energy = r.best_energy;
+  e.found_round = r.best_round;
 }
 
 /// The cold chain since the last improvement: how often it sits at the best energy, and the
@@ -63,7 +64,9 @@ void add_cold_chain(const NrptResult& r, std::size_t chains, double tolerance, S
 
 void add_history(const NrptResult& r, std::int64_t burn_in, SearchEvidence& e) {
   const std::size_t chains = r.betas.size();
-  const bool traced = chains > 0 && r.n_rounds > 0 &&
+  // On the annealing path the trace holds the swap energy E - E_ref, which ranks states
+  // otherwise than the tracked best's E: only the tracked best is evidence then.
+  const bool traced = !r.annealed && chains > 0 && r.n_rounds > 0 &&
                       r.energies.size() == static_cast<std::size_t>(r.n_rounds) * chains;
   double scale = std::fabs(r.best_energy);
   if (traced) {
@@ -90,6 +93,7 @@ SearchEvidence search_evidence(const NrptResult& r, std::int64_t burn_in,
   e.swap_attempts = r.swaps.attempted;
   e.tau_predicted = r.swaps.tau_predicted;
   e.efficiency = r.efficiency;
+  e.burn_in = burn_in;
   add_history(r, burn_in, e);
   if (diagnostics.cold_energy_ess && diagnostics.cold_energy_ess->defined) {
     e.effective_samples = diagnostics.cold_energy_ess->ess;

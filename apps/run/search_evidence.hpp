@@ -18,7 +18,8 @@ namespace hamon::cli {
 /// The best energy's history comes from NrptResult::energies (rows of measured rounds, by
 /// temperature: a round improves it when its lowest energy over the chains is below every
 /// earlier round's by more than 1e-9 |E|) and ends at the tracked best state (exact, over
-/// every replica and burn-in, with the round trips counted when it was found). The round
+/// every replica and burn-in, with the round trips counted when it was found; on the annealing
+/// path, whose trace is E - E_ref, it is the whole history). The round
 /// trips at the trace's earlier improvements are not counted; diagnose_search shares them
 /// out evenly. `burn_in`: the rounds before measurement (the best state's round counts them).
 SearchEvidence search_evidence(const NrptResult& result, std::int64_t burn_in,

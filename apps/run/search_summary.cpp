@@ -54,6 +54,33 @@ void emit_search_diagnosis(YAML::Emitter& out, const SearchDiagnosis& d) {
   out << YAML::EndMap;
 }
 
+bool asked_for_search(const NrptSpec& nrpt) {
+  return nrpt.until.enabled || nrpt.gap_tol.has_value();
+}
+
+SearchDiagnosis reported_diagnosis(SearchDiagnosis d, bool asked, bool continuous) {
+  const SearchRecommendation& r = d.recommended;
+  const bool advice = r.extra_rounds || r.n_chains || r.explore_sweeps || r.beta_max;
+  if (!advice) return d;
+  if (continuous) {
+    d.recommended = {};
+    d.reasons.push_back(
+        "no advice: a continuous model has no discrete ground state, and the best energy is "
+        "only the lowest E the run reached");
+  } else if (!asked && d.confidence != "high") {
+    d.recommended = {};
+    d.reasons.push_back(
+        "no advice: the run did not ask for a search (nrpt.until, beta_max: "
+        "auto) and the verdict is not confident");
+  }
+  return d;
+}
+
+bool search_line_shown(const SearchDiagnosis& d, bool asked) {
+  const SearchRecommendation& r = d.recommended;
+  return asked || r.extra_rounds || r.n_chains || r.explore_sweeps || r.beta_max;
+}
+
 std::string search_diagnosis_line(const SearchDiagnosis& d) {
   std::string line = to_string(d.verdict) + " (" + d.confidence + ")";
   const SearchRecommendation& r = d.recommended;
@@ -69,8 +96,8 @@ std::string search_diagnosis_line(const SearchDiagnosis& d) {
     std::snprintf(text, sizeof text, "%.4g", *r.beta_max);
     add(std::string("beta_max ") + text);
   }
-  // Every run gets the advice; the words say it is about the lowest energy, which a run
-  // after thermal averages may not be.
+  // The words say the advice is about the lowest energy, which a run after thermal averages
+  // may not be (reported_diagnosis keeps it for searches and confident verdicts only).
   if (!advice.empty()) line += "; for a lower energy, try " + advice;
   return line;
 }

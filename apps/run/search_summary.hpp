@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "config/experiment_config.hpp"
 #include "hamon/core/tuning/search_diagnosis.hpp"
 #include "run/beta_max_auto.hpp"
 
@@ -18,6 +19,20 @@ void emit_beta_max_estimate(YAML::Emitter& out, const BetaMaxReport& report);
 /// diagnosis: {verdict, confidence, reasons, recommended: {extra_rounds, n_chains,
 /// explore_sweeps, beta_max}} (a recommendation not made is null).
 void emit_search_diagnosis(YAML::Emitter& out, const SearchDiagnosis& diagnosis);
+
+/// Whether a run asked for a ground-state search: nrpt.until (stop once the best energy is
+/// stable) or a beta_max estimate (gap_tol, set by beta_max: auto).
+bool asked_for_search(const NrptSpec& nrpt);
+
+/// The diagnosis as a run reports it: its advice (`recommended`) kept only where the run
+/// asked for a search (`asked`: nrpt.until or a beta_max estimate) or the verdict is
+/// confident ("high"), and never for a continuous model, which has no discrete ground state
+/// to search for; a withheld advice leaves a reason saying why.
+SearchDiagnosis reported_diagnosis(SearchDiagnosis diagnosis, bool asked, bool continuous);
+
+/// Whether the run report prints the search line: for a run that asked for a search, or
+/// with advice to give.
+bool search_line_shown(const SearchDiagnosis& diagnosis, bool asked);
 
 /// "beta_limited (high); for a lower energy, try beta_max 3.2" for the run report.
 std::string search_diagnosis_line(const SearchDiagnosis& diagnosis);

@@ -261,11 +261,15 @@ std::string summary_yaml(const SummaryInputs& in) {
   emit_observables(out, in.observables);
   emit_overlap(out, in.result.overlaps);
   if (in.result.overlaps.empty() && in.config.replicas >= 2) {
-    // Over ranks a pair's replicas may sit on different ranks (docs/overlaps.md): say why
-    // the section a run with replicas has is missing.
+    // Say why the section a run with replicas has is missing: a continuous model's values
+    // never agree exactly, so it has no overlap to count; otherwise the run was over ranks,
+    // where a pair's replicas may sit apart (docs/overlaps.md).
     out << YAML::Key << "overlap_skipped" << YAML::Value << YAML::DoubleQuoted
-        << "replica overlaps need one process (this run was spread over MPI ranks); "
-           "an ensemble (instances: K) keeps each instance in one rank";
+        << (in.model.is_continuous()
+                ? "replica overlaps count agreeing discrete values (spins, Potts states); a "
+                  "continuous model's replicas run as independent ladders, with no overlap"
+                : "replica overlaps need one process (this run was spread over MPI ranks); "
+                  "an ensemble (instances: K) keeps each instance in one rank");
   }
   emit_magnetization(out, in.result.magnetization, in.model.is_potts());
   if (in.result.magnetization.betas.empty() && in.config.output.magnetization &&

@@ -147,7 +147,7 @@ struct Counts {
     l.family = hamon::detail::family_table<CountFamily, Space>();
     l.state = hamon::detail::make_family_state(space, l.family, model, options.betas, options.seed,
                                                hamon::MachineBlock{0, 4});
-    l.start_best(space);
+    l.start_best(space, model);
     return l;
   }
 };

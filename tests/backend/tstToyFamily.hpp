@@ -170,7 +170,7 @@ struct Toy {
     l.family = toy_family();
     l.state = hamon::detail::make_family_state(space, l.family, model, options.betas, options.seed,
                                                hamon::MachineBlock{0, 4});
-    l.start_best(space);
+    l.start_best(space, model);
     return l;
   }
 

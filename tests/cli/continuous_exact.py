@@ -10,6 +10,7 @@ couplings of both signs and fields (given inline, and again as a graph text file
     batch-means stderr (32 batches) is itself uncertain by ~13% and 21 values are compared;
   - log_z (from the annealing reference's exact log Z, stepping stone) matches
     n/2 log(2 pi / beta) - 1/2 log det P + beta/2 h' P^-1 h within 5 of its errors;
+  - search.best_energy is E of best_state.npy, between E's minimum and its mean;
   - samples.npy is float64, and its column means agree with node_means;
   - the same model from a graph file gives the same model and the same bits (samples.npy,
     energies.npy, node_means);
@@ -37,10 +38,15 @@ FIELD = [0.5, -0.2, 0.0, 0.3, -0.6, 0.1, 0.0, 0.4, -0.3, 0.2]
 BETA = 1.0
 
 
-def exact():
+def precision():
     p = np.diag(DIAG)
     for i, j, w in EDGES:
         p[i, j] = p[j, i] = -w
+    return p
+
+
+def exact():
+    p = precision()
     h = np.array(FIELD)
     mean = np.linalg.solve(p, h)
     cov = np.linalg.inv(BETA * p)
@@ -82,7 +88,7 @@ output:
 """
 
 
-def check_exact(s, label, failures):
+def check_exact(s, label, directory, failures):
     """The summary's moments, energy and log Z against the closed forms (5 of their errors)."""
     o = s["observables"]
     mean, var, energy, log_z = exact()
@@ -98,6 +104,16 @@ def check_exact(s, label, failures):
     ss = s["log_z"]["stepping_stone"]
     failures.check(abs(ss["value"] - log_z) <= 5 * ss["error"],
                    f"{label}: log_z {ss} vs exact {log_z}")
+    # The best state is the model's lowest E reached (never the swap energy E - E_ref,
+    # unbounded below): E of best_state.npy (to the fixed point's 2^-24 per term), between
+    # E's minimum -h'P^-1 h / 2 and its mean at beta, n / (2 beta) above that minimum.
+    best, p, h = s["search"]["best_energy"], precision(), np.array(FIELD)
+    x = np.load(os.path.join(directory, "best_state.npy"))[0]
+    e_min = -0.5 * float(h @ np.linalg.solve(p, h))
+    failures.check(abs(best - (0.5 * x @ p @ x - h @ x)) <= 1e-5 and
+                   e_min - 1e-9 <= best <= e_min + N / (2 * BETA),
+                   f"{label}: best_energy {best}, E(best_state) {0.5 * x @ p @ x - h @ x}, "
+                   f"E_min {e_min}")
     print(f"{label}: largest |z| of means and variances {worst:.2f}; energy {e['mean']:.4f} +- "
           f"{e['stderr']:.4f} (exact {energy:.4f}); log Z {ss['value']:.4f} +- {ss['error']:.4f} "
           f"(exact {log_z:.4f})")
@@ -130,7 +146,7 @@ def main():
     for name, model in (("inline", inline), ("file", "  kind: gaussian\n  file: g.txt")):
         runs[name] = run_and_check(args, name, experiment(model, name), failures)
     o = runs["inline"]["observables"]
-    check_exact(runs["inline"], "fixed ladder", failures)
+    check_exact(runs["inline"], "fixed ladder", os.path.join(args.work, "inline"), failures)
     samples = np.load(os.path.join(args.work, "inline", "samples.npy"))
     failures.check(samples.dtype == np.float64 and samples.shape == (2000, N),
                    f"samples.npy {samples.dtype} {samples.shape}")
@@ -149,7 +165,7 @@ def main():
     failures.check(not tuned["tuning"]["cache_hit"], "tuned: the first run hit the cache")
     failures.check(plan["betas"][0] == 0.0 and plan["betas"][-1] == BETA,
                    f"tuned: the ladder's ends moved: {plan['betas']}")
-    check_exact(tuned, "tuned", failures)
+    check_exact(tuned, "tuned", os.path.join(args.work, "tuned"), failures)
     again = run_and_check(args, "tuned_again", TUNED.format(model=inline, beta=BETA,
                                                             out="tuned_again"), failures)
     failures.check(again["tuning"]["cache_hit"], "tuned_again: the repeat run tuned again")

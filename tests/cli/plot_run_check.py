@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """tools/plot_run.py on a small run: it writes the documented PNGs into the run directory,
 each non-trivial (more than a few KB, a real image of sensible size that matplotlib reads
-back and that is not one flat colour)."""
+back and that is not one flat colour); energies.png's axes name the swap energy on the
+annealing path, with no band of the summary's E around it."""
 
 import os
 import subprocess
@@ -13,6 +14,33 @@ import numpy as np
 import clitest
 
 PNGS = ["ladder.png", "acceptance.png", "index_process.png", "energies.png", "magnetization.png"]
+
+
+def check_energy_axes(plot_run, work, failures):
+    """energies.png names what energies.npy holds: E / N with the summary's band around the
+    cold chain's running mean, or on the annealing path (model.annealed) the swap energy
+    (E - E_ref) / N, with no band of the summary's E / N drawn around it."""
+    energies = np.array([[-1.0, -2.0], [-1.5, -2.5], [-0.5, -2.0], [-1.0, -3.0]])
+    for annealed in (False, True):
+        summary = {"model": {"n_nodes": 2, "annealed": annealed},
+                   "observables": {"energy_per_node": {"mean": 5.0, "stderr": 0.1}}}
+        figures = []
+        saved = plot_run.save
+        plot_run.save = lambda fig, directory, name, written: figures.append(fig)
+        try:
+            plot_run.plot_energies(summary, {"energies": energies}, work, [])
+        finally:
+            plot_run.save = saved
+        traces, mean = figures[0].axes[:2]
+        band = len(mean.patches) > 0
+        label = traces.get_ylabel()
+        if annealed:
+            failures.check(label == "(E - E_ref) / N" and not band,
+                           f"annealed energies.png: y label {label!r}, band drawn {band}")
+        else:
+            failures.check(label == "E / N" and band,
+                           f"energies.png: y label {label!r}, band drawn {band}")
+        plot_run.plt.close(figures[0])
 
 
 def main():
@@ -83,6 +111,7 @@ def main():
                        f"index_title with {paths} paths: {title!r}")
     title = plot_run.index_title(20000, 20000, 600, 2)
     failures.check("all 20000 rounds" in title, f"index_title over the whole run: {title!r}")
+    check_energy_axes(plot_run, args.work, failures)
     # Not a run directory: a clear error, exit 2.
     bad = subprocess.run([sys.executable, script, args.work], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, timeout=60)

@@ -52,6 +52,36 @@ def run(args, failures, name, top="", nrpt="", rounds=400):
         return out, yaml.safe_load(f)
 
 
+GAUSSIAN = """seed: 3
+replicas: 2
+model:
+  kind: gaussian
+  shape: [4, 4]
+  periodic: true
+  coupling: 0.2
+  diag: 1.0
+nrpt:
+  chains: 4
+  beta_max: 1.0
+  rounds: 200
+"""
+
+
+def check_gaussian_replicas(args, failures):
+    path = os.path.join(args.work, "gaussian.yaml")
+    with open(path, "w") as f:
+        f.write(GAUSSIAN)
+    out = os.path.join(args.work, "gaussian")
+    result = clitest.run(args.hamon, ["run", path, "--out", out, "--quiet"])
+    if not failures.check(result.returncode == 0, f"gaussian replicas: {result.stderr}"):
+        return
+    with open(os.path.join(out, "summary.yaml")) as f:
+        summary = yaml.safe_load(f)
+    skipped = summary.get("overlap_skipped", "")
+    failures.check("overlap" not in summary and "continuous" in skipped and "MPI" not in skipped,
+                   f"gaussian replicas in one process: overlap_skipped is {skipped!r}")
+
+
 def file_bytes(directory, name):
     with open(os.path.join(directory, name), "rb") as f:
         return f.read()
@@ -96,6 +126,8 @@ def main():
     check_run.check_run(three[0], problems)
     for p in problems:
         failures.check(False, p)
+
+    check_gaussian_replicas(args, failures)
 
     houdayer = "  cluster_moves: houdayer\n"
     short = run(args, failures, "houdayer", nrpt=houdayer, rounds=300)

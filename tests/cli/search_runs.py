@@ -15,8 +15,13 @@
     chains; a one-round run is draw_limited (its only round improved the best energy); a
     2 x 2 ferromagnet with a dense ladder finds its ground state at once and is
     beta_limited (settled); without recorded energies there is no history: inconclusive.
+    Each such run twice: as configured, which is not a search (no nrpt.until, no
+    beta_max: auto), its advice is given only with a confident verdict (else null, a reason
+    saying why, and no search line in the report); with nrpt.until (one chunk: the same
+    run), the report says the verdict and the advice is there.
 Every summary passes check_run.py."""
 
+import itertools
 import math
 import os
 
@@ -41,8 +46,10 @@ nrpt:
   chains: {chains}
   beta_max: {beta}
   rounds: {rounds}
-output: {{samples: false, energies: {energies}}}
+{until}output: {{samples: false, energies: {energies}}}
 """
+# What makes a run a search (nrpt.until), at no change to its length: one chunk.
+UNTIL = "  until: {{stable_round_trips: 1000000, max_rounds: {rounds}}}\n"
 
 
 def main():
@@ -146,16 +153,32 @@ def main():
         ("one_chain_no_trace", dict(side=4, chains=1, beta=0.5, rounds=300, energies="false"),
          "inconclusive"),
     )
-    for name, shape, verdict in cases:
-        summary, report = run(name, FERRO.format(**shape))
+    for (name, shape, verdict), asked in itertools.product(cases, (False, True)):
+        until = UNTIL.format(rounds=shape["rounds"]) if asked else ""
+        name += "_until" if asked else ""
+        summary, report = run(name, FERRO.format(until=until, **shape))
         if summary is None:
             continue
         d = summary["search"]["diagnosis"]
         failures.check(d["verdict"] == verdict, f"{name}: verdict {d['verdict']} != {verdict}: "
                                                 f"{d['reasons']}")
-        failures.check(verdict in report.stdout, f"{name}: the report does not say {verdict}")
         failures.check("beta_max_estimate" not in summary["search"],
                        f"{name}: an estimate without beta_max: auto")
+        advice = any(v is not None for v in d["recommended"].values())
+        if not asked:
+            # Not a search: advice only with a confident verdict, else null and said why;
+            # the report's search line only with advice.
+            failures.check(advice == (d["confidence"] == "high"),
+                           f"{name}: {d['confidence']} verdict, recommended {d['recommended']}")
+            if verdict == "mixing_limited":
+                # Its best settled at once (medium): the chains it would ask for are withheld.
+                failures.check(not advice and any(r.startswith("no advice") for r in
+                                                  d["reasons"]), f"{name}: {d}")
+            failures.check((verdict in report.stdout) == advice,
+                           f"{name}: the report's search line with advice {advice}: "
+                           f"{report.stdout}")
+            continue
+        failures.check(verdict in report.stdout, f"{name}: the report does not say {verdict}")
         if verdict == "mixing_limited":
             failures.check((d["recommended"]["n_chains"] or 0) >= 3,
                            f"{name}: recommended {d['recommended']}")

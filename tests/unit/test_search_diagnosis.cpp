@@ -114,7 +114,9 @@ TEST(SearchDiagnosis, settled_search_recommends_a_colder_beta_from_two_levels) {
   e.level_gap = 1.0;
   const auto d = hamon::diagnose_search(e);
   EXPECT_EQ(d.verdict, SearchVerdict::beta_limited);
-  EXPECT_EQ(d.confidence, "high");
+  // Settled long ago (x = 3.9), but a plateau is no evidence of a lower state: never
+  // confident without the model's predicted floor.
+  EXPECT_EQ(d.confidence, "medium");
   ASSERT_TRUE(d.recommended.beta_max);
   EXPECT_NEAR(*d.recommended.beta_max, 2.0 + std::log(4.0), 1e-12);
   // Clamped to [1.5, 10] x beta.
@@ -123,6 +125,45 @@ TEST(SearchDiagnosis, settled_search_recommends_a_colder_beta_from_two_levels) {
   // Mostly at the best already: no beta to recommend from the levels.
   e.fraction_at_best = 0.7;
   EXPECT_FALSE(hamon::diagnose_search(e).recommended.beta_max);
+}
+
+TEST(SearchDiagnosis, a_settled_search_is_confident_only_with_a_predicted_floor) {
+  auto e = healthy(200);
+  e.predicted_excess_energy = 5.0;  // 5 % of |E| = 100
+  e.energy_scale = 100.0;
+  e.estimated_beta_max = 4.5;
+  const auto d = hamon::diagnose_search(e);
+  EXPECT_EQ(d.verdict, SearchVerdict::beta_limited);
+  EXPECT_EQ(d.confidence, "high");
+  EXPECT_EQ(d.recommended.beta_max, 4.5);
+}
+
+TEST(SearchDiagnosis, a_saturated_ladder_after_an_early_optimum_is_not_confident) {
+  // The best found in round 0 of 10000 and never improved: a saturated pair still gives
+  // mixing_limited, but with medium confidence and a reason saying why.
+  auto e = healthy(0);
+  e.improvements = {{0, std::nullopt}};
+  e.rejection[3] = 0.9;
+  const auto d = hamon::diagnose_search(e);
+  EXPECT_EQ(d.verdict, SearchVerdict::mixing_limited);
+  EXPECT_EQ(d.confidence, "medium");
+  ASSERT_EQ(d.reasons.size(), 2u);
+  EXPECT_NE(d.reasons[0].find("pair 3"), std::string::npos) << d.reasons[0];
+  EXPECT_NE(d.reasons[1].find("settled early"), std::string::npos) << d.reasons[1];
+}
+
+TEST(SearchDiagnosis, reasons_quote_the_round_the_best_was_found_in) {
+  // One event, one number: the tracked best's found_round (burn-in included, from 0), not
+  // the measured round + 1.
+  auto e = healthy(200);
+  e.burn_in = 500;
+  e.found_round = 700;
+  const auto d = hamon::diagnose_search(e);
+  ASSERT_FALSE(d.reasons.empty());
+  EXPECT_NE(d.reasons[0].find("in round 700 (found_round"), std::string::npos) << d.reasons[0];
+  EXPECT_EQ(d.reasons[0].find("round 201"), std::string::npos) << d.reasons[0];
+  e.found_round.reset();  // the trace's history alone: measured round + burn-in
+  EXPECT_NE(hamon::diagnose_search(e).reasons[0].find("in round 700 ("), std::string::npos);
 }
 
 TEST(SearchDiagnosis, no_history_or_one_thin_chain_is_inconclusive) {

@@ -127,13 +127,13 @@ struct NrptResult {
   std::vector<double> final_energies;          // per chain (temperature index), replica 0
   std::int64_t spin_updates = 0;               // heat-bath updates done, burn-in included
   /// The run sampled the annealing path (AnnealingReference::independent): then
-  /// `energies`, `final_energies` and the best energies are E - E_ref, not E, and log Z
-  /// starts from reference_log_z(model, betas.back()).
+  /// `energies` and `final_energies` are E - E_ref, not E, and log Z starts from
+  /// reference_log_z(model, betas.back()). The best energies are E all the same.
   bool annealed = false;
 
   // The best state of the run (every machine, every round, burn-in included): the lowest
-  // energy after a round's sweeps; of equal energies the earliest found, then the lowest
-  // machine's. best_round is -1 before the first round.
+  // model energy E after a round's sweeps (on the annealing path too); of equal energies the
+  // earliest found, then the lowest machine's. best_round is -1 before the first round.
   double best_energy = 0.0;
   std::vector<std::int8_t> best_state;      // n_nodes variables (Potts: states, read as uint8)
   std::vector<double> best_real_state;      // the same for continuous models

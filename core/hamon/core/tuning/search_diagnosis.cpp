@@ -77,17 +77,31 @@ SearchDiagnosis diagnose_search(const SearchEvidence& e, const SearchThresholds&
       worst = k;
     }
   }
+  // A best energy found early and never improved on (x >= plateau_evidence) is what a
+  // found optimum gives as well as a stuck basin: the ladder's fault is certain, its cost to
+  // the search is not.
+  const bool settled_early =
+      e.rounds > 0 && !e.improvements.empty() &&
+      std::log(static_cast<double>(e.rounds) /
+               static_cast<double>(e.improvements.back().round + 1)) >= t.plateau_evidence;
   if (worst < e.rejection.size()) {
     if (e.rejection[worst] >= t.saturated_rejection) {
       d.recommended.n_chains =
           std::max(chains_for(e.rejection),
                    static_cast<std::int32_t>(std::ceil(1.5 * static_cast<double>(e.n_chains))));
-      return verdict(SearchVerdict::mixing_limited, "high",
-                     "the ladder saturates: pair " + std::to_string(worst) + " rejects " +
-                         fixed(100.0 * e.rejection[worst]) +
-                         " % of swaps (>= " + fixed(100.0 * t.saturated_rejection) +
-                         " %), so few states cross it; results at every beta are "
-                         "untrustworthy until the ladder has more chains (or a tuned spacing)");
+      SearchDiagnosis saturated =
+          verdict(SearchVerdict::mixing_limited, settled_early ? "medium" : "high",
+                  "the ladder saturates: pair " + std::to_string(worst) + " rejects " +
+                      fixed(100.0 * e.rejection[worst]) +
+                      " % of swaps (>= " + fixed(100.0 * t.saturated_rejection) +
+                      " %), so few states cross it; results at every beta are "
+                      "untrustworthy until the ladder has more chains (or a tuned spacing)");
+      if (settled_early) {
+        saturated.reasons.push_back(
+            "the best energy settled early and never moved: an optimum found at once looks "
+            "the same as a basin the ladder cannot leave");
+      }
+      return saturated;
     }
   }
   if (e.rounds <= 0 || e.improvements.empty()) {
@@ -97,8 +111,12 @@ SearchDiagnosis diagnose_search(const SearchEvidence& e, const SearchThresholds&
   const BestImprovement& last = e.improvements.back();
   const double x = std::log(static_cast<double>(e.rounds) / static_cast<double>(last.round + 1));
   d.records_expected_since = x;
-  const std::string since = "the best energy last improved in round " +
-                            std::to_string(last.round + 1) + " of " + std::to_string(e.rounds);
+  // The last improvement is the tracked best's round where there is one (the trace's rounds
+  // are measured rounds: shifted by the burn-in into the same numbering).
+  const std::int64_t found = e.found_round.value_or(last.round + e.burn_in);
+  const std::string since = "the best energy last improved in round " + std::to_string(found) +
+                            " (found_round: from 0, of " + std::to_string(e.burn_in + e.rounds) +
+                            (e.burn_in > 0 ? ", burn-in included)" : ")");
   // The predicted thermal floor relative to |E|; -1 when the run made no estimate.
   const double floor = e.predicted_excess_energy && e.energy_scale && *e.energy_scale > 0.0
                            ? *e.predicted_excess_energy / *e.energy_scale
@@ -156,7 +174,11 @@ SearchDiagnosis diagnose_search(const SearchEvidence& e, const SearchThresholds&
   }
 
   // 4. Settled: only a colder beta_max can show a lower state, if there is one.
-  const char* confidence = x >= t.plateau_evidence ? "high" : x >= 2.0 ? "medium" : "low";
+  // Settled is not evidence of a lower state: without the model's predicted floor the
+  // verdict is "colder, if anything", never confident.
+  const char* confidence = x >= t.plateau_evidence && floor_high ? "high"
+                           : x >= 2.0                            ? "medium"
+                                                                 : "low";
   std::string reason = since + " and has not moved since (ln(rounds / round) = " + fixed(x) + ")";
   if (floor_high) {
     d.recommended.beta_max = e.estimated_beta_max;

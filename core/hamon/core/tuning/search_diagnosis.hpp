@@ -22,6 +22,12 @@
 //    improvement: inconclusive (the silence is not yet a plateau).
 // 5. Otherwise the best energy has settled: beta-limited, with a colder beta_max to try
 //    when the run gives a reason for one.
+//
+// Confidence "high" needs evidence against the best energy found: records still arriving,
+// the predicted floor, a stuck basin, a saturated ladder while the best still moved. A
+// plateau without the predicted floor is at most "medium" (it is what a found optimum gives),
+// and so is a saturated ladder once the best settled early. The reasons quote the round of
+// the last improvement as the summary's found_round (from 0, burn-in included).
 
 #include <cstdint>
 #include <optional>
@@ -56,6 +62,11 @@ struct SearchEvidence {
   /// The best energy's improvements, in round order; empty when the run kept no history.
   std::vector<BestImprovement> improvements;
   std::optional<double> best_energy;
+  /// The rounds before measurement, and the round the tracked best state was found in
+  /// (from 0, burn-in included: the summary's found_round). The reasons quote rounds in
+  /// this numbering, so that a run reports one number for one event.
+  std::int64_t burn_in = 0;
+  std::optional<std::int64_t> found_round;
   /// Of the cold chain's rounds since the last improvement, the fraction at the best
   /// energy, and the smallest energy step above it that the cold chain visited.
   std::optional<double> fraction_at_best;

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The sampler's best-state tracker: per machine, the lowest fixed-point energy it has had
-// after a round's sweeps, the round, chain and beta of that round, the run's round trips then
+// The sampler's best-state tracker: per machine, the lowest fixed-point model energy E it has
+// had after a round's sweeps, the round, chain and beta of that round, the run's round trips then
 // (for "round trips since the last improvement") and a copy of its variables. Every round of
 // a run, burn-in included, calls track() once the round's energies are in every rank's state
 // and before the swap pass moves the machines' chains.
+//
+// The energy is the model's E even on the annealing path, whose swaps see E - E_ref: a search
+// is for the model's minimum, and E - E_ref ranks states differently (its minimum need not be
+// E's, and a continuous model's is unbounded below). The round loop then scores every machine
+// a second time into model_energy (round_loop.hpp).
 //
 // The compare is of the fixed-point energies, so exact; a tie keeps the earlier state. Its
 // kernels: hamon::best_states (the compare, per machine) and hamon::best_states_copy (the
@@ -44,6 +49,9 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
   // a reduction makes the host backends allocate scratch of their own, which the sampler's
   // memory check (space_memory.hpp) cannot count.
   Kokkos::View<std::int64_t, typename ExecutionSpace::memory_space> improved_count;
+  // On the annealing path: every machine's model energy E of this round (fixed point, every
+  // rank's), which the compare reads instead of the swap energy state.energy_fixed.
+  Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space> model_energy;
 
   /// Allocated as "hamon::best_" + the name.
   template <class Self>
@@ -51,7 +59,8 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
     using RecordsOfSelf = std::conditional_t<std::is_const_v<Self>, const Records, Records>;
     return std::make_tuple(field("records", static_cast<RecordsOfSelf&>(b)),
                            field("spins", b.spins), field("improved", b.improved),
-                           field("improved_count", b.improved_count));
+                           field("improved_count", b.improved_count),
+                           field("model_energy", b.model_energy));
   }
 
   /// The tracker of `n_machines` machines, `n_local` of them with variables here (of
@@ -62,6 +71,7 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
     for_each_field(static_cast<Records&>(b), [&](const auto& f) { plan(f.value, n_machines); });
     plan(b.improved, n_machines);
     plan(b.improved_count);
+    plan(b.model_energy, n_machines);
     plan_unfilled(b.spins, n_local, n_nodes);
     return b;
   }
@@ -78,10 +88,11 @@ struct BestStatesIn : BestRecords<ViewsIn<typename ExecutionSpace::memory_space>
     Kokkos::deep_copy(space, spins, state.spins);
   }
 
-  /// The round's energies against the best so far (round: the round's number, from 0).
+  /// The round's energies against the best so far (round: the round's number, from 0):
+  /// model_energy's on the annealing path (`annealed`), else the state's.
   void track(const ExecutionSpace& space, const ChainState<ExecutionSpace, Value>& state,
-             std::int64_t round_number) const {
-    const auto energy = state.energy_fixed;
+             std::int64_t round_number, bool annealed) const {
+    const auto energy = annealed ? model_energy : state.energy_fixed;
     const auto chain_of_machine = state.chain_of_machine;
     const auto betas = state.betas;
     const auto trips = state.round_trips;

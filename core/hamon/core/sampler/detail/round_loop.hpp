@@ -47,10 +47,20 @@ struct RoundLoop {
   /// With cluster moves: the family's scratch lists (derived, not saved); empty: none.
   ClusterScratch<ExecutionSpace> cluster_lists;
 
-  void start_best(const ExecutionSpace& space) { best.start(space, state); }
+  /// The model sampled on the annealing path (DeviceModel::annealed): then the best states
+  /// need the model's energies beside the swap energies (model_energies).
+  bool annealed = false;
 
-  /// The round's energies into the best states (every rank's energies in `state`).
-  void track_best(const ExecutionSpace& space) const { best.track(space, state, rounds_done); }
+  void start_best(const ExecutionSpace& space, const DeviceModel<memory_space>& model) {
+    annealed = model.annealed;
+    best.start(space, state);
+  }
+
+  /// The round's energies into the best states (every rank's energies in `state`, and on the
+  /// annealing path in best.model_energy).
+  void track_best(const ExecutionSpace& space) const {
+    best.track(space, state, rounds_done, annealed);
+  }
 
   std::int32_t n_chains() const { return static_cast<std::int32_t>(state.betas.extent(0)); }
 
@@ -67,6 +77,20 @@ struct RoundLoop {
       family.cluster_move(space, model, state, cluster_lists, options.seed, round);
     }
     if (energies) family.energies(space, model, state);
+    if (energies && model.annealed) model_energies(space, model);
+  }
+
+  /// Every local machine's model energy E into best.model_energy: the family's own energy
+  /// pass on the model off the path (the same terms, in the same fixed point, as a run without
+  /// it scores), into a shallow copy of the state whose energies are best.model_energy. A
+  /// second pass rather than E_ref beside E - E_ref keeps the families' kernels as they are;
+  /// it runs on the annealing path only, whose sweeps (one exp per update) dwarf it.
+  void model_energies(const ExecutionSpace& space, const DeviceModel<memory_space>& model) const {
+    DeviceModel<memory_space> plain = model;
+    plain.annealed = false;
+    FamilyState<ExecutionSpace, Value> scored = state;
+    scored.energy_fixed = best.model_energy;
+    family.energies(space, plain, scored);
   }
 
   /// The ranks' energies of this round into every rank's state.
@@ -76,6 +100,15 @@ struct RoundLoop {
     if (energies) mine = to_host_vector<std::int64_t>(space, state.local_energy_fixed());
     const auto all = link.exchange_round(std::move(mine), energies, vote, any_vote);
     if (energies) copy_from_host(space, state.energy_fixed, all);
+    if (energies && annealed) {
+      // The model energies as well: the best states are replicated on every rank.
+      bool ignored = false;
+      const auto model_all =
+          link.exchange_round(to_host_vector<std::int64_t>(
+                                  space, Kokkos::subview(best.model_energy, state.local_range())),
+                              true, false, ignored);
+      copy_from_host(space, best.model_energy, model_all);
+    }
   }
 
   /// One DEO pass (even or odd pairs by the round's parity) and the index process.

@@ -113,7 +113,7 @@ struct SamplerCore {
       loop.cluster_lists =
           make_cluster_scratch(space, n_chains(), options.n_replicas, model.n_nodes);
     }
-    loop.start_best(space);
+    loop.start_best(space, model);
     traces.chunks = make_trace_chunks<ExecutionSpace, Value>(space, model, options.observers,
                                                              n_chains(), options.n_rounds);
     traces.sink = sink;
@@ -308,7 +308,7 @@ struct SamplerCore {
     check_variables(s.spins, loop.family, model);
     auto& state = loop.state;
     loop.restore_spins(space, s);
-    loop.start_best(space);  // a new run from this configuration: nothing seen yet
+    loop.start_best(space, model);  // a new run from this configuration: nothing seen yet
     restore_view(space, state.chain_of_machine, s.chain_of_machine, "chain_of_machine");
     restore_view(space, state.machine_of_chain, s.machine_of_chain, "machine_of_chain");
     // Trip phases of the new permutation, as for a fresh start (only the machine at chain 0
