@@ -13,6 +13,7 @@ set(HAMON_CORE_SOURCES
   hamon/core/model/lattice_geometry.cpp
   hamon/core/model/model_builders.cpp
   hamon/core/model/model_validation.cpp
+  hamon/core/model/normalising_range.cpp
   hamon/core/model/spin_model.cpp
   hamon/core/model/spin_model_continuous.cpp
   hamon/core/model/spin_model_potts.cpp

@@ -193,7 +193,8 @@ double stepping_stone(const std::vector<double>& betas, const std::vector<double
 
 LogPartition log_partition(const std::vector<double>& betas, const std::vector<double>& energies,
                            double log_z0, const LogZErrorOptions& errors,
-                           const std::vector<double>& swap_acceptance) {
+                           const std::vector<double>& swap_acceptance,
+                           const NormalisingRange& range) {
   const std::size_t rows = rows_of(betas, energies);
   if (rows < 2) throw std::invalid_argument("log Z: at least 2 recorded rounds are needed");
   if (!swap_acceptance.empty() && swap_acceptance.size() + 1 != betas.size()) {
@@ -209,9 +210,12 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
       log_z0 + log_z::integral(betas, moments.mean, moments.variance, unresolved);
   out.thermodynamic_integration.discretisation_error =
       log_z::discretisation_error(betas, moments.mean, moments.variance, unresolved);
-  const log_z::PairRatios ratios = log_z::pair_ratios(betas, energies);
+  const log_z::PathLimits limits{range, log_z::bridge_fractions(betas, range)};
+  out.beta_limit = range.upper;
+  out.notes = log_z::bridge_notes(betas, limits);
+  const log_z::PairRatios ratios = log_z::pair_ratios(betas, energies, limits.bridge);
   double ss = 0.0;
-  for (double r : ratios.forward) ss += r;
+  for (double r : ratios.used) ss += r;
   out.stepping_stone.value = log_z0 + ss;
 
   // Batches at least min_batch_taus x tau long, at most max_batches, at least 2 rows each.
@@ -247,10 +251,10 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
   for (std::size_t b = 0; b < batches; ++b) {
     const auto slice = row_slice(energies, n_chains, rows * b / batches, rows * (b + 1) / batches);
     ti_batches.push_back(ti_of(betas, slice, unresolved));
-    const log_z::PairRatios batch = log_z::pair_ratios(betas, slice);
+    const log_z::PairRatios batch = log_z::pair_ratios(betas, slice, limits.bridge);
     double total = 0.0;
     for (std::size_t i = 0; i + 1 < n_chains; ++i) {
-      total += batch.forward[i];
+      total += batch.used[i];
       gap_batches[i].push_back(batch.reverse[i] - batch.forward[i]);
     }
     ss_batches.push_back(total);
@@ -261,7 +265,8 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
   for (const auto& gaps : gap_batches) gap_errors.push_back(standard_error(gaps));
   out.stepping_stone.trusted = log_z::stepping_stone_trusted(betas, ratios, gap_errors, batches,
                                                              out.stepping_stone.standard_error,
-                                                             swap_acceptance, errors, out.warnings);
+                                                             swap_acceptance, limits, errors,
+                                                             out.warnings);
   choose_preferred(out);
   return out;
 }
@@ -297,7 +302,10 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
                                                   : std::numeric_limits<double>::quiet_NaN());
     }
   }
-  LogPartition out = log_partition(result.betas, result.energies, log_z0, errors, acceptance);
+  const NormalisingRange range =
+      normalising_range(model, result.annealed, result.betas.back());
+  LogPartition out =
+      log_partition(result.betas, result.energies, log_z0, errors, acceptance, range);
   out.log_z0_exact = from_zero;
   return out;
 }
