@@ -11,6 +11,7 @@
 #include "hamon/core/analysis/detail/log_z_checks.hpp"
 #include "hamon/core/families/family_facts.hpp"
 #include "hamon/core/stats/ess.hpp"
+#include "hamon/core/stats/statistics.hpp"
 #include "hamon/core/util/enum_names.hpp"
 #include "hamon/core/util/text.hpp"
 
@@ -122,15 +123,12 @@ void choose_preferred(LogPartition& z) {
   }
 }
 
+// The batch-means error of per-batch estimates, with statistics.hpp's correction for
+// batches whose values still correlate (consecutive batches of a run not much longer than
+// the autocorrelation time): without it the log Z errors read 10-25 % small on short runs.
 double standard_error(const std::vector<double>& values) {
   if (values.size() < 2) return 0.0;
-  double mean = 0.0;
-  for (double v : values) mean += v;
-  mean /= static_cast<double>(values.size());
-  double ss = 0.0;
-  for (double v : values) ss += (v - mean) * (v - mean);
-  return std::sqrt(ss / static_cast<double>(values.size() - 1) /
-                   static_cast<double>(values.size()));
+  return batch_means(values, std::vector<std::int64_t>(values.size(), 1)).standard_error;
 }
 
 }  // namespace
