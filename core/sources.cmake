@@ -34,6 +34,7 @@ set(HAMON_CORE_SOURCES
   hamon/core/analysis/health.cpp
   hamon/core/analysis/log_partition.cpp
   hamon/core/analysis/log_z_checks.cpp
+  hamon/core/analysis/node_error_checks.cpp
   hamon/core/analysis/swap_batches.cpp
   hamon/core/tuning/beta_max_estimate.cpp
   hamon/core/tuning/search_diagnosis.cpp
