@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run/observables.hpp"
 
-#include <limits>
-
 #include <algorithm>
+#include <limits>
 
 namespace hamon::cli {
 

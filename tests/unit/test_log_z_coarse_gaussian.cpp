@@ -84,9 +84,10 @@ TEST(LogZCoarseGaussian, SteppingStoneErrorsHoldOverSeedsOnCoarseLadders) {
       largest = std::max(largest, std::abs(score));
       if (!z->stepping_stone.trusted) ++flagged;
     }
-    std::printf("  [%zu chains] stepping stone z over 200 seeds: mean %+.3f var %.3f max |z| %.2f, "
-                "%d untrusted\n",
-                betas.size(), zs.mean(), zs.variance(), largest, flagged);
+    std::printf(
+        "  [%zu chains] stepping stone z over 200 seeds: mean %+.3f var %.3f max |z| %.2f, "
+        "%d untrusted\n",
+        betas.size(), zs.mean(), zs.variance(), largest, flagged);
     EXPECT_GE(zs.variance(), 0.75);
     EXPECT_LE(zs.variance(), 1.3);
     EXPECT_LE(std::abs(zs.mean()), 0.3);  // 3 sd of a mean of 200

@@ -157,7 +157,6 @@ struct LogZErrorOptions {
   double min_weight_tail_index = 1.5;
 };
 
-
 /// Both estimators with batch-means errors and the checks (see the top of this file);
 /// `swap_acceptance`, when not empty, holds the run's acceptance per pair (i, i+1).
 /// Throws std::invalid_argument when `energies` is not a whole number of rows of

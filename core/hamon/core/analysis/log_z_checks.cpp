@@ -174,7 +174,7 @@ std::vector<double> bridge_fractions(const std::vector<double>& betas,
   for (std::size_t i = 0; i < out.size(); ++i) {
     const double h = betas[i + 1] - betas[i];
     if (!(h > 0.0) || betas[i] + kPlainForwardIndex * h < range.upper) continue;
-    const double ahead = range.upper - betas[i];     // finite here
+    const double ahead = range.upper - betas[i];       // finite here
     const double behind = betas[i + 1] - range.lower;  // may be infinite: then all backward
     out[i] = std::isfinite(behind) ? ahead / (ahead + behind) : 0.0;
   }
@@ -184,12 +184,10 @@ std::vector<double> bridge_fractions(const std::vector<double>& betas,
 double tail_index(const std::vector<double>& betas, std::size_t pair, double fraction,
                   const NormalisingRange& range) {
   const double h = betas[pair + 1] - betas[pair];
-  const double forward =
-      fraction > 0.0 ? (range.upper - betas[pair]) / (fraction * h)
-                     : std::numeric_limits<double>::infinity();
-  const double backward =
-      fraction < 1.0 ? (betas[pair + 1] - range.lower) / ((1.0 - fraction) * h)
-                     : std::numeric_limits<double>::infinity();
+  const double forward = fraction > 0.0 ? (range.upper - betas[pair]) / (fraction * h)
+                                        : std::numeric_limits<double>::infinity();
+  const double backward = fraction < 1.0 ? (betas[pair + 1] - range.lower) / ((1.0 - fraction) * h)
+                                         : std::numeric_limits<double>::infinity();
   return std::min(forward, backward);
 }
 
@@ -232,8 +230,7 @@ bool stepping_stone_trusted(const std::vector<double>& betas, const PairRatios& 
     // where the reverse weights' variance is infinite (beta_{i+1} - 2 h outside the range).
     const double gap = ratios.reverse[i] - ratios.forward[i];
     const bool reverse_finite = betas[i + 1] - 2.0 * (betas[i + 1] - betas[i]) > limits.range.lower;
-    if (x == 1.0 && reverse_finite &&
-        n_batches >= static_cast<std::size_t>(options.min_batches) &&
+    if (x == 1.0 && reverse_finite && n_batches >= static_cast<std::size_t>(options.min_batches) &&
         std::abs(gap) > options.gap_sigmas * gap_errors[i] && std::abs(gap) > standard_error) {
       add("the log ratio from beta " + sig(betas[i]) + " (" + sig(ratios.forward[i]) +
           ") and from beta " + sig(betas[i + 1]) + " (" + sig(ratios.reverse[i]) + ") differ by " +
@@ -252,8 +249,7 @@ bool stepping_stone_trusted(const std::vector<double>& betas, const PairRatios& 
   return trusted;
 }
 
-std::vector<std::string> bridge_notes(const std::vector<double>& betas,
-                                      const PathLimits& limits) {
+std::vector<std::string> bridge_notes(const std::vector<double>& betas, const PathLimits& limits) {
   std::vector<std::string> notes;
   for (std::size_t i = 0; i < limits.bridge.size(); ++i) {
     const double x = limits.bridge[i];
