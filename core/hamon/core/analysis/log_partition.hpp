@@ -56,10 +56,12 @@
 //       too uncertain, and the run already draws a warning);
 //     - swap acceptance (when the run's is given) below min_swap_acceptance: the pair's
 //       energy distributions hardly overlap, whatever the sampled weights look like.
-//   Which to prefer: an estimate that is trusted over one that is not; between two of the
-//   same standing, the smaller total error (statistical and discretisation in
-//   quadrature). LogPartition::preferred says which, and why; when neither is trusted the
-//   reason and a warning say so.
+//   Which to prefer: an estimate that is trusted over one that is not. Between two trusted
+//   ones, thermodynamic integration competes on its total error (statistical and
+//   discretisation in quadrature) only where its discretisation error, a bound, is at most
+//   a third of its statistical error; otherwise stepping stone, whose error is statistical.
+//   Between two untrusted ones the smaller total error. LogPartition::preferred says
+//   which, and why; when neither is trusted the reason and a warning say so.
 //
 // log Z(beta_0) is known exactly when beta_0 = 0: every free configuration has weight 1, so
 // log Z_0 = n_free log 2. Otherwise the caller supplies it (or gets the difference only).
