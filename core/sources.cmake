@@ -13,6 +13,7 @@ set(HAMON_CORE_SOURCES
   hamon/core/model/lattice_geometry.cpp
   hamon/core/model/model_builders.cpp
   hamon/core/model/model_validation.cpp
+  hamon/core/model/normalising_range.cpp
   hamon/core/model/spin_model.cpp
   hamon/core/model/spin_model_continuous.cpp
   hamon/core/model/spin_model_potts.cpp
@@ -36,6 +37,7 @@ set(HAMON_CORE_SOURCES
   hamon/core/analysis/health.cpp
   hamon/core/analysis/log_partition.cpp
   hamon/core/analysis/log_z_checks.cpp
+  hamon/core/analysis/node_error_checks.cpp
   hamon/core/analysis/swap_batches.cpp
   hamon/core/tuning/beta_max_estimate.cpp
   hamon/core/tuning/search_diagnosis.cpp

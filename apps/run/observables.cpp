@@ -2,6 +2,7 @@
 #include "run/observables.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace hamon::cli {
 
@@ -41,6 +42,18 @@ Observables observables_of(const NrptResult& result, const SpinModel& model, boo
     obs.n_samples = result.moments.n_samples;
     obs.node_means = result.moments.node_means;
     obs.node_means_stderr = result.moments.node_means_stderr;
+    // An error of 0 on a free variable means it never changed, not that its mean is exact:
+    // reported as unknown (.nan), and the error_bars health check fails (diagnostics.hpp).
+    const auto& clamped = model.clamped();
+    auto& errors = *obs.node_means_stderr;
+    if (!clamped.empty() && errors.size() % clamped.size() == 0) {
+      const std::size_t columns = errors.size() / clamped.size();
+      for (std::size_t k = 0; k < errors.size(); ++k) {
+        if (clamped[k / columns] == 0 && errors[k] == 0.0) {
+          errors[k] = std::numeric_limits<double>::quiet_NaN();
+        }
+      }
+    }
   } else if (!result.energies.empty() && !result.annealed) {
     // (On an annealing path the trace holds E - E_ref: the energy needs the moments.)
     obs.energy_per_node = energy_from_trace(result, model.n_nodes());

@@ -2,6 +2,7 @@
 #include "run/summary.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <cmath>
 #include <cstdint>
 #include <sstream>
 #include <vector>
@@ -123,6 +124,9 @@ void emit_log_z(YAML::Emitter& out, const LogPartition& z, const NrptResult& r) 
   emit_float_entry(out, "energy_tau", z.energy_tau);
   out << YAML::EndMap;
   out << YAML::Key << "warnings" << YAML::Value << YAML::Flow << z.warnings;
+  // Where a Gaussian path stops normalising, and the pairs stepping stone bridged for it.
+  if (std::isfinite(z.beta_limit)) emit_float_entry(out, "beta_limit", z.beta_limit);
+  out << YAML::Key << "notes" << YAML::Value << YAML::Flow << z.notes;
   out << YAML::EndMap;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "hamon/core/analysis/detail/node_error_checks.hpp"
 #include "hamon/core/util/text.hpp"
 
 namespace hamon {
@@ -18,9 +19,9 @@ namespace {
 // size gives (sd / sqrt(ESS), Geyer): batches shorter than the autocorrelation time make
 // the former too small. Skipped without both moments and energies. `ess` is the trace's,
 // computed once by the caller (an FFT of the whole run: seconds for a long one).
-HealthCheck error_bar_check(const SpinModel& model, const NrptResult& result,
-                            const std::vector<double>& trace, const EffectiveSampleSize& ess,
-                            const DiagnosticsOptions& options) {
+HealthCheck energy_error_check(const SpinModel& model, const NrptResult& result,
+                               const std::vector<double>& trace, const EffectiveSampleSize& ess,
+                               const DiagnosticsOptions& options) {
   HealthCheck check{"error_bars", HealthStatus::skipped, 0.0, options.min_error_ratio, ""};
   const MeanWithError& batch = result.moments.energy_per_node;
   if (result.moments.n_samples == 0 || !ess.defined) {
@@ -50,6 +51,21 @@ HealthCheck error_bar_check(const SpinModel& model, const NrptResult& result,
   return check;
 }
 
+// The energy's check, then every free node mean's (detail/node_error_checks.hpp): a node
+// mean whose error bar says nothing fails the check, whatever the energy's says.
+HealthCheck error_bar_check(const SpinModel& model, const NrptResult& result,
+                            const std::vector<double>& trace, const EffectiveSampleSize& ess,
+                            const DiagnosticsOptions& options) {
+  HealthCheck check = energy_error_check(model, result, trace, ess, options);
+  if (result.moments.n_samples == 0) return check;
+  const node_errors::NodeErrorVerdict nodes = node_errors::judge_node_errors(model, result.moments);
+  const std::string problem = node_errors::describe(nodes);
+  if (problem.empty()) return check;
+  check.status = HealthStatus::fail;
+  check.message = (check.message.empty() ? "" : check.message + "; ") + problem + "; run longer";
+  return check;
+}
+
 }  // namespace
 
 std::vector<double> energy_trace(const NrptResult& result, std::size_t chain) {
@@ -73,9 +89,10 @@ RunDiagnostics diagnose(const SpinModel& model, const NrptResult& result,
   }
   out.health.checks.push_back(error_bar_check(
       model, result, trace, out.cold_energy_ess.value_or(EffectiveSampleSize{}), options));
-  if (out.health.checks.back().status == HealthStatus::warn &&
-      out.health.overall != HealthStatus::fail) {
-    out.health.overall = HealthStatus::warn;
+  const HealthStatus status = out.health.checks.back().status;
+  if (status == HealthStatus::fail ||
+      (status == HealthStatus::warn && out.health.overall != HealthStatus::fail)) {
+    out.health.overall = status;
   }
   return out;
 }

@@ -22,11 +22,12 @@ struct DiagnosticsOptions {
   /// log Z(beta_0) when the ladder does not start at 0 (with beta_0 = 0 it is exact).
   std::optional<double> reference_log_z0;
   LogZErrorOptions log_z_errors;
-  /// error_bars check: warn when the batch-means error of the cold chain's energy is
-  /// below this fraction of the error its effective sample size gives (sd / sqrt(ESS)).
-  /// The two estimate the same thing; batches shorter than the autocorrelation time make
-  /// the first too small. 0.7: both are noisy (~15 % each with 32 batches and Geyer's
-  /// window), so an honest run stays above it.
+  /// error_bars check (it also fails where a free node's mean has error 0: it never
+  /// changed, so its error is unknown): warn when the batch-means error of the cold chain's energy
+  /// is below this fraction of the error its effective sample size gives (sd / sqrt(ESS)). The two
+  /// estimate the same thing; batches shorter than the autocorrelation time make the first too
+  /// small. 0.7: both are noisy (~15 % each with 32 batches and Geyer's window), so an honest run
+  /// stays above it.
   double min_error_ratio = 0.7;
 };
 

@@ -56,10 +56,12 @@
 //       too uncertain, and the run already draws a warning);
 //     - swap acceptance (when the run's is given) below min_swap_acceptance: the pair's
 //       energy distributions hardly overlap, whatever the sampled weights look like.
-//   Which to prefer: an estimate that is trusted over one that is not; between two of the
-//   same standing, the smaller total error (statistical and discretisation in
-//   quadrature). LogPartition::preferred says which, and why; when neither is trusted the
-//   reason and a warning say so.
+//   Which to prefer: an estimate that is trusted over one that is not. Between two trusted
+//   ones, thermodynamic integration competes on its total error (statistical and
+//   discretisation in quadrature) only where its discretisation error, a bound, is at most
+//   a third of its statistical error; otherwise stepping stone, whose error is statistical.
+//   Between two untrusted ones the smaller total error. LogPartition::preferred says
+//   which, and why; when neither is trusted the reason and a warning say so.
 //
 // log Z(beta_0) is known exactly when beta_0 = 0: every free configuration has weight 1, so
 // log Z_0 = n_free log 2. Otherwise the caller supplies it (or gets the difference only).
@@ -73,10 +75,12 @@
 // min_batches (the error itself is then uncertain), or when tau could not be estimated.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "hamon/core/model/normalising_range.hpp"
 #include "hamon/core/model/spin_model.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
 
@@ -128,6 +132,10 @@ struct LogPartition {
   std::int64_t batch_rounds = 0;                      // rounds per batch (the last may be longer)
   double energy_tau = 0.0;            // largest integrated autocorrelation time over chains
   std::vector<std::string> warnings;  // e.g. the run is too short for honest errors
+  /// Where the path stops normalising (+inf when it does not: every non-Gaussian model);
+  /// stepping stone bridges the pairs whose forward weights would reach it (notes).
+  double beta_limit = std::numeric_limits<double>::infinity();
+  std::vector<std::string> notes;  // what was done differently, and why (not a defect)
 };
 
 struct LogZErrorOptions {
@@ -141,15 +149,26 @@ struct LogZErrorOptions {
   double min_weight_ess_per_batch = 2.0;  // stepping-stone weight ESS / n_batches below
   double gap_sigmas = 4.0;                // forward-reverse gap beyond this x its error
   double min_swap_acceptance = 0.01;      // a pair accepting fewer swaps
+  // The weights' tail (detail/normalising_range.hpp): where the model bounds it, a tail
+  // index below min_model_tail_index (4: the variance of the weights' variance, and so of
+  // the error, must be finite); where it does not, Hill's estimate from the weights below
+  // min_weight_tail_index. 1.5, not 2: log-normal weights (any bounded energy on a coarse
+  // ladder) read ~2.2 / (dbeta sd(E)) on a few thousand rounds, below 2 already where
+  // their variance is finite and the weight-ESS check has nothing to say.
+  double min_model_tail_index = 4.0;
+  double min_weight_tail_index = 1.5;
 };
 
 /// Both estimators with batch-means errors and the checks (see the top of this file);
 /// `swap_acceptance`, when not empty, holds the run's acceptance per pair (i, i+1).
 /// Throws std::invalid_argument when `energies` is not a whole number of rows of
 /// betas.size() entries or holds fewer than 2 rows, or the acceptances are not one per pair.
+/// `range`: where the path normalises (default: everywhere); pairs whose forward weights
+/// would reach its end are bridged (see detail/normalising_range.hpp).
 LogPartition log_partition(const std::vector<double>& betas, const std::vector<double>& energies,
                            double log_z0, const LogZErrorOptions& errors = {},
-                           const std::vector<double>& swap_acceptance = {});
+                           const std::vector<double>& swap_acceptance = {},
+                           const NormalisingRange& range = {});
 
 /// From a run of `model`: log Z(beta_0) = n_free log q when the ladder starts at 0 (on an
 /// annealing path, NrptResult::annealed: reference_log_z at the ladder's top), else
