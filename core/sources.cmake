@@ -26,6 +26,7 @@ set(HAMON_CORE_SOURCES
   hamon/core/families/family_facts.cpp
   hamon/core/families/multispin/multispin_ensemble.cpp
   hamon/core/families/multispin/multispin_index_process.cpp
+  hamon/core/families/multispin/multispin_overlaps.cpp
   hamon/core/families/multispin/multispin_sweep.cpp
   hamon/core/tempering/schedule.cpp
   hamon/core/sampler/checkpoint.cpp

@@ -478,3 +478,62 @@ TEST(TEST_CATEGORY, multispin_overlaps_match_enumeration) {
     link[k].expect_calibrated(exact_link, "link overlap at beta " + std::to_string(betas[k]));
   }
 }
+
+TEST(TEST_CATEGORY, multispin_fourier_overlap_matches_enumeration) {
+  // One rung, two replicas, no dilution (a 3 x 3 torus, k_min = 2 pi / 3): per system,
+  // <|F(k_min)|^2> averaged over the two directions against enumeration,
+  // (1 / N^2) sum_ij <s_i s_j>^2 cos(k (x_i - x_j)).
+  const double beta = 0.6;
+  const auto instances = torus_instances(600, false);
+  const hamon::MultispinEnsemble e = hamon::pack_multispin(instances);
+  ASSERT_EQ(e.extents, (std::vector<int>{3, 3}));
+  const hamon::MultispinLadder ladder{1, 2, e.n_groups};
+  const Space space;
+  const auto m = hamon::make_multispin_device<Space>(e);
+  const auto spins = random_state(ladder.n_slots(), e.n_nodes, 14);
+  const auto [thresholds, rung_betas] = ladder_views(e, ladder, {beta});
+  const auto host_planes = hamon::multispin_plane_nodes(e);
+  Kokkos::View<std::int32_t*, Space::memory_space> planes("planes", host_planes.size());
+  Kokkos::deep_copy(planes,
+                    Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        host_planes.data(), host_planes.size()));
+  const std::int64_t dims = 2, side = 3, per_block = dims * side * hamon::kMultispinSystems;
+  Kokkos::View<std::int64_t*, Space::memory_space> counts("counts", e.n_groups * per_block);
+  SystemBatches fourier(e.n_systems);
+  for (int round = 0; round < kBurnIn + kBatches * kPerBatch; ++round) {
+    hamon::multispin_sweep(space, m, spins, thresholds, 41, static_cast<std::uint32_t>(round), 0);
+    if (round < kBurnIn) continue;
+    hamon::multispin_plane_counts(space, m, ladder, spins, planes, dims, side, counts);
+    const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+    fourier.add((round - kBurnIn) / kPerBatch, [&](std::int64_t s) {
+      const std::int64_t group = s / hamon::kMultispinSystems, b = s % hamon::kMultispinSystems;
+      return hamon::multispin_fourier_overlap(&c(group * per_block + b), hamon::kMultispinSystems,
+                                              dims, side);
+    });
+  }
+  const double k = 2.0 * M_PI / 3.0;
+  std::vector<double> exact;
+  for (const auto& model : instances) {
+    std::vector<double> c(81, 0.0);
+    double z = 0.0;
+    for (int bits = 0; bits < 512; ++bits) {
+      std::vector<std::int8_t> s(9);
+      for (int i = 0; i < 9; ++i) s[static_cast<std::size_t>(i)] = ((bits >> i) & 1) ? 1 : -1;
+      const double w = std::exp(-beta * model.energy(s));
+      z += w;
+      for (int i = 0; i < 9; ++i) {
+        for (int j = 0; j < 9; ++j) c[static_cast<std::size_t>(i * 9 + j)] += w * s[i] * s[j];
+      }
+    }
+    double sum = 0.0;
+    for (int i = 0; i < 9; ++i) {
+      for (int j = 0; j < 9; ++j) {
+        const double cij = c[static_cast<std::size_t>(i * 9 + j)] / z;
+        // node i = 3 y + x: direction 0 is y (i / 3), direction 1 is x (i % 3).
+        sum += cij * cij * (std::cos(k * (i / 3 - j / 3)) + std::cos(k * (i % 3 - j % 3))) / 2.0;
+      }
+    }
+    exact.push_back(sum / 81.0);
+  }
+  fourier.expect_calibrated(exact, "|F(k_min)|^2");
+}

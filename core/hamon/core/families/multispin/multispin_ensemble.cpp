@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -162,6 +163,17 @@ MultispinEnsemble pack_multispin(const std::vector<SpinModel>& instances) {
   if (m.diluted) m.present = std::move(present);
   // The counter holds sum_j (1 + J_ij s_j / J0) over a node's edges, 0 .. 2 z; without
   // dilution half of it, 0 .. z (multispin_sweep.hpp).
+  // The Fourier overlap's lattice: instance 0's periodic lattice of equal extents, when no
+  // instance is another lattice.
+  if (const auto& shape = first.lattice_shape();
+      shape && shape->periodic &&
+      std::adjacent_find(shape->extents.begin(), shape->extents.end(), std::not_equal_to<>()) ==
+          shape->extents.end()) {
+    m.extents = shape->extents;
+    for (const SpinModel& model : instances) {
+      if (model.lattice_shape() && model.lattice_shape()->extents != m.extents) m.extents.clear();
+    }
+  }
   m.counter_planes = bits_for(m.diluted ? 2 * m.max_degree : m.max_degree);
   if (m.counter_planes > kMultispinMaxPlanes) {
     throw std::invalid_argument("multispin: a node of degree " + std::to_string(m.max_degree) +

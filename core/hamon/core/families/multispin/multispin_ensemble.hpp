@@ -59,6 +59,9 @@ struct MultispinEnsemble {
   std::vector<std::uint64_t> present;
   /// Per system (n_groups * 512), the number of edges present.
   std::vector<std::int64_t> present_edges;
+  /// A periodic lattice with every extent equal (the Fourier overlap's k_min = 2 pi / L):
+  /// its extents (node index row-major over them), else empty.
+  std::vector<int> extents;
 
   std::int64_t n_edges() const { return static_cast<std::int64_t>(edge_first.size()); }
   std::int32_t n_colours() const { return static_cast<std::int32_t>(colour_offsets.size()) - 1; }
