@@ -118,7 +118,7 @@ DeviceDecision decide_in_place(const InPlaceCandidates& candidates, std::int64_t
 }  // namespace detail
 
 std::int64_t work_score_of(const SpinModel& model, const NrptOptions& options) {
-  validate_options(options, model.n_nodes());
+  validate_options(options, model.n_nodes(), variable_bytes(model));
   const auto n_machines = static_cast<std::int64_t>(ladder_of(options).size()) * options.n_replicas;
   return work_score(n_machines, model.n_free());
 }
