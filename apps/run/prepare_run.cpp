@@ -109,7 +109,7 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
                 e.what());
   }
   try {
-    validate_options(run.options, run.model->n_nodes(), variable_bytes(*run.model));
+    validate_options(run.options, run.model->n_nodes(), family_facts(*run.model).value_bytes);
   } catch (const std::invalid_argument& e) {
     // Everything validate_options checks is checked above with a location; a safety net.
     config.fail("nrpt", e.what());

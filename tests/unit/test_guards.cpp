@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "hamon/core/families/family_facts.hpp"
 #include "hamon/core/model/colouring.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/lattice_geometry.hpp"
@@ -131,8 +132,8 @@ TEST(Limits, real_values_are_counted_at_their_size) {
   o.n_rounds = 100000;
   o.observers.samples_every = 1;
   const auto gaussian = hamon::SpinModel::gaussian(2, {}, {1.0, 1.0});
-  EXPECT_EQ(hamon::variable_bytes(gaussian), sizeof(double));
-  EXPECT_EQ(hamon::variable_bytes(hamon::make_lattice({4, 4}, true)), 1U);
+  EXPECT_EQ(hamon::family_facts(gaussian).value_bytes, sizeof(double));
+  EXPECT_EQ(hamon::family_facts(hamon::make_lattice({4, 4}, true)).value_bytes, 1U);
   ::setenv("HAMON_MEMORY_LIMIT", "100M", 1);
   for (const auto& [bytes, figure] :
        {std::pair<std::size_t, const char*>{8, "8 B, twice) 1.53 GiB"},

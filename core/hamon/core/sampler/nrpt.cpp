@@ -77,10 +77,6 @@ std::vector<double> ladder_of(const NrptOptions& options) {
   return linear_ladder(options.beta_min, options.beta_max, options.n_chains);
 }
 
-std::size_t variable_bytes(const SpinModel& model) {
-  return model.is_continuous() ? sizeof(double) : sizeof(std::int8_t);
-}
-
 void validate_options(const NrptOptions& options, std::int64_t n_nodes, std::size_t value_bytes) {
   if (options.betas.empty()) {
     if (options.n_chains < 1)

@@ -102,16 +102,10 @@ struct NrptOptions {
 /// Throws std::invalid_argument naming the offending option, and for a run whose variables
 /// and recorded traces would not fit in this machine's physical memory (saying how much
 /// it needs, for what, and how much there is) before anything is allocated. `value_bytes`
-/// is the size of one variable as the sampler stores and records it (variable_bytes): 1
-/// for spins and Potts states, 8 for the doubles of a continuous model.
+/// is the size of one variable as the sampler stores and records it (FamilyFacts::
+/// value_bytes): 1 for spins and Potts states, 8 for the doubles of a continuous model.
 void validate_options(const NrptOptions& options, std::int64_t n_nodes,
                       std::size_t value_bytes = 1);
-/// The bytes of one of `model`'s variables in the sampler and its sample traces.
-std::size_t variable_bytes(const SpinModel& model);
-template <class MemorySpace>
-std::size_t variable_bytes(const DeviceModel<MemorySpace>& model) {
-  return model.continuous_kind != 0 ? sizeof(double) : sizeof(std::int8_t);
-}
 /// The ladder the options describe (explicit betas or the linear default).
 std::vector<double> ladder_of(const NrptOptions& options);
 /// Whether a run of `options` on a model whose family has `support` (its abilities; the

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace hamon::detail {
@@ -33,6 +34,24 @@ KOKKOS_FORCEINLINE_FUNCTION std::int64_t add_fixed(std::int64_t a, std::int64_t 
           ? -static_cast<std::int64_t>(~word) - 1  // two's complement, without a narrowing cast
           : static_cast<std::int64_t>(word);
   return ((a ^ sum) & (b ^ sum)) < 0 ? kFixedOutOfRange : sum;
+}
+
+/// Throws std::runtime_error when a machine's energy (or its best, which keeps the lowest
+/// and so keeps a mark) left the fixed-point range (a continuous model's beyond 2^38): such
+/// a run's swaps and log Z are not numbers to report.
+inline void require_energies_in_range(const std::vector<std::int64_t>& energies,
+                                      const std::vector<std::int64_t>& best) {
+  for (const auto* list : {&energies, &best}) {
+    for (const std::int64_t e : *list) {
+      if (e == kFixedOutOfRange) {
+        throw std::runtime_error(
+            "a machine's energy left the fixed-point range (|E| up to 2^38 = 2.7e11): the "
+            "model diverges at these temperatures (a Gaussian's precision matrix not positive "
+            "definite?) or its numbers are too large; the swaps and log Z of this run would be "
+            "wrong");
+      }
+    }
+  }
 }
 
 }  // namespace hamon::detail

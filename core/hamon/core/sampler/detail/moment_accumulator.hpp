@@ -145,11 +145,12 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
     std::vector<std::int64_t> all = link.summed_over_ranks(std::move(local));
     if (all.back() != 0) {
       throw std::runtime_error(
-          "the moment sums left the fixed-point range (2^63 / 2^24 per batch sum, |value| up "
-          "to 2^38 per term, " +
+          "the moment sums left the fixed-point range (each term below 2^38, each batch's sum "
+          "below 2^63 in units of 2^-24; " +
           std::to_string(b.layout.length) +
           " rounds per batch): a value or an energy of the cold chain is too large to sum "
-          "exactly (a diverging model?), or a batch too long (raise moment_batches)");
+          "exactly (a diverging model, or enormous fields?), or the batches too long (the "
+          "library's ObserverOptions::moment_batches makes them shorter)");
     }
     all.pop_back();
     return all;

@@ -257,16 +257,7 @@ struct SamplerCore {
     const auto energy_fixed = to_host_vector<std::int64_t>(space, state.energy_fixed);
     BestStatesOf<Value> best;
     loop.best.save(space, best, link);
-    // A machine's energy out of the fixed-point range (a continuous model's beyond 2^38) is
-    // kept by its best energy, the lowest value there is: such a run's swaps and log Z
-    // are not numbers to report.
-    if (fixed_sums_overflowed(energy_fixed) || fixed_sums_overflowed(best.energy_fixed)) {
-      throw std::runtime_error(
-          "a machine's energy left the fixed-point range (|E| up to 2^38 = 2.7e11): the model "
-          "diverges at these temperatures (a Gaussian's precision matrix not positive "
-          "definite?) or its numbers are too large; the swaps and log Z of this run would be "
-          "wrong");
-    }
+    require_energies_in_range(energy_fixed, best.energy_fixed);
     for (std::int32_t c = 0; c < n_chains(); ++c) {
       r.final_energies.push_back(fixed_point_energy(
           energy_fixed[static_cast<std::size_t>(r.machine_of_chain[static_cast<std::size_t>(c)])],
@@ -362,9 +353,7 @@ template <class ExecutionSpace, class Value>
 Sampler<ExecutionSpace, Value>::Sampler(const ExecutionSpace& space, const SpinModel& model,
                                         const NrptOptions& options, TraceSink* sink,
                                         MachineExchange* exchange)
-    : Sampler(space,
-              (validate_options(options, model.n_nodes(), sizeof(Value)),
-               make_device_model(space, model)),
+    : Sampler(space, (validate_options(options, model.n_nodes()), make_device_model(space, model)),
               options, sink, exchange) {}
 
 template <class ExecutionSpace, class Value>
@@ -396,9 +385,7 @@ template <class ExecutionSpace, class Value>
 Sampler<ExecutionSpace, Value>::Sampler(const ExecutionSpace& space, const SpinModel& model,
                                         const NrptOptions& options, const Checkpoint& checkpoint,
                                         TraceSink* sink, MachineExchange* exchange)
-    : Sampler(space,
-              (validate_options(options, model.n_nodes(), sizeof(Value)),
-               make_device_model(space, model)),
+    : Sampler(space, (validate_options(options, model.n_nodes()), make_device_model(space, model)),
               options, checkpoint, sink, exchange) {}
 
 template <class ExecutionSpace, class Value>
