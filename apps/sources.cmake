@@ -58,6 +58,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/trace_setup.cpp
   run/execute_run.cpp
   run/instance_config.cpp
+  run/ensemble_health.cpp
   run/ensemble_summary.cpp
   run/execute_ensemble.cpp
   run/run_driver.cpp

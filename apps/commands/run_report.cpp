@@ -161,6 +161,7 @@ void print_ensemble_report(std::ostream& out, const EnsembleOutcome& outcome) {
     out << "\n  " << outcome.idle_ranks << (outcome.idle_ranks == 1 ? " rank" : " ranks")
         << " ran nothing: replicas keep a ladder in one process, one instance per rank";
   }
+  out << "\n  health   " << outcome.health.line();
   out << "\n  disorder averages: " << outcome.directory << "/summary.yaml (ensemble:)\n";
 }
 

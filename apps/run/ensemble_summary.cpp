@@ -17,6 +17,7 @@
 #include "output/atomic_file.hpp"
 #include "output/npy.hpp"
 #include "output/run_files.hpp"
+#include "run/ensemble_health.hpp"
 #include "run/summary.hpp"
 
 namespace hamon::cli {
@@ -48,6 +49,7 @@ struct Instances {
   std::vector<double> overlap_betas;
   std::map<std::string, Table> overlap;  // the keys every instance has
   std::string overlap_skipped;           // why there are no overlap averages, if so
+  EnsembleHealth health;
 };
 
 Instances read_instances(const fs::path& partial, std::int64_t count) {
@@ -60,6 +62,7 @@ Instances read_instances(const fs::path& partial, std::int64_t count) {
     YAML::Node summary;
     try {
       summary = YAML::LoadFile(file.string());
+      in.health.add(k, summary["health"]);
       const YAML::Node energy = summary["observables"]["energy_per_node"];
       in.energy.rows.push_back(energy.IsMap() ? energy["mean"].as<double>() : std::nan(""));
       const YAML::Node overlap = summary["overlap"];
@@ -177,7 +180,7 @@ void emit_overlap(YAML::Emitter& out, const Instances& in, const ExperimentConfi
 
 }  // namespace
 
-void write_ensemble_outputs(const fs::path& partial, const ExperimentConfig& config) {
+EnsembleHealth write_ensemble_outputs(const fs::path& partial, const ExperimentConfig& config) {
   const Instances in = read_instances(partial, config.instances);
   write_table(partial, kEnsembleEnergyFile, in.energy);
   for (const auto& [key, table] : in.overlap)
@@ -189,6 +192,13 @@ void write_ensemble_outputs(const fs::path& partial, const ExperimentConfig& con
   emit_experiment(out, config);
   out << YAML::Key << "ensemble" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "instances" << YAML::Value << config.instances;
+  in.health.emit(out);
+  if (in.health.failed > 0) {
+    out << YAML::Key << "averages_flag" << YAML::Value << YAML::DoubleQuoted
+        << "the averages include " + std::to_string(in.health.failed) + " of " +
+               std::to_string(config.instances) +
+               " instances whose health failed (ensemble.health): do not trust them as they are";
+  }
   out << YAML::Key << "energy_per_node" << YAML::Value;
   const JackknifeEstimate energy = jackknife_mean(in.energy.column(0));
   emit_mean_and_stderr(out, energy.value, energy.error);
@@ -200,6 +210,7 @@ void write_ensemble_outputs(const fs::path& partial, const ExperimentConfig& con
   out << YAML::EndMap << YAML::EndMap;
   const std::string text = std::string(out.c_str()) + "\n";
   write_atomically(partial / kSummaryFile, [&](std::ostream& o) { o << text; });
+  return in.health;
 }
 
 }  // namespace hamon::cli

@@ -191,7 +191,7 @@ EnsembleOutcome run_ensemble(const PreparedRun& ensemble, bool resume, bool prog
   });
   world.agree([&] {
     if (!dir) return;
-    write_ensemble_outputs(dir->partial_dir(), config);
+    outcome.health = write_ensemble_outputs(dir->partial_dir(), config);
     dir->commit(ensemble.output_policy == OutputPolicy::replace_run);
   });
   return outcome;

@@ -21,6 +21,7 @@
 
 #include <chrono>
 
+#include "run/ensemble_health.hpp"
 #include "run/prepare_run.hpp"
 
 namespace hamon::cli {
@@ -30,6 +31,7 @@ struct EnsembleOutcome {
   std::int32_t instances = 0;
   std::int32_t already_done = 0;  // finished before this command (a resume)
   std::int32_t idle_ranks = 0;    // ranks that ran nothing (replicas need whole ladders)
+  EnsembleHealth health;          // the instances' (rank 0's; empty elsewhere)
 };
 
 /// `ensemble`: prepared from the experiment (a new run) or from DIR.partial/config.yaml

@@ -55,6 +55,28 @@ ExperimentConfig instance_config(const ExperimentConfig& ensemble, std::int64_t 
   return config;
 }
 
+std::string undrawn_model_reason(const ModelSpec& model) {
+  return std::visit(
+      [](const auto& spec) -> std::string {
+        using Spec = std::decay_t<decltype(spec)>;
+        using Kind = ValueDistribution::Kind;
+        if constexpr (std::is_same_v<Spec, LatticeSpec>) {
+          if (!spec.file.empty()) return "a lattice read from a graph file draws nothing";
+          const bool potts_field_given = spec.potts > 0 && !spec.potts_field.empty();
+          const bool drawn = spec.coupling.kind != Kind::constant ||
+                             (!potts_field_given && spec.field.kind != Kind::constant);
+          return drawn ? "" : "a lattice whose coupling and field are constants draws nothing";
+        } else if constexpr (std::is_same_v<Spec, RbmSpec>) {
+          return spec.random ? "" : "an RBM with given weights (no model.random) draws nothing";
+        } else if constexpr (std::is_same_v<Spec, GraphSpec>) {
+          return "a graph model draws nothing";
+        } else {
+          return "a continuous model's drawn values are not re-drawn per instance";
+        }
+      },
+      model);
+}
+
 std::string instance_file_key(std::int64_t k) {
   return "instances.files[" + std::to_string(k) + "]";
 }

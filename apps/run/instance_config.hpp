@@ -14,8 +14,11 @@
 // directory as the command named it), never a path inside DIR.partial, which is gone once
 // the ensemble completes: `hamon run DIR/instances/k/config.yaml` repeats instance k (the
 // same bytes) beside the ensemble, not in it (or where --out says).
-// A model without drawn values (a graph, explicit weights) is the same in every instance;
-// its instances differ only in their sampler streams.
+// A model without drawn values (a graph, a lattice of constant couplings and fields or read
+// from a file, explicit weights) would be the same in every instance, its instances differing
+// only in their sampler streams, and the ensemble's jackknife would call thermal noise
+// disorder: `instances: K` refuses it (undrawn_model_reason); instances.files gives such
+// models their instances.
 
 #include <cstdint>
 #include <string>
@@ -26,6 +29,10 @@ namespace hamon::cli {
 
 ExperimentConfig instance_config(const ExperimentConfig& ensemble, std::int64_t k,
                                  const std::string& dir);
+
+/// Why `instances: K` would run K copies of one model (what of `model` is not drawn), or ""
+/// where its instances differ: a lattice with a drawn coupling or field, a random RBM.
+std::string undrawn_model_reason(const ModelSpec& model);
 
 /// The key of instance k's file in instances.files (a list's entry; a pattern's is
 /// reported at instances.files).

@@ -13,6 +13,7 @@
 #include "output/run_directory.hpp"
 #include "run/build_model.hpp"
 #include "run/exit_status.hpp"
+#include "run/instance_config.hpp"
 #include "run/mpi_job.hpp"
 #include "run/nrpt_options.hpp"
 
@@ -45,6 +46,19 @@ void check_against_model(const ExperimentConfig& config, const SpinModel& model)
                                    kind +
                                    " runs one instance, or one graph file per instance "
                                    "(instances: {files: [...]})");
+    }
+  }
+  if (config.instances > 1 && config.instance_files.empty() && !model.is_continuous()) {
+    // K copies of one model: the ensemble's jackknife would report thermal noise as
+    // disorder.
+    const std::string reason = undrawn_model_reason(config.model);
+    if (!reason.empty()) {
+      config.fail("instances",
+                  std::to_string(config.instances) + " instances would be copies of one model (" +
+                      reason +
+                      "): draw the disorder (lattice coupling or field {distribution: ..., "
+                      "seed: ...}, rbm random) or give one graph file per instance "
+                      "(instances: {files: [...]})");
     }
   }
   const OutputSpec& out = config.output;
@@ -95,7 +109,7 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
                 e.what());
   }
   try {
-    validate_options(run.options, run.model->n_nodes());
+    validate_options(run.options, run.model->n_nodes(), family_facts(*run.model).value_bytes);
   } catch (const std::invalid_argument& e) {
     // Everything validate_options checks is checked above with a location; a safety net.
     config.fail("nrpt", e.what());

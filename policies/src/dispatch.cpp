@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "hamon/core/families/family_facts.hpp"
 #include "hamon/policies/resolve_device.hpp"
 #include "hamon/policies/thresholds.hpp"
 
@@ -118,7 +119,7 @@ DeviceDecision decide_in_place(const InPlaceCandidates& candidates, std::int64_t
 }  // namespace detail
 
 std::int64_t work_score_of(const SpinModel& model, const NrptOptions& options) {
-  validate_options(options, model.n_nodes());
+  validate_options(options, model.n_nodes(), family_facts(model).value_bytes);
   const auto n_machines = static_cast<std::int64_t>(ladder_of(options).size()) * options.n_replicas;
   return work_score(n_machines, model.n_free());
 }

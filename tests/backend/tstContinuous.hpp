@@ -358,4 +358,40 @@ TEST(TEST_CATEGORY, continuous_models_refuse_what_they_cannot_do) {
   }
 }
 
+TEST(TEST_CATEGORY, continuous_fixed_point_range_is_an_error_never_a_clamp) {
+  // One Gaussian site, d = 1, exp(-beta E) at beta in [0.5, 1] (reference none): x ~ N(h, 1/beta).
+  auto o = annealed_options(3, 60);
+  o.reference = hamon::AnnealingReference::none;
+  o.n_chains = 2;
+  o.beta_min = 0.5;
+  o.burn_in = 0;
+  auto run_with_field = [&](double h) {
+    return hamon::nrpt(Space(), hamon::SpinModel::gaussian(1, {}, {1.0}, {h}), o);
+  };
+  // h = 1e6: E = x^2 / 2 - h x is about -h^2 / 2 = -5e11, beyond the fixed point's 2^38
+  // (2.7e11). It was clamped to -2^38 and reported as the final energy; now an error.
+  try {
+    (void)run_with_field(1e6);
+    ADD_FAILURE() << "an energy of -5e11 was clamped and reported";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("energy left the fixed-point range"), std::string::npos)
+        << e.what();
+  }
+  // h = 3e5: every value is in range (E = -4.5e10, x^2 = 9e10 < 2^38), but a batch's sum
+  // of x^2 in 2^-24 units passes 2^63 after 7 rounds (9e10 x 2^24 = 1.5e18 per round); with
+  // 2 batches of up to 32 rounds it wrapped around into a wrong variance. Now an error.
+  o.observers.moment_batches = 2;
+  try {
+    const auto r = run_with_field(3e5);
+    ADD_FAILURE() << "variance " << r.moments.node_variances.at(0) << " from overflowed sums";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("moment sums left the fixed-point range"),
+              std::string::npos)
+        << e.what();
+  }
+  // The same run at h = 3: in range everywhere, and its numbers are the model's (mean h).
+  const auto r = run_with_field(3.0);
+  EXPECT_NEAR(r.moments.node_means.at(0), 3.0, 6.0 * r.moments.node_means_stderr.at(0) + 0.05);
+}
+
 }  // namespace

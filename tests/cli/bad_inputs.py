@@ -21,12 +21,12 @@ TUNED = "nrpt:\n  beta_max: 1.0\n  rounds: 10\n"  # the chain count follows in e
 
 
 def case(name, text, key, fragment, args=(), files=None, located=True, prefix=None, skip=None,
-         out_flag=True, at=None):
+         out_flag=True, at=None, env=None):
     """`text` may say {out} for the output directory; out_flag=False leaves --out off; `at`
-    ("line:column") is the exact location the error must name."""
+    ("line:column") is the exact location the error must name; `env`: variables to set."""
     return dict(name=name, text=text, key=key, fragment=fragment, args=list(args),
                 files=files or {}, located=located, prefix=prefix, skip=skip, out_flag=out_flag,
-                at=at)
+                at=at, env=env or {})
 
 
 def gpu_visible(hamon):
@@ -207,6 +207,12 @@ CASES = [
     case("continuous_beta_max_auto",
          "model: {kind: gaussian, shape: [4, 4]}\nnrpt:\n  chains: 4\n  beta_max: auto\n"
          "  rounds: 10\n", "nrpt.beta_max", "kind gaussian needs a number"),
+    # Instances that cannot differ: K copies of one model, whose spread the ensemble's
+    # jackknife would report as disorder.
+    case("instances_of_a_graph", "instances: 2\nmodel: {kind: graph, nodes: 3, edges: "
+         "[[0, 1, 1.0], [1, 2, -1.0]]}\n" + NRPT, "instances", "copies of one model (a graph"),
+    case("instances_of_a_constant_lattice", "instances: 3\n" + LATTICE + NRPT, "instances",
+         "copies of one model (a lattice whose coupling and field are constants"),
     case("continuous_instances", "instances: 2\nmodel: {kind: double_well, shape: [4, 4]}\n" + NRPT,
          "instances", "kind double_well runs one instance"),
     case("continuous_houdayer",
@@ -311,6 +317,15 @@ CASES = [
     case("seed_override", LATTICE + NRPT, "--seed", "expected an integer",
          args=["--seed", "-1"], located=False, prefix="hamon: error: --seed: "),
     case("no_such_file", None, "", "no such experiment file", located=False),
+    # A continuous model's samples are float64: 100,000 rows x 1024 nodes x 8 B, counted
+    # twice (the sampler's copy and the result's), is 1.53 GiB; counted as spins' bytes it
+    # was 0.191 GiB.
+    case("memory_float64_samples",
+         "model: {kind: gaussian, shape: [32, 32], coupling: 0.2, diag: 1.0}\n"
+         "nrpt:\n  chains: 6\n  beta_max: 1.0\n  rounds: 100000\n"
+         "output: {samples: {every: 1, nodes: all}}\n", "nrpt",
+         "samples (rounds / samples_every x nodes x 8 B, twice) 1.53 GiB",
+         env={"HAMON_MEMORY_LIMIT": "100M"}),
     case("output_exists", LATTICE + NRPT + "output: {dir: '{out}'}\n", "output.dir",
          "exists and is not empty", files={"out/keep.txt": "not a run\n"}, out_flag=False),
     case("output_exists_override", LATTICE + NRPT, "--out", "exists and is not empty",
@@ -339,7 +354,7 @@ def check_case(hamon, work, c, failures):
     before = sorted(os.listdir(out)) if os.path.isdir(out) else None
     out_args = ["--out", out] if c["out_flag"] else []
     for command in (["validate", config] + out_args, ["run", config] + out_args):
-        result = clitest.run(hamon, command + c["args"])
+        result = clitest.run(hamon, command + c["args"], env=clitest.clean_env(**c["env"]))
         label = f"{c['name']} ({command[0]})"
         failures.check(result.returncode == 2,
                        f"{label}: exit {result.returncode}, expected 2; stderr: {result.stderr!r}")

@@ -11,8 +11,10 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "hamon/core/families/family_facts.hpp"
 #include "hamon/core/model/colouring.hpp"
 #include "hamon/core/model/device_model.hpp"
 #include "hamon/core/model/lattice_geometry.hpp"
@@ -119,6 +121,31 @@ TEST(Limits, a_run_that_cannot_fit_is_refused_before_allocating) {
   }
   o.observers.energies = false;  // 128 x 64 spins: fits anywhere
   EXPECT_NO_THROW(hamon::validate_options(o, 64));
+}
+
+TEST(Limits, real_values_are_counted_at_their_size) {
+  // A 32 x 32 Gaussian's samples, every round of 100,000 kept: 1024 doubles a row, twice
+  // (the sampler's copy and the result's) = 1.53 GiB. Counted at a spin's byte, the refusal
+  // said 0.191 GiB, and a run without a trace sink could be admitted and run out of memory.
+  hamon::NrptOptions o;
+  o.n_chains = 6;
+  o.n_rounds = 100000;
+  o.observers.samples_every = 1;
+  const auto gaussian = hamon::SpinModel::gaussian(2, {}, {1.0, 1.0});
+  EXPECT_EQ(hamon::family_facts(gaussian).value_bytes, sizeof(double));
+  EXPECT_EQ(hamon::family_facts(hamon::make_lattice({4, 4}, true)).value_bytes, 1U);
+  ::setenv("HAMON_MEMORY_LIMIT", "100M", 1);
+  for (const auto& [bytes, figure] :
+       {std::pair<std::size_t, const char*>{8, "8 B, twice) 1.53 GiB"},
+        {1, "1 B, twice) 0.191 GiB"}}) {
+    try {
+      hamon::validate_options(o, 1024, bytes);
+      ADD_FAILURE() << "accepted under a 100 MiB limit";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find(figure), std::string::npos) << error.what();
+    }
+  }
+  ::unsetenv("HAMON_MEMORY_LIMIT");
 }
 
 TEST(Limits, sweeps_per_round_stay_in_their_counter_domain) {

@@ -253,6 +253,8 @@ RoutedResult nrpt_in_place(const DeviceModel<MemSpace>& caller_model, const Nrpt
                 "hamon::nrpt_in_place: no instantiated execution space (see "
                 "hamon/core/util/instantiated_spaces.hpp) can access this memory space");
   detail::require_kokkos_initialized("nrpt_in_place");
+  // At a spin's byte per variable: the sampler checks again at its variables' size
+  // (SamplerCore) before it allocates anything.
   validate_options(options, model.n_nodes);
   const auto n_chains = static_cast<std::int64_t>(ladder_of(options).size());
   DeviceDecision decision =

@@ -27,6 +27,7 @@ FamilyFacts family_facts(const SpinModel& model) {
     facts.name = Family::name(kind);
     facts.abilities = Family::abilities;
     facts.values_per_variable = Family::values_per_variable(kind);
+    facts.value_bytes = sizeof(typename Family::variable::storage_type);
     if constexpr (detail::is_detected_v<marginal_op, Family>) {
       facts.mean_columns = Family::mean_columns(kind);
       facts.marginal = &Family::marginal;

@@ -17,6 +17,9 @@ namespace hamon {
 struct FamilyFacts {
   std::string name;  ///< what users call such a model ("Ising", "Potts", "gaussian", ...)
   FamilyAbilities abilities;
+  /// The bytes of one stored variable (a spin's or a Potts state's byte, a real value's
+  /// double): what the memory check counts per variable and sample (validate_options).
+  std::size_t value_bytes = 1;
   /// The values a variable takes; 0 for a continuum (then the rest is empty).
   std::int32_t values_per_variable = 0;
   /// Moments::node_means columns per node.

@@ -21,21 +21,25 @@ namespace {
 }
 
 // The memory a run holds that grows with its size, counted in doubles (no overflow):
-// the spins of every machine, and every recorded trace twice (the sampler keeps it on the
-// host and the result copies it; a run that streams its traces to files, as the CLI does,
-// holds only chunks while sampling but reads the energies back for its diagnostics). Refused before
-// anything is allocated when it exceeds the memory limit (memory_limit.hpp).
-void check_memory(const NrptOptions& options, std::int64_t n_nodes, std::size_t n_chains) {
+// the variables of every machine (`value_bytes` each: a spin's byte, a continuous model's
+// double), and every recorded trace twice (the sampler keeps it on the host and the result
+// copies it; a run that streams its traces to files, as the CLI does, holds only chunks
+// while sampling but reads the energies back for its diagnostics). Refused before anything
+// is allocated when it exceeds the memory limit (memory_limit.hpp).
+void check_memory(const NrptOptions& options, std::int64_t n_nodes, std::size_t n_chains,
+                  std::size_t value_bytes) {
   const ObserverOptions& obs = options.observers;
   const double chains = static_cast<double>(n_chains);
   const double rounds = static_cast<double>(options.n_rounds);
+  const double value = static_cast<double>(value_bytes);
+  const std::string per_value = " x " + std::to_string(value_bytes) + " B";
   struct Part {
-    const char* what;
+    std::string what;
     double bytes;
   };
   std::vector<Part> parts = {
-      {"spins (replicas x chains x nodes x 1 B)",
-       static_cast<double>(options.n_replicas) * chains * static_cast<double>(n_nodes)}};
+      {"variables (replicas x chains x nodes" + per_value + ")",
+       static_cast<double>(options.n_replicas) * chains * static_cast<double>(n_nodes) * value}};
   if (obs.energies)
     parts.push_back({"energies (rounds x chains x 8 B, twice)", 16.0 * rounds * chains});
   if (obs.index_process) {
@@ -44,8 +48,9 @@ void check_memory(const NrptOptions& options, std::int64_t n_nodes, std::size_t 
   if (obs.samples_every > 0) {
     const double width = static_cast<double>(
         obs.sample_nodes.empty() ? n_nodes : static_cast<std::int64_t>(obs.sample_nodes.size()));
-    parts.push_back({"samples (rounds / samples_every x nodes x 1 B, twice)",
-                     2.0 * std::floor(rounds / static_cast<double>(obs.samples_every)) * width});
+    parts.push_back(
+        {"samples (rounds / samples_every x nodes" + per_value + ", twice)",
+         2.0 * std::floor(rounds / static_cast<double>(obs.samples_every)) * width * value});
   }
   if (obs.moments) {
     parts.push_back(
@@ -72,7 +77,7 @@ std::vector<double> ladder_of(const NrptOptions& options) {
   return linear_ladder(options.beta_min, options.beta_max, options.n_chains);
 }
 
-void validate_options(const NrptOptions& options, std::int64_t n_nodes) {
+void validate_options(const NrptOptions& options, std::int64_t n_nodes, std::size_t value_bytes) {
   if (options.betas.empty()) {
     if (options.n_chains < 1)
       reject("n_chains must be >= 1, got " + std::to_string(options.n_chains));
@@ -132,7 +137,8 @@ void validate_options(const NrptOptions& options, std::int64_t n_nodes) {
         "got " +
         std::to_string(options.n_replicas));
   }
-  check_memory(options, n_nodes, n_chains);
+  if (value_bytes < 1) reject("value_bytes must be >= 1, got 0");
+  check_memory(options, n_nodes, n_chains, value_bytes);
 }
 
 const char* to_string(AnnealingReference reference) {

@@ -13,6 +13,7 @@
 // (policies/src/nrpt_backend.cpp.in); any other space is a readable compile error.
 
 #include <Kokkos_Core.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -98,10 +99,13 @@ struct NrptOptions {
   std::function<void(const Progress&)> on_progress;
 };
 
-/// Throws std::invalid_argument naming the offending option, and for a run whose spins
+/// Throws std::invalid_argument naming the offending option, and for a run whose variables
 /// and recorded traces would not fit in this machine's physical memory (saying how much
-/// it needs, for what, and how much there is) before anything is allocated.
-void validate_options(const NrptOptions& options, std::int64_t n_nodes);
+/// it needs, for what, and how much there is) before anything is allocated. `value_bytes`
+/// is the size of one variable as the sampler stores and records it (FamilyFacts::
+/// value_bytes): 1 for spins and Potts states, 8 for the doubles of a continuous model.
+void validate_options(const NrptOptions& options, std::int64_t n_nodes,
+                      std::size_t value_bytes = 1);
 /// The ladder the options describe (explicit betas or the linear default).
 std::vector<double> ladder_of(const NrptOptions& options);
 /// Whether a run of `options` on a model whose family has `support` (its abilities; the

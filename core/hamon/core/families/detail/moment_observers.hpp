@@ -41,7 +41,9 @@ void observe_coldest_nodes_and_edges(
       space, ("hamon::observe_" + kind + "_edges").c_str(), n_edges, n_edges,
       KOKKOS_LAMBDA(const std::int64_t e) {
         const std::int32_t m = rows.row(rows.coldest);
-        if (m >= 0) edge_sums(batch, e) += edge(m, edge_i(e), edge_j(e));
+        // Checked (add_fixed): a continuous model's fixed-point sum is marked, never wrapped.
+        if (m >= 0)
+          edge_sums(batch, e) = add_fixed(edge_sums(batch, e), edge(m, edge_i(e), edge_j(e)));
       });
 }
 

@@ -324,7 +324,7 @@ struct RealFamily {
                    }
                  }
                  for (std::int32_t l = 0; l < lanes; ++l)
-                   energy_fixed(m0 + l) += real_to_fixed(sum[l]);
+                   energy_fixed(m0 + l) = add_fixed(energy_fixed(m0 + l), real_to_fixed(sum[l]));
                });
         return;
       }
@@ -332,7 +332,8 @@ struct RealFamily {
     launch(
         space, "hamon::real_energies", n_machines, n_machines * n_nodes,
         KOKKOS_LAMBDA(const std::int64_t m) {
-          energy_fixed(m) += real_to_fixed(views.machine_energy(x, m, n_nodes, with_nodes));
+          energy_fixed(m) = add_fixed(
+              energy_fixed(m), real_to_fixed(views.machine_energy(x, m, n_nodes, with_nodes)));
         });
   }
   /// The cold chain's values, squares and node terms per node and products per edge, in
@@ -354,9 +355,13 @@ struct RealFamily {
         space, model, rows, b, batch, "real",
         KOKKOS_LAMBDA(const std::int32_t m, const std::int64_t i) {
           const double v = x(m, i);
-          node_sums(batch, i) += real_to_fixed(v);
-          node_sums(batch, n_nodes + i) += real_to_fixed(v * v);
-          node_sums(batch, 2 * n_nodes + i) += real_to_fixed(views.node_energy(i, v));
+          // Checked sums: one that leaves int64 is marked, never wrapped (add_fixed).
+          auto add = [&](std::int64_t column, double term) {
+            node_sums(batch, column) = add_fixed(node_sums(batch, column), real_to_fixed(term));
+          };
+          add(i, v);
+          add(n_nodes + i, v * v);
+          add(2 * n_nodes + i, views.node_energy(i, v));
         },
         KOKKOS_LAMBDA(const std::int32_t m, const std::int32_t i, const std::int32_t j) {
           return real_to_fixed(x(m, i) * x(m, j));
@@ -372,8 +377,13 @@ struct RealFamily {
           const std::int32_t m = rows.row(rows.coldest);
           if (m >= 0) {
             std::int64_t total = 0;
-            for (std::int64_t i = 0; i < n_nodes; ++i) total += real_to_fixed(x(m, i));
-            abs_sum(batch) += total < 0 ? -total : total;
+            for (std::int64_t i = 0; i < n_nodes; ++i)
+              total = add_fixed(total, real_to_fixed(x(m, i)));
+            const std::int64_t magnitude = total < 0 && total != kFixedOutOfRange ? -total : total;
+            // An energy out of range marks the sums too (the energy sums are doubles).
+            abs_sum(batch) =
+                add_fixed(abs_sum(batch),
+                          energy_fixed(cold) == kFixedOutOfRange ? kFixedOutOfRange : magnitude);
           }
           energy_sums(batch) += fixed_point_energy(energy_fixed(cold), bits);
           counts(batch) += 1;

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -34,20 +35,28 @@
 #include "hamon/core/state/moment_buffers.hpp"
 #include "hamon/core/state/sampler_state.hpp"
 #include "hamon/core/stats/statistics.hpp"
+#include "hamon/core/util/fixed_point.hpp"
 #include "hamon/core/util/host_copies.hpp"
 #include "hamon/core/util/launch.hpp"
 
 namespace hamon::detail {
 
 /// Rows 2k and 2k+1 of `sums` become row k (k < half), the rows from `half` on are zeroed:
-/// column by column, each column's batches merged in place, in batch order.
-template <class ExecutionSpace, class Matrix>
+/// column by column, each column's batches merged in place, in batch order. `checked`:
+/// fixed-point sums, added with add_fixed (a sum past int64 is marked, not wrapped).
+template <bool checked = false, class ExecutionSpace, class Matrix>
 void merge_batch_rows(const ExecutionSpace& space, const char* label, const Matrix& sums,
                       std::int64_t half) {
   const auto n_columns = static_cast<std::int64_t>(sums.extent(1));
   launch(
       space, label, n_columns, n_columns * half, KOKKOS_LAMBDA(const std::int64_t i) {
-        for (std::int64_t k = 0; k < half; ++k) sums(k, i) = sums(2 * k, i) + sums(2 * k + 1, i);
+        for (std::int64_t k = 0; k < half; ++k) {
+          if constexpr (checked) {
+            sums(k, i) = add_fixed(sums(2 * k, i), sums(2 * k + 1, i));
+          } else {
+            sums(k, i) = sums(2 * k, i) + sums(2 * k + 1, i);
+          }
+        }
         for (std::int64_t k = half; k < 2 * half; ++k) sums(k, i) = 0;
       });
 }
@@ -56,8 +65,8 @@ void merge_batch_rows(const ExecutionSpace& space, const char* label, const Matr
 template <class ExecutionSpace>
 void merge_moment_batches(const ExecutionSpace& space, const MomentBuffers<ExecutionSpace>& b) {
   const std::int64_t half = b.max_batches / 2;
-  merge_batch_rows(space, "hamon::merge_node_batches", b.node_sums, half);
-  merge_batch_rows(space, "hamon::merge_edge_batches", b.edge_sums, half);
+  merge_batch_rows<true>(space, "hamon::merge_node_batches", b.node_sums, half);
+  merge_batch_rows<true>(space, "hamon::merge_edge_batches", b.edge_sums, half);
   const auto energy_sums = b.energy_sums;
   const auto abs_m = b.abs_magnetization_sums;
   const auto counts = b.counts;
@@ -65,7 +74,7 @@ void merge_moment_batches(const ExecutionSpace& space, const MomentBuffers<Execu
       space, "hamon::merge_scalar_batches", 1, KOKKOS_LAMBDA(const std::int64_t) {
         for (std::int64_t k = 0; k < half; ++k) {
           energy_sums(k) = energy_sums(2 * k) + energy_sums(2 * k + 1);
-          abs_m(k) = abs_m(2 * k) + abs_m(2 * k + 1);
+          abs_m(k) = add_fixed(abs_m(2 * k), abs_m(2 * k + 1));
           counts(k) = counts(2 * k) + counts(2 * k + 1);
         }
         for (std::int64_t k = half; k < 2 * half; ++k) {
@@ -129,9 +138,26 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
   const std::vector<std::int64_t> counts(counts_all.begin(), counts_all.begin() + rows);
   const auto complete = static_cast<std::size_t>(at.n_batches);
   for (auto c : counts) out.n_samples += c;
+  // Each rank's sums checked for a fixed-point overflow before they are added, the verdict
+  // added with them (one more word), so every rank throws or none does.
+  auto checked_sum = [&](std::vector<std::int64_t> local) {
+    local.push_back(fixed_sums_overflowed(local) ? 1 : 0);
+    std::vector<std::int64_t> all = link.summed_over_ranks(std::move(local));
+    if (all.back() != 0) {
+      throw std::runtime_error(
+          "the moment sums left the fixed-point range (each term below 2^38, each batch's sum "
+          "below 2^63 in units of 2^-24; " +
+          std::to_string(b.layout.length) +
+          " rounds per batch): a value or an energy of the cold chain is too large to sum "
+          "exactly (a diverging model, or enormous fields?), or the batches too long (the "
+          "library's ObserverOptions::moment_batches makes them shorter)");
+    }
+    all.pop_back();
+    return all;
+  };
   auto summed = [&](const auto& view) {
-    return ColumnBatchSums{link.summed_over_ranks(to_host_vector<std::int64_t>(space, view)),
-                           view.extent(1), counts, complete};
+    return ColumnBatchSums{checked_sum(to_host_vector<std::int64_t>(space, view)), view.extent(1),
+                           counts, complete};
   };
   const ColumnBatchSums nodes = summed(b.node_sums);
   const ColumnBatchSums edges = summed(b.edge_sums);
@@ -143,8 +169,7 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
   const double per_node = 1.0 / static_cast<double>(model.n_nodes);
   for (auto& v : energy) v *= per_node;
   std::vector<double> magnetization;
-  const auto abs_m =
-      link.summed_over_ranks(to_host_vector<std::int64_t>(space, b.abs_magnetization_sums));
+  const auto abs_m = checked_sum(to_host_vector<std::int64_t>(space, b.abs_magnetization_sums));
   for (std::size_t k = 0; k < rows; ++k) {
     magnetization.push_back(
         family.order_parameter(model, static_cast<double>(abs_m[k]) * per_node, counts[k]));

@@ -77,7 +77,7 @@ struct SamplerCore {
       : space(space_),
         model_owner(sampled_model<ExecutionSpace, Value>(model_, options_)),
         model(view_aliases<memory_space>(model_owner)),
-        options((validate_options(options_, model_.n_nodes), options_)),
+        options((validate_options(options_, model_.n_nodes, sizeof(Value)), options_)),
         link(exchange,
              static_cast<std::int32_t>(ladder_of(options_).size()) * options_.n_replicas) {
     ladder.phases = run_phases(options);
@@ -255,14 +255,15 @@ struct SamplerCore {
     r.chain_of_machine = to_host_vector<std::int32_t>(space, state.chain_of_machine);
     r.machine_of_chain = to_host_vector<std::int32_t>(space, state.machine_of_chain);
     const auto energy_fixed = to_host_vector<std::int64_t>(space, state.energy_fixed);
+    BestStatesOf<Value> best;
+    loop.best.save(space, best, link);
+    require_energies_in_range(energy_fixed, best.energy_fixed);
     for (std::int32_t c = 0; c < n_chains(); ++c) {
       r.final_energies.push_back(fixed_point_energy(
           energy_fixed[static_cast<std::size_t>(r.machine_of_chain[static_cast<std::size_t>(c)])],
           model.energy_fraction_bits));
     }
     r.spin_updates = model.n_free * n_machines() * options.n_expl * loop.rounds_done;
-    BestStatesOf<Value> best;
-    loop.best.save(space, best, link);
     add_best_to_result(r, best, model.n_nodes, model.energy_fraction_bits);
     if (traces.chunks.samples_every > 0) {
       for (auto v : to_host_vector<std::int32_t>(space, traces.chunks.sample_nodes))

@@ -13,16 +13,16 @@
 
 namespace hamon::detail {
 
-/// Fixed-point energies and sums saturate here rather than overflow (an energy this large
-/// means a diverging run, which the saturated value still reports as enormous).
+/// The largest |value| in fixed point (2^38 x 2^24 = 2^62): an energy or a moment term
+/// beyond it (or not a number) becomes kFixedOutOfRange, which the sums keep (add_fixed) and
+/// the sampler reports as an error; it was once clamped here, silently changing swaps and
+/// log Z.
 inline constexpr double kLargestFixedReal = 274877906944.0;  // 2^38
 
 KOKKOS_INLINE_FUNCTION std::int64_t real_to_fixed(double value) {
   constexpr double scale = static_cast<double>(std::int64_t{1} << kContinuousFractionBits);
-  const double clamped = value > kLargestFixedReal
-                             ? kLargestFixedReal
-                             : (value < -kLargestFixedReal ? -kLargestFixedReal : value);
-  return to_fixed_point(clamped, scale);
+  if (!(value <= kLargestFixedReal && value >= -kLargestFixedReal)) return kFixedOutOfRange;
+  return to_fixed_point(value, scale);
 }
 
 /// The model's views the continuous kernels read, copied into each kernel.
