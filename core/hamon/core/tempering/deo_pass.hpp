@@ -52,7 +52,11 @@ struct FixedPointEnergies {
   int fraction_bits;
 
   KOKKOS_INLINE_FUNCTION double gap(std::int32_t lo, std::int32_t hi) const {
-    return fixed_point_energy(energy_fixed(hi) - energy_fixed(lo), fraction_bits);
+    // Wrapping subtraction: the same as hi - lo in range, and defined when one of them is
+    // the out-of-range marker (util/fixed_point.hpp), whose run then ends with an error.
+    const auto difference = static_cast<std::int64_t>(static_cast<std::uint64_t>(energy_fixed(hi)) -
+                                                      static_cast<std::uint64_t>(energy_fixed(lo)));
+    return fixed_point_energy(difference, fraction_bits);
   }
 };
 
