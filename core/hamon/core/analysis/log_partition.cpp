@@ -10,6 +10,7 @@
 
 #include "hamon/core/analysis/detail/log_z_checks.hpp"
 #include "hamon/core/families/family_facts.hpp"
+#include "hamon/core/model/reference_log_z.hpp"
 #include "hamon/core/stats/ess.hpp"
 #include "hamon/core/util/enum_names.hpp"
 #include "hamon/core/util/text.hpp"
@@ -96,6 +97,14 @@ std::string smaller_error_reason(const LogPartition& z) {
          " from the quadrature)";
 }
 
+/// Why, between two estimates of the same standing (both trusted or neither).
+std::string equal_standing_reason(const LogPartition& z) {
+  return (z.thermodynamic_integration.trusted
+              ? ""
+              : "neither estimate can be trusted on this ladder (see the warnings); ") +
+         smaller_error_reason(z);
+}
+
 // A trusted estimate over an untrusted one, whatever their errors: an error that does not
 // hold is no reason to prefer anything. Between two of the same standing, the smaller error.
 void choose_preferred(LogPartition& z) {
@@ -112,10 +121,8 @@ void choose_preferred(LogPartition& z) {
   z.preferred = z.thermodynamic_integration.error() < z.stepping_stone.error()
                     ? LogZMethod::thermodynamic_integration
                     : LogZMethod::stepping_stone;
-  z.preferred_reason = smaller_error_reason(z);
+  z.preferred_reason = equal_standing_reason(z);
   if (!ti_trusted) {
-    z.preferred_reason =
-        "neither estimate can be trusted on this ladder (see the warnings); " + z.preferred_reason;
     z.warnings.push_back(
         "log Z: neither estimate can be trusted on this ladder: the ladder is too coarse where "
         "the warnings above say; add chains there (or tune the ladder) and run again");
@@ -162,7 +169,8 @@ double thermodynamic_integration(const std::vector<double>& betas,
 }
 
 double LogZEstimate::error() const {
-  return std::hypot(standard_error, discretisation_error);
+  const double own = std::hypot(standard_error, discretisation_error);
+  return log_z0_error == 0.0 ? own : std::hypot(own, log_z0_error);
 }
 
 constexpr EnumNames<LogZMethod, 2> kLogZMethodNames{{
@@ -279,10 +287,12 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   const bool from_zero = result.betas.front() == 0.0 && (result.annealed || values > 0);
   if (!from_zero && !reference_log_z0) return std::nullopt;
   double log_z0 = 0.0;
+  ReferenceLogZ reference;  // exact, no error, unless a quadrature gives it
   if (!from_zero) {
     log_z0 = *reference_log_z0;
   } else if (result.annealed) {
-    log_z0 = reference_log_z(model, result.betas.back());
+    reference = reference_log_z_with_error(model, result.betas.back());
+    log_z0 = reference.value;
   } else {
     log_z0 = static_cast<double>(model.n_free()) * std::log(static_cast<double>(values));
   }
@@ -298,7 +308,16 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
     }
   }
   LogPartition out = log_partition(result.betas, result.energies, log_z0, errors, acceptance);
-  out.log_z0_exact = from_zero;
+  out.log_z0_exact = from_zero && reference.exact;
+  if (reference.error > 0.0) {
+    // The same error in both estimates: their order stands, the reason's figures change.
+    out.log_z0_error = reference.error;
+    out.thermodynamic_integration.log_z0_error = reference.error;
+    out.stepping_stone.log_z0_error = reference.error;
+    if (out.thermodynamic_integration.trusted == out.stepping_stone.trusted) {
+      out.preferred_reason = equal_standing_reason(out);
+    }
+  }
   return out;
 }
 
