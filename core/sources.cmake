@@ -7,6 +7,7 @@ set(HAMON_CORE_SOURCES
   hamon/core/model/colouring.cpp
   hamon/core/model/device_model.cpp
   hamon/core/model/device_model_tables.cpp
+  hamon/core/model/reference_log_z.cpp
   hamon/core/model/excitation_costs.cpp
   hamon/core/model/fingerprint.cpp
   hamon/core/model/graph_file.cpp

@@ -114,6 +114,7 @@ void emit_log_z(YAML::Emitter& out, const LogPartition& z, const NrptResult& r) 
   emit_float_entry(out, "beta", r.betas.back());
   emit_float_entry(out, "log_z0", z.log_z0);
   out << YAML::Key << "log_z0_exact" << YAML::Value << z.log_z0_exact;
+  emit_float_entry(out, "log_z0_error", z.log_z0_error);
   emit_estimate(out, "thermodynamic_integration", z.thermodynamic_integration);
   emit_estimate(out, "stepping_stone", z.stepping_stone);
   out << YAML::Key << "preferred" << YAML::Value << to_string(z.preferred);

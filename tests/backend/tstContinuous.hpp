@@ -175,6 +175,28 @@ TEST(TEST_CATEGORY, continuous_double_well_site_matches_quadrature) {
   EXPECT_NEAR(log_z->stepping_stone.value, std::log(z0 * 1e-4), 1e-9);
 }
 
+TEST(TEST_CATEGORY, continuous_narrow_double_wells_start_log_z_from_an_honest_quadrature) {
+  // lambda = 1e8 at beta = 1, two uncoupled sites: E - E_ref is 0, so log Z is the
+  // reference's, 2 log(2 sqrt(pi / 4e8)) = -17.2760 (Laplace; its next term is ~1e-9),
+  // which a grid of fixed size put at -19.2575 and called exact.
+  const auto model = hamon::SpinModel::double_well(2, {}, {1e8, 1e8}, {0.0, 0.0});
+  auto o = annealed_options(31, 400);
+  o.n_chains = 2;
+  const auto r = hamon::nrpt(Space(), model, o);
+  const auto log_z = hamon::log_partition(model, r);
+  ASSERT_TRUE(log_z.has_value());
+  const double exact = 2.0 * std::log(2.0 * std::sqrt(std::acos(-1.0) / 4e8));
+  EXPECT_NEAR(log_z->stepping_stone.value, exact, 1e-8);
+  EXPECT_NEAR(log_z->thermodynamic_integration.value, exact, 1e-8);
+  EXPECT_FALSE(log_z->log_z0_exact);
+  EXPECT_GT(log_z->log_z0_error, 0.0);
+  EXPECT_LT(log_z->log_z0_error, 1e-9);
+  // The quadrature's error is part of each estimate's.
+  EXPECT_EQ(log_z->stepping_stone.log_z0_error, log_z->log_z0_error);
+  EXPECT_GE(log_z->stepping_stone.error(), log_z->log_z0_error);
+  EXPECT_GE(log_z->thermodynamic_integration.error(), log_z->log_z0_error);
+}
+
 TEST(TEST_CATEGORY, continuous_double_well_ring_matches_its_transfer_operator) {
   // A ring of 6 sites, lambda = 1, h = 0.15, J = 0.4, beta = 1. The grid's error (801
   // points, step 0.00875) is below 1e-10 on every quantity, far below the statistical one.

@@ -31,8 +31,8 @@ TUNED_KEYS = ["chains", "betas", "explore_sweeps"]  # config keys that may say "
 HEALTH_CHECKS = {"swap_attempts", "round_trip_rate", "efficiency", "rejection_std", "error_bars",
                  "cold_chain_frozen", "cold_chain_uniform"}
 STATUSES = ["skipped", "pass", "warn", "fail"]  # in order of severity
-LOG_Z_KEYS = {"beta", "log_z0", "log_z0_exact", "thermodynamic_integration", "stepping_stone",
-              "preferred", "preferred_reason", "batches", "warnings", "notes"}
+LOG_Z_KEYS = {"beta", "log_z0", "log_z0_exact", "log_z0_error", "thermodynamic_integration",
+              "stepping_stone", "preferred", "preferred_reason", "batches", "warnings", "notes"}
 NRPT_KEYS = {"n_chains", "rounds", "explore_sweeps", "betas", "acceptance", "Lambda",
              "tau_predicted", "tau_predicted_fine_ladder", "tau_observed", "efficiency",
              "round_trips"}
@@ -256,8 +256,10 @@ def check_run(directory, failures):
          f"log_z {'missing' if want_log_z else 'present'} (energies "
          f"{c['output']['energies']}, rounds {rounds}, beta_0 {betas[0]})")
     if "log_z" in s:
-        # On an annealing path log Z(0) is the reference's (exact, not n_free log q).
-        check_log_z(s["log_z"], betas, m["n_free"], None if annealed else q or 2, need)
+        # On an annealing path log Z(0) is the reference's (not n_free log q): exact but for
+        # a double well's, a quadrature with its error.
+        check_log_z(s["log_z"], betas, m["n_free"], None if annealed else q or 2, need,
+                    quadrature=continuous == "double_well")
 
     # Two replicas or more in one process (over ranks the section is absent).
     if "overlap" in s:
@@ -512,12 +514,15 @@ def check_potts_observables(o, moments, n_nodes, q, rounds, need):
         need(all(v >= 0 or math.isnan(v) for r in e for v in r), "node_marginals_stderr negative")
 
 
-def check_log_z(z, betas, n_free, q, need):
+def check_log_z(z, betas, n_free, q, need, quadrature=False):
     if not need(isinstance(z, dict) and set(z) - {"beta_limit"} == LOG_Z_KEYS,
                 f"log_z keys {sorted(z) if isinstance(z, dict) else z}"):
         return
     need(z["beta"] == betas[-1], "log_z.beta != the coldest beta")
-    need(z["log_z0_exact"] is True and
+    error = z["log_z0_error"]
+    need(is_number(error) and (0 < error < 1e-6 if quadrature else error == 0),
+         f"log_z0_error {error} (a quadrature: {quadrature})")
+    need(z["log_z0_exact"] is not quadrature and
          (close(z["log_z0"], n_free * math.log(q)) if q else math.isfinite(z["log_z0"])),
          f"log_z0 {z['log_z0']} != n_free log {q} (exact: {z['log_z0_exact']})")
     for key in ("thermodynamic_integration", "stepping_stone"):
@@ -528,8 +533,8 @@ def check_log_z(z, betas, n_free, q, need):
             need(is_number(e["value"]) and math.isfinite(e["value"]), f"log_z.{key}.value")
             for part in ("stderr", "discretisation_error", "error"):
                 need(is_number(e[part]) and e[part] >= 0, f"log_z.{key}.{part}")
-            need(close(e["error"], math.hypot(e["stderr"], e["discretisation_error"])),
-                 f"log_z.{key}.error is not its parts in quadrature")
+            need(close(e["error"], math.hypot(e["stderr"], e["discretisation_error"], error)),
+                 f"log_z.{key}.error is not its parts and log_z0_error in quadrature")
     need(z["stepping_stone"]["discretisation_error"] == 0, "stepping stone has no quadrature")
     # A trusted estimate over an untrusted one; between two trusted ones, thermodynamic
     # integration only where its discretisation bound is at most a third of its stderr and

@@ -10,6 +10,7 @@
 
 #include "hamon/core/analysis/detail/log_z_checks.hpp"
 #include "hamon/core/families/family_facts.hpp"
+#include "hamon/core/model/reference_log_z.hpp"
 #include "hamon/core/stats/ess.hpp"
 #include "hamon/core/stats/statistics.hpp"
 #include "hamon/core/util/enum_names.hpp"
@@ -97,6 +98,22 @@ std::string smaller_error_reason(const LogPartition& z) {
          " from the quadrature)";
 }
 
+/// Why, between two estimates of the same standing (both trusted or neither).
+std::string equal_standing_reason(const LogPartition& z) {
+  return (z.thermodynamic_integration.trusted
+              ? ""
+              : "neither estimate can be trusted on this ladder (see the warnings); ") +
+         smaller_error_reason(z);
+}
+
+/// Whether thermodynamic integration's total error may be compared: its discretisation
+/// error is a bound (2-7x the real one on Ising ladders), so only where that bound is small
+/// beside its statistical error (at most a third: the total is then within 6 % of the
+/// statistical error, which batch means calibrate).
+bool ti_error_is_calibrated(const LogZEstimate& ti) {
+  return ti.discretisation_error <= ti.standard_error / 3.0;
+}
+
 // A trusted estimate over an untrusted one, whatever their errors: an error that does not
 // hold is no reason to prefer anything. Between two of the same standing, the smaller error.
 void choose_preferred(LogPartition& z) {
@@ -110,13 +127,9 @@ void choose_preferred(LogPartition& z) {
                          " whatever the errors say";
     return;
   }
-  // Thermodynamic integration's discretisation error is a bound (2-7x the real one on
-  // Ising ladders), so its total error is no calibrated yardstick; it competes on its
-  // error only where that bound is small beside its statistical error (at most a third:
-  // the total is then within 6 % of the statistical error, which batch means calibrate).
+  // Thermodynamic integration competes on its total error only where that is calibrated.
   const LogZEstimate& ti = z.thermodynamic_integration;
-  const bool ti_calibrated = ti.discretisation_error <= ti.standard_error / 3.0;
-  if (ti_trusted && !ti_calibrated) {
+  if (ti_trusted && !ti_error_is_calibrated(ti)) {
     z.preferred = LogZMethod::stepping_stone;
     z.preferred_reason =
         "stepping stone: its error is statistical and calibrated, while thermodynamic "
@@ -128,10 +141,8 @@ void choose_preferred(LogPartition& z) {
   }
   z.preferred = ti.error() < z.stepping_stone.error() ? LogZMethod::thermodynamic_integration
                                                       : LogZMethod::stepping_stone;
-  z.preferred_reason = smaller_error_reason(z);
+  z.preferred_reason = equal_standing_reason(z);
   if (!ti_trusted) {
-    z.preferred_reason =
-        "neither estimate can be trusted on this ladder (see the warnings); " + z.preferred_reason;
     z.warnings.push_back(
         "log Z: neither estimate can be trusted on this ladder: the ladder is too coarse where "
         "the warnings above say; add chains there (or tune the ladder) and run again");
@@ -175,7 +186,8 @@ double thermodynamic_integration(const std::vector<double>& betas,
 }
 
 double LogZEstimate::error() const {
-  return std::hypot(standard_error, discretisation_error);
+  const double own = std::hypot(standard_error, discretisation_error);
+  return log_z0_error == 0.0 ? own : std::hypot(own, log_z0_error);
 }
 
 constexpr EnumNames<LogZMethod, 2> kLogZMethodNames{{
@@ -296,10 +308,12 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   const bool from_zero = result.betas.front() == 0.0 && (result.annealed || values > 0);
   if (!from_zero && !reference_log_z0) return std::nullopt;
   double log_z0 = 0.0;
+  ReferenceLogZ reference;  // exact, no error, unless a quadrature gives it
   if (!from_zero) {
     log_z0 = *reference_log_z0;
   } else if (result.annealed) {
-    log_z0 = reference_log_z(model, result.betas.back());
+    reference = reference_log_z_with_error(model, result.betas.back());
+    log_z0 = reference.value;
   } else {
     log_z0 = static_cast<double>(model.n_free()) * std::log(static_cast<double>(values));
   }
@@ -317,7 +331,18 @@ std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResu
   const NormalisingRange range = normalising_range(model, result.annealed, result.betas.back());
   LogPartition out =
       log_partition(result.betas, result.energies, log_z0, errors, acceptance, range);
-  out.log_z0_exact = from_zero;
+  out.log_z0_exact = from_zero && reference.exact;
+  if (reference.error > 0.0) {
+    // The same error in both estimates: their order stands, the reason's figures change
+    // (where the reason quotes the total errors).
+    out.log_z0_error = reference.error;
+    out.thermodynamic_integration.log_z0_error = reference.error;
+    out.stepping_stone.log_z0_error = reference.error;
+    const LogZEstimate& ti = out.thermodynamic_integration;
+    if (ti.trusted == out.stepping_stone.trusted && (!ti.trusted || ti_error_is_calibrated(ti))) {
+      out.preferred_reason = equal_standing_reason(out);
+    }
+  }
   return out;
 }
 

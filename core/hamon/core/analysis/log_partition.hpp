@@ -105,13 +105,14 @@ struct LogZEstimate {
   double value = 0.0;                 // log Z(beta_last) (log Z(beta_0) included)
   double standard_error = 0.0;        // statistical, from batch means; 0 with < 2 batches
   double discretisation_error = 0.0;  // quadrature (TI); 0 for stepping stone
+  double log_z0_error = 0.0;          // LogPartition::log_z0_error, carried into error()
   /// False when a check (see the top of this file) says the error does not hold; the
   /// warnings say which pairs and why. Only stepping stone has such checks today:
   /// thermodynamic integration replaces the quadrature error by a bound (the bracket)
   /// wherever it could fail, so its error holds. Neither flag covers a run too short for
   /// batch means: that has its own warning, for both.
   bool trusted = true;
-  /// Both parts in quadrature: what the value is uncertain by.
+  /// Every part in quadrature: what the value is uncertain by.
   double error() const;
 };
 
@@ -123,7 +124,9 @@ const char* to_string(LogZMethod method);
 struct LogPartition {
   double log_z0 = 0.0;        // log Z(beta_0) that the estimates start from
   bool log_z0_exact = false;  // true when it is n_free log q (beta_0 = 0; q = 2 for spins)
-                              // or, on an annealing path, the reference's exact log Z
+                              // or, on an annealing path, the reference's exact log Z (not
+                              // a double well's: a quadrature, reference_log_z_with_error)
+  double log_z0_error = 0.0;  // log_z0's own error (the quadrature's); in each error()
   LogZEstimate thermodynamic_integration;
   LogZEstimate stepping_stone;
   LogZMethod preferred = LogZMethod::stepping_stone;  // trusted first, then the smaller error()
@@ -171,7 +174,8 @@ LogPartition log_partition(const std::vector<double>& betas, const std::vector<d
                            const NormalisingRange& range = {});
 
 /// From a run of `model`: log Z(beta_0) = n_free log q when the ladder starts at 0 (on an
-/// annealing path, NrptResult::annealed: reference_log_z at the ladder's top), else
+/// annealing path, NrptResult::annealed: reference_log_z_with_error at the ladder's top,
+/// whose error goes into log_z0_error and both estimates' error()), else
 /// `reference_log_z0`; nullopt when neither is available or the run recorded no energies.
 std::optional<LogPartition> log_partition(const SpinModel& model, const NrptResult& result,
                                           std::optional<double> reference_log_z0 = std::nullopt,

@@ -231,9 +231,10 @@ class SpinModel {
 /// log Z of a model's annealing reference (its node terms alone) at inverse temperature
 /// `beta`. Continuous models (beta > 0): a sum of one-dimensional integrals, closed forms
 /// for Gaussian sites (1/2 log(2 pi / (beta d_i)) + beta h_i^2 / (2 d_i)) and quadrature
-/// for double wells (relative error below 1e-12). Ising models (beta >= 0): independent
-/// spins in the fields, sum over free nodes of log(2 cosh(beta h_i)) plus beta h_i c_i per
-/// node clamped to c_i. Throws ModelError for a Potts model or a beta out of range.
+/// for double wells (reference_log_z.hpp, which gives its error too). Ising models (beta
+/// >= 0): independent spins in the fields, sum over free nodes of log(2 cosh(beta h_i))
+/// plus beta h_i c_i per node clamped to c_i. Throws ModelError for a Potts model or a
+/// beta out of range.
 double reference_log_z(const SpinModel& model, double beta);
 
 }  // namespace hamon

@@ -23,6 +23,25 @@ MeanWithError ColumnBatchSums::column(std::size_t column, double unit) const {
   return m;
 }
 
+MeanWithError ColumnBatchSums::variance(std::size_t column, std::size_t squares,
+                                        double unit) const {
+  const double mean = this->column(column, unit).mean;
+  std::vector<double> centred(rows());
+  std::vector<std::vector<double>> columns(2, std::vector<double>(rows()));
+  for (std::size_t k = 0; k < rows(); ++k) {
+    columns[0][k] = static_cast<double>(at(k, column)) * unit;
+    columns[1][k] = static_cast<double>(at(k, squares)) * unit;
+    // The value as it always was (sum of x^2 less count <x>^2 per row), to the bit.
+    centred[k] = columns[1][k] - static_cast<double>(counts[k]) * mean * mean;
+  }
+  MeanWithError out;
+  out.mean = mean_of_batches(centred, counts, complete).mean;
+  out.standard_error = batch_jackknife(columns, counts, complete, [](const std::vector<double>& m) {
+                         return m[1] - m[0] * m[0];
+                       }).standard_error;
+  return out;
+}
+
 void ColumnBatchSums::append_columns(std::size_t first, std::size_t count, double unit,
                                      std::vector<double>& means,
                                      std::vector<double>& errors) const {

@@ -24,8 +24,8 @@ struct Moments {
   std::vector<double> node_means_stderr;
   std::vector<double> edge_means;  // <s_i s_j> for SpinModel::edges(), in that order
   std::vector<double> edge_means_stderr;
-  /// Continuous models: Var(x_i) (from <x_i^2> and <x_i>; its error from the batches of
-  /// x_i^2 - <x_i>^2); empty for discrete models, whose node_means say it all.
+  /// Continuous models: Var(x_i) = <x_i^2> - <x_i>^2, its error the jackknife over batches
+  /// (ColumnBatchSums::variance); empty for discrete models, whose node_means say it all.
   std::vector<double> node_variances;
   std::vector<double> node_variances_stderr;
   MeanWithError energy_per_node;
@@ -45,6 +45,14 @@ struct ColumnBatchSums {
   /// Column `column`'s mean per round over every row, its error from the complete ones,
   /// both times `unit`.
   MeanWithError column(std::size_t column, double unit = 1.0) const;
+  /// The variance <x^2> - <x>^2 of the quantity whose sums are column `column` and whose
+  /// squares' sums are column `squares`, both times `unit`: the value from every row, its
+  /// error the delete-one jackknife over the complete ones (batch_jackknife), so that it
+  /// carries the mean's own uncertainty (d Var = d<x^2> - 2 <x> d<x>). Centring each batch
+  /// on the whole run's mean instead leaves that term out where x^2 hardly moves (a double
+  /// well's sites: errors far too small) and counts each batch's mean shift twice where
+  /// <x> is large (a Gaussian's: too large).
+  MeanWithError variance(std::size_t column, std::size_t squares, double unit = 1.0) const;
   /// Columns [first, first + count) appended to `means` and `errors`, times `unit`.
   void append_columns(std::size_t first, std::size_t count, double unit, std::vector<double>& means,
                       std::vector<double>& errors) const;

@@ -122,14 +122,7 @@ struct RealFamily {
     const std::size_t rows = nodes.rows();
     nodes.append_columns(0, n, unit, out.node_means, out.node_means_stderr);
     for (std::size_t i = 0; i < n; ++i) {
-      // Var x_i per batch: its sum of x^2 less count * <x_i>^2 (the run's mean).
-      const double mean = out.node_means[i];
-      std::vector<double> s(rows);
-      for (std::size_t k = 0; k < rows; ++k) {
-        s[k] = static_cast<double>(nodes.at(k, n + i)) * unit -
-               static_cast<double>(nodes.counts[k]) * mean * mean;
-      }
-      const MeanWithError v = mean_of_batches(s, nodes.counts, nodes.complete);
+      const MeanWithError v = nodes.variance(i, n + i, unit);
       out.node_variances.push_back(v.mean);
       out.node_variances_stderr.push_back(v.standard_error);
     }
