@@ -44,6 +44,17 @@ namespace hamon::detail {
 /// Rows 2k and 2k+1 of `sums` become row k (k < half), the rows from `half` on are zeroed:
 /// column by column, each column's batches merged in place, in batch order. `checked`:
 /// fixed-point sums, added with add_fixed (a sum past int64 is marked, not wrapped).
+/// a + b, or add_fixed(a, b) where `checked` (outside the kernel's lambda: nvcc refuses a
+/// lambda whose captures are first used inside an if constexpr).
+template <bool checked, class T>
+KOKKOS_INLINE_FUNCTION T merged_batch_sum(T a, T b) {
+  if constexpr (checked) {
+    return add_fixed(a, b);
+  } else {
+    return a + b;
+  }
+}
+
 template <bool checked = false, class ExecutionSpace, class Matrix>
 void merge_batch_rows(const ExecutionSpace& space, const char* label, const Matrix& sums,
                       std::int64_t half) {
@@ -51,11 +62,7 @@ void merge_batch_rows(const ExecutionSpace& space, const char* label, const Matr
   launch(
       space, label, n_columns, n_columns * half, KOKKOS_LAMBDA(const std::int64_t i) {
         for (std::int64_t k = 0; k < half; ++k) {
-          if constexpr (checked) {
-            sums(k, i) = add_fixed(sums(2 * k, i), sums(2 * k + 1, i));
-          } else {
-            sums(k, i) = sums(2 * k, i) + sums(2 * k + 1, i);
-          }
+          sums(k, i) = merged_batch_sum<checked>(sums(2 * k, i), sums(2 * k + 1, i));
         }
         for (std::int64_t k = half; k < 2 * half; ++k) sums(k, i) = 0;
       });
