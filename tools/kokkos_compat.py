@@ -110,7 +110,8 @@ def is_kokkos_include(path):
 def rewrite(args, new_dirs, std, kernels=True):
     """The compile command `args` with the other headers, `std`, syntax only; without
     `kernels` (the other tree has no Kokkos Kernels) also without HAMON_HAVE_KOKKOS_KERNELS
-    (-DNAME, -DNAME=VALUE or -D NAME), so the source compiles its plain-Kokkos fallback."""
+    (-DNAME, -DNAME=VALUE or -D NAME), so the source compiles its plain-Kokkos fallback.
+    None where the command never sees Kokkos (no Kokkos include directory)."""
     out = [args[0]]
     i, inserted = 1, False
     while i < len(args):
@@ -144,7 +145,7 @@ def rewrite(args, new_dirs, std, kernels=True):
         else:
             out += [flag, path]
     if not inserted:
-        raise SystemExit(f"kokkos_compat: no Kokkos include directory in: {shlex.join(args)}")
+        return None  # a source that never sees Kokkos has nothing to check against another one
     out.insert(1, "-fsyntax-only")
     return out
 
@@ -186,6 +187,7 @@ def main():
 
     source_dir = source_dir_of(build_dir)
     jobs, seen, skipped, library, defining, tests_left_out = [], set(), 0, None, 0, 0
+    without_kokkos = 0  # sources compiled without Kokkos's headers (the plain yardsticks)
     for e in entries:
         path = os.path.normpath(os.path.join(e["directory"], e["file"]))
         if path in seen:
@@ -205,7 +207,11 @@ def main():
         args = e["arguments"] if "arguments" in e else shlex.split(e["command"])
         if any(is_kernels_define(a, b) for a, b in zip(args, args[1:] + [None])):
             defining += 1
-        jobs.append((path, e["directory"], rewrite(args, new_dirs, std, kernels)))
+        command = rewrite(args, new_dirs, std, kernels)
+        if command is None:
+            without_kokkos += 1
+            continue
+        jobs.append((path, e["directory"], command))
         if library is None and os.path.relpath(path, source_dir).startswith("core" + os.sep):
             library = (e["file"], e["directory"], jobs[-1][2])
 
@@ -221,7 +227,8 @@ def main():
     label = f"Kokkos {version} ({', '.join(sorted(on)) or 'no host backend'}; -std={std})"
     print(f"kokkos_compat: {label}: {len(jobs)} translation units, {o.jobs} at a time"
           f" ({skipped} backend test sources of other backends left out"
-          f"{f', {tests_left_out} test or benchmark sources left out' if tests_left_out else ''})",
+          f"{f', {tests_left_out} test or benchmark sources left out' if tests_left_out else ''}"
+          f"{f', {without_kokkos} sources without Kokkos left out' if without_kokkos else ''})",
           flush=True)
     if kernels:
         kv = kernels_version(new_dirs[1])

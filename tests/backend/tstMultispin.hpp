@@ -31,6 +31,7 @@
 #include "hamon/core/families/multispin/multispin_sweep.hpp"
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/util/seeds.hpp"
+#include "same_bits.hpp"
 
 namespace {
 
@@ -255,7 +256,8 @@ TEST(TEST_CATEGORY, multispin_same_bits_as_serial) {
     hamon::detail::restrict_host_vector_target(target);
 #endif
     const auto [serial_spins, serial_unsat] =
-        run(Kokkos::Serial(), target == 0 ? hamon::HostKernel::portable : hamon::HostKernel::best);
+        run(hamon_test::ReferenceSpace(),
+            target == 0 ? hamon::HostKernel::portable : hamon::HostKernel::best);
 #if HAMON_HOST_SIMD
     hamon::detail::restrict_host_vector_target(0);
 #endif
