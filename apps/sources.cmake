@@ -16,6 +16,8 @@ set(HAMON_APPS_CONFIG_SOURCES
   config/parse_graph_file.cpp
   config/parse_rbm.cpp
   config/parse_continuous.cpp
+  config/objective_file.cpp
+  config/parse_objective.cpp
   config/parse_model.cpp
   config/parse_instances.cpp
   config/parse_nrpt.cpp
@@ -50,6 +52,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/stop_signals.cpp
   run/decision_yaml.cpp
   run/best_state_output.cpp
+  run/objective_model.cpp
   run/magnetization_output.cpp
   run/overlap_output.cpp
   run/search_evidence.cpp

@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "hamon/policies/placement.hpp"
+#include "run/objective_model.hpp"
 #include "run/search_summary.hpp"
 
 namespace hamon::cli {
@@ -63,9 +65,11 @@ std::string mean_text(const std::optional<MeanWithError>& value) {
 void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcome& outcome,
                       bool detailed) {
   const NrptResult& r = outcome.result;
+  const auto* problem = std::get_if<ObjectiveSpec>(&run.config.model);
   out << "hamon: results in " << outcome.directory
       << "/ (summary.yaml, betas.npy, energies.npy, index_process.npy, samples.npy, "
-         "best_state.npy)\n";
+         "best_state.npy"
+      << (problem != nullptr ? ", best_assignment.npy" : "") << ")\n";
   out << "  model        " << model_line(run) << "\n";
   out << "  device       " << device_line(run.config.device, outcome.decision) << ", ran on "
       << outcome.execution_space << "\n";
@@ -97,6 +101,10 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
         << ", beta " << format("%.4f", r.best_beta) << "; " << r.round_trips_since_best
         << " round trips since" << (outcome.ended_by.empty() ? "" : ", ended " + outcome.ended_by)
         << ")\n";
+  }
+  if (r.best_round >= 0 && problem != nullptr &&
+      static_cast<std::int64_t>(r.best_state.size()) == problem->terms.n) {
+    out << "  best " << objective_line(problem->terms, r.best_state) << "\n";
   }
   out << (outcome.observables.potts > 0 ? "  Potts order  " : "  |m|/node     ")
       << mean_text(outcome.observables.abs_magnetization_per_node) << "\n";

@@ -139,6 +139,12 @@ void emit_model(YAML::Emitter& out, const ContinuousSpec& spec) {
   emit_node_values(out, "field", spec.field);
 }
 
+void emit_model(YAML::Emitter& out, const ObjectiveSpec& spec) {
+  // The terms are read again from the file, as a graph file is.
+  out << YAML::Key << "kind" << YAML::Value << kind_name(spec.terms.format);
+  out << YAML::Key << "file" << YAML::Value << absolute(spec.file);
+}
+
 void emit_model(YAML::Emitter& out, const RbmSpec& spec) {
   out << YAML::Key << "kind" << YAML::Value << "rbm";
   out << YAML::Key << "visible" << YAML::Value << spec.visible;

@@ -11,8 +11,10 @@ std::string kind_of(const ModelSpec& model) {
       return "graph";
     case 2:
       return "rbm";
-    default:
+    case 3:
       return to_string(std::get<ContinuousSpec>(model).kind);
+    default:
+      return kind_name(std::get<ObjectiveSpec>(model).terms.format);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config/config_error.hpp"
+#include "config/objective_terms.hpp"
 #include "hamon/core/model/model_builders.hpp"
 #include "hamon/core/model/spin_model.hpp"
 #include "hamon/core/sampler/nrpt.hpp"
@@ -100,9 +101,16 @@ struct ContinuousSpec {
   NodeValuesSpec field;
 };
 
-using ModelSpec = std::variant<LatticeSpec, GraphSpec, RbmSpec, ContinuousSpec>;
+/// model.kind: qubo or maxcut — a problem file in its own variables (config/objective_file),
+/// read when the experiment is, sampled as the Ising model run/objective_model maps it to.
+struct ObjectiveSpec {
+  std::string file;  // resolved path
+  ObjectiveTerms terms;
+};
 
-/// "lattice", "graph", "rbm", "gaussian" or "double_well".
+using ModelSpec = std::variant<LatticeSpec, GraphSpec, RbmSpec, ContinuousSpec, ObjectiveSpec>;
+
+/// "lattice", "graph", "rbm", "gaussian", "double_well", "qubo" or "maxcut".
 std::string kind_of(const ModelSpec& model);
 
 /// Automatic tuning (hamon::autotune): `tune: auto` sets all three flags; `chains: auto`,

@@ -22,13 +22,16 @@ namespace hamon::cli::detail {
 using ModelKeys = std::map<std::string, YAML::Node>;
 
 // Each kind, read in the file named after it (parse_lattice.cpp, parse_graph.cpp,
-// parse_rbm.cpp, parse_continuous.cpp).
+// parse_rbm.cpp, parse_continuous.cpp, parse_objective.cpp).
 LatticeSpec parse_lattice(YamlReader& reader, const ModelKeys& keys, const std::string& base_dir);
 GraphSpec parse_graph(YamlReader& reader, const ModelKeys& keys, const std::string& base_dir);
 RbmSpec parse_rbm(YamlReader& reader, const ModelKeys& keys, const std::string& base_dir);
 /// kind gaussian or double_well (`kind`).
 ContinuousSpec parse_continuous(YamlReader& reader, const ModelKeys& keys, const std::string& kind,
                                 const std::string& base_dir);
+/// kind qubo or maxcut (`kind`): the problem file, read now (parse_objective.cpp).
+ObjectiveSpec parse_objective(YamlReader& reader, const ModelKeys& keys, const std::string& kind,
+                              const std::string& base_dir);
 
 /// A lattice's `periodic`, `shape` (2 or 3 extents, >= 3 each when periodic) and
 /// `coupling` (parse_lattice.cpp); what the keys do not give keeps its default.

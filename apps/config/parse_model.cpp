@@ -16,7 +16,8 @@ namespace hamon::cli::detail {
 
 namespace {
 
-const std::vector<std::string> kKinds = {"lattice", "graph", "rbm", "gaussian", "double_well"};
+const std::vector<std::string> kKinds = {"lattice",     "graph", "rbm",   "gaussian",
+                                         "double_well", "qubo",  "maxcut"};
 
 const std::vector<std::string>& keys_of(const std::string& kind) {
   static const std::vector<std::string> lattice = {"kind",  "shape", "periodic", "coupling",
@@ -29,9 +30,11 @@ const std::vector<std::string>& keys_of(const std::string& kind) {
   static const std::vector<std::string> continuous = {"kind",    "shape", "periodic", "coupling",
                                                       "nodes",   "edges", "file",     "diag",
                                                       "barrier", "field"};
+  static const std::vector<std::string> objective = {"kind", "file"};
   if (kind == "lattice") return lattice;
   if (kind == "graph") return graph;
   if (kind == "rbm") return rbm;
+  if (kind == "qubo" || kind == "maxcut") return objective;
   return continuous;
 }
 
@@ -41,24 +44,35 @@ ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::str
                       const std::string& instance_file) {
   if (!node.IsMap()) {
     reader.fail("model",
-                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian or double_well) "
+                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian, double_well, qubo or maxcut) "
                 "and its keys");
   }
   const YAML::Node kind_node = node["kind"];
   if (!kind_node) {
     reader.fail("model",
-                "missing required key 'kind' (lattice, graph, rbm, gaussian or double_well)");
+                "missing required key 'kind' (lattice, graph, rbm, gaussian, double_well, qubo or maxcut)");
   }
   reader.record("model.kind", kind_node, node);
   const std::string kind = reader.choice(kind_node, "model.kind", kKinds);
-  if ((kind == "rbm" || kind == "gaussian" || kind == "double_well") && node["potts"]) {
+  const bool objective = kind == "qubo" || kind == "maxcut";
+  if ((kind == "rbm" || kind == "gaussian" || kind == "double_well" || objective) &&
+      node["potts"]) {
     reader.record("model.potts", node["potts"], node);
     reader.fail("model.potts", "Potts variables are for kind lattice and graph; kind " + kind +
-                                   (kind == "rbm" ? " has +-1 spins" : " has real values") +
+                                   (kind == "rbm"  ? " has +-1 spins"
+                                    : objective ? " has binary variables"
+                                                : " has real values") +
                                    " (remove 'potts')");
   }
   auto keys = reader.entries(node, "model", keys_of(kind));
   if (!instance_file.empty()) {
+    if (objective) {
+      reader.fail("instances.files",
+                  "gives each instance a graph file; a " + kind +
+                      " file is one problem, judged in its own objective: run each file as its "
+                      "own experiment (model: {kind: " +
+                      kind + ", file: ...})");
+    }
     if (kind == "lattice" || kind == "rbm") {
       reader.fail("instances.files",
                   "gives each instance a graph file: model.kind graph, gaussian or "
@@ -79,6 +93,7 @@ ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::str
   if (kind == "lattice") return parse_lattice(reader, keys, base_dir);
   if (kind == "graph") return parse_graph(reader, keys, base_dir);
   if (kind == "rbm") return parse_rbm(reader, keys, base_dir);
+  if (objective) return parse_objective(reader, keys, kind, base_dir);
   return parse_continuous(reader, keys, kind, base_dir);
 }
 
@@ -88,7 +103,7 @@ ModelSpec parse_model_file(YamlReader& reader, const YAML::Node& node, const std
   std::error_code ec;
   if (!std::filesystem::is_regular_file(named, ec)) {
     reader.fail("model",
-                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian or double_well) "
+                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian, double_well, qubo or maxcut) "
                 "and its keys, or the path of a model file (a run directory's "
                 "model/model.yaml); '" +
                     named + "' is not a file (relative to the experiment file's directory)");

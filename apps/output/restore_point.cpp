@@ -29,8 +29,8 @@ constexpr const char* kRecordHeading = "hamon extension record 1";
 std::vector<std::string> replaced_names() {
   const std::string checkpoint = kCheckpointFile;
   return {kConfigFile,         kSummaryFile,           kBetasFile,
-          kBestStateFile,      kOverlapHistogramsFile, checkpoint,
-          checkpoint + ".new", checkpoint + ".prev"};
+          kBestStateFile,      kBestAssignmentFile,    kOverlapHistogramsFile,
+          checkpoint,          checkpoint + ".new",    checkpoint + ".prev"};
 }
 
 struct KeptStream {

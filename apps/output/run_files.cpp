@@ -14,8 +14,8 @@ namespace fs = std::filesystem;
 
 constexpr const char* kWrittenFiles[] = {
     kSummaryFile, kConfigFile, kTrainingConfigFile, kCheckpointFile, kBetasFile, kSamplesFile,
-    kEnergiesFile, kIndexProcessFile, kBestStateFile, kOverlapHistogramsFile, kWeightsFile,
-    kVisibleBiasFile, kHiddenBiasFile, kCurvesFile,
+    kEnergiesFile, kIndexProcessFile, kBestStateFile, kBestAssignmentFile, kOverlapHistogramsFile,
+    kWeightsFile, kVisibleBiasFile, kHiddenBiasFile, kCurvesFile,
     // tools/plot_run.py draws into the run directory.
     "ladder.png", "acceptance.png", "index_process.png", "energies.png", "magnetization.png",
     "order_parameter.png", "learning_curves.png", "samples.png", "binder.png", "xi_over_l.png"};

@@ -25,6 +25,8 @@ inline constexpr const char* kSamplesFile = "samples.npy";
 inline constexpr const char* kEnergiesFile = "energies.npy";
 inline constexpr const char* kIndexProcessFile = "index_process.npy";
 inline constexpr const char* kBestStateFile = "best_state.npy";
+// model.kind qubo / maxcut: the best state in the problem's variables (run/objective_model).
+inline constexpr const char* kBestAssignmentFile = "best_assignment.npy";
 inline constexpr const char* kOverlapHistogramsFile = "overlap_histograms.npy";
 inline constexpr const char* kWeightsFile = "weights.npy";
 inline constexpr const char* kVisibleBiasFile = "visible_bias.npy";

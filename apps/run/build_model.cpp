@@ -7,6 +7,7 @@
 
 #include "hamon/core/model/model_builders.hpp"
 #include "run/numbers_file.hpp"
+#include "run/objective_model.hpp"
 
 namespace hamon::cli {
 
@@ -205,6 +206,14 @@ SpinModel build(const ExperimentConfig& config, const ContinuousSpec& spec) {
                : SpinModel::double_well(spec.nodes, spec.edges, weights, fields);
   } catch (const ModelError& e) {
     config.fail("model", e.what());
+  }
+}
+
+SpinModel build(const ExperimentConfig& config, const ObjectiveSpec& spec) {
+  try {
+    return objective_model(spec.terms);
+  } catch (const ModelError& e) {
+    config.fail("model.file", spec.file + ": " + e.what());
   }
 }
 

@@ -70,6 +70,8 @@ std::string undrawn_model_reason(const ModelSpec& model) {
           return spec.random ? "" : "an RBM with given weights (no model.random) draws nothing";
         } else if constexpr (std::is_same_v<Spec, GraphSpec>) {
           return "a graph model draws nothing";
+        } else if constexpr (std::is_same_v<Spec, ObjectiveSpec>) {
+          return std::string("a ") + kind_name(spec.terms.format) + " file draws nothing";
         } else {
           return "a continuous model's drawn values are not re-drawn per instance";
         }

@@ -5,12 +5,14 @@
 #include <filesystem>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "hamon/core/sampler/checkpoint.hpp"
 #include "output/npy.hpp"
 #include "output/restore_point.hpp"
 #include "run/best_state_output.hpp"
 #include "run/mpi_job.hpp"
+#include "run/objective_model.hpp"
 #include "run/overlap_output.hpp"
 #include "run/search_evidence.hpp"
 #include "run/search_summary.hpp"
@@ -179,6 +181,11 @@ RunOutcome Driver::finish(SamplerBaseOf<Value>& sampler, RunTraceFiles* traces,
                                           recorded.energies ? r.n_rounds : 0, chains);
   dir.write(kBetasFile, [&](std::ostream& out) { write_npy(out, r.betas, {r.betas.size()}); });
   dir.write(kBestStateFile, [&](std::ostream& out) { write_best_state(out, r, *run_.model); });
+  if (std::holds_alternative<ObjectiveSpec>(run_.config.model) &&
+      static_cast<std::int64_t>(r.best_state.size()) == run_.model->n_nodes()) {
+    dir.write(kBestAssignmentFile,
+              [&](std::ostream& out) { write_best_assignment(out, r.best_state); });
+  }
   if (!r.overlaps.empty()) {
     dir.write(kOverlapHistogramsFile,
               [&](std::ostream& out) { write_overlap_histograms(out, r.overlaps); });

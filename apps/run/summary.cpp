@@ -11,6 +11,7 @@
 #include "config/yaml_values.hpp"
 #include "hamon/version.hpp"
 #include "run/best_state_output.hpp"
+#include "run/objective_model.hpp"
 #include "run/decision_yaml.hpp"
 #include "run/magnetization_output.hpp"
 #include "run/overlap_output.hpp"
@@ -260,6 +261,10 @@ std::string summary_yaml(const SummaryInputs& in) {
   emit_nrpt(out, in.result, in.explore_sweeps);
   out << YAML::Key << "search" << YAML::Value << YAML::BeginMap;
   emit_best_entries(out, in.result, in.ended_by);
+  const auto* problem = std::get_if<ObjectiveSpec>(&in.config.model);
+  if (problem != nullptr && static_cast<std::int64_t>(in.result.best_state.size()) == problem->terms.n) {
+    emit_objective_entries(out, problem->terms, in.result.best_state);
+  }
   if (in.beta_max) emit_beta_max_estimate(out, *in.beta_max);
   emit_search_diagnosis(out, in.search);
   out << YAML::EndMap;

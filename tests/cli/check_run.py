@@ -16,6 +16,7 @@ TOP_KEYS = {"hamon", "config", "device", "model", "nrpt", "search", "observables
             "timing"}
 SEARCH_KEYS = {"best_energy", "found_round", "found_beta", "round_trips_since_improvement"}
 ADVICE_KEYS = {"beta_max_estimate", "diagnosis"}  # checked by check_search_advice
+OBJECTIVE_KEYS = {"best_objective", "objective"}  # model.kind qubo / maxcut: check_objective
 # tuning: a tuned run; log_z: when log Z(beta_0) is known; overlap: two replicas or more in
 # one process (overlap_skipped: over ranks, or a continuous model's replicas)
 # magnetization: spin and Potts models with output.magnetization in one process (magnetization_skipped:
@@ -246,8 +247,12 @@ def check_run(directory, failures):
         need(o["node_means"] is None and o["node_means_stderr"] is None,
              "node_means should be null without moments")
 
+    problem = c["model"].get("kind") in ("qubo", "maxcut")
     check_search_best(s["search"], "until" in cn, e, sample_type, n_nodes, n["round_trips"],
-                      directory, need, annealed=bool(s["model"].get("annealed")))
+                      directory, need, annealed=bool(s["model"].get("annealed")),
+                      problem=problem)
+    if problem:
+        check_objective(s["search"], c["model"]["kind"], n_nodes, directory, need)
     check_health(s["health"], c["output"]["energies"] and rounds >= 4, need)
     # log Z: known exactly when the ladder starts at beta = 0 (the CLI takes no reference
     # log Z), and estimated from the energies.
@@ -413,11 +418,12 @@ def check_continuous_observables(o, moments, n_nodes, rounds, need):
 
 
 def check_search_best(search, until, energies, sample_type, n_nodes, round_trips, directory, need,
-                      annealed=False):
+                      annealed=False, problem=False):
     """search: the run's best (best_state.npy), at or below every energy of the trace; on the
     annealing path the trace is the swap energy E - E_ref and the best is E: not comparable."""
     if not need(isinstance(search, dict) and
-                set(search) - ADVICE_KEYS == SEARCH_KEYS | ({"ended_by"} if until else set()),
+                set(search) - ADVICE_KEYS == SEARCH_KEYS | ({"ended_by"} if until else set()) |
+                (OBJECTIVE_KEYS if problem else set()),
                 f"search keys {sorted(search) if isinstance(search, dict) else search}"):
         return
     if until:
@@ -430,6 +436,26 @@ def check_search_best(search, until, energies, sample_type, n_nodes, round_trips
     best = np.load(os.path.join(directory, "best_state.npy"))
     need(best.dtype == sample_type and best.shape == (1, n_nodes),
          f"best_state.npy {best.dtype} {best.shape}")
+
+
+def check_objective(search, kind, n_nodes, directory, need):
+    """A qubo / maxcut run: its objective entries and best_assignment.npy (the best state's
+    spins as 0/1), best_objective = scale * best_energy + offset (to rounding: the objective
+    is summed from the file's terms, the energy from the Ising model's)."""
+    o = search.get("objective")
+    if not need(isinstance(o, dict) and set(o) == {"name", "goal", "scale", "offset",
+                                                   "assignment"}, f"search.objective {o}"):
+        return
+    need((o["name"], o["goal"]) == (("qubo_value", "minimise") if kind == "qubo"
+                                    else ("cut_value", "maximise")), f"search.objective {o}")
+    want = o["scale"] * search["best_energy"] + o["offset"]
+    need(math.isclose(search["best_objective"], want, rel_tol=1e-12, abs_tol=1e-9),
+         f"search.best_objective {search['best_objective']} != scale * best_energy + offset {want}")
+    x = np.load(os.path.join(directory, "best_assignment.npy"))
+    best = np.load(os.path.join(directory, "best_state.npy"))
+    need(x.dtype == np.uint8 and x.shape == (n_nodes,) and
+         np.array_equal(x, (best[0] > 0).astype(np.uint8)),
+         f"best_assignment.npy {x.dtype} {x.shape} is not best_state.npy's spins as 0/1")
 
 
 def check_tuning(s, tuned, need):

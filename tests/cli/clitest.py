@@ -22,7 +22,7 @@ EXAMPLES_DIR = os.path.join(SOURCE_DIR, "examples")
 # Keep in step with _examples in CMakeLists.txt.
 EXAMPLES = ["ising2d", "ea3d_spin_glass", "rbm", "graph_inline", "graph_file", "autotune_ising2d",
             "potts_lattice", "potts_graph", "glass_search", "ea3d_ensemble", "gaussian_lattice",
-            "double_well_graph"]
+            "double_well_graph", "qubo_small", "maxcut_gset"]
 
 # "FILE:LINE:COL: error: KEY: message" (apps/config/config_error.hpp)
 LOCATED_ERROR = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): error: (?P<rest>.*)$")
