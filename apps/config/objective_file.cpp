@@ -5,7 +5,6 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <tuple>
@@ -13,6 +12,7 @@
 
 #include "config/config_error.hpp"
 #include "hamon/core/model/spin_model.hpp"
+#include "hamon/core/util/text.hpp"
 
 namespace hamon::cli {
 
@@ -52,8 +52,11 @@ class Reader {
 
   std::int64_t integer(const Token& t, int line, const char* what) const {
     std::int64_t value = 0;
+    // A leading '+' is allowed, as in the graph text format ("+3"); from_chars rejects it.
+    const bool plus = t.text.size() > 1 && t.text[0] == '+' && t.text[1] != '-';
+    const char* begin = t.text.data() + (plus ? 1 : 0);
     const char* end = t.text.data() + t.text.size();
-    const auto [ptr, ec] = std::from_chars(t.text.data(), end, value);
+    const auto [ptr, ec] = std::from_chars(begin, end, value);
     if (ec != std::errc() || ptr != end) {
       fail(line, t.column, std::string("expected ") + what + " (an integer), got '" + t.text + "'");
     }
@@ -61,15 +64,15 @@ class Reader {
   }
 
   double number(const Token& t, int line, const char* what) const {
-    char* end = nullptr;
-    const double value = std::strtod(t.text.c_str(), &end);
-    if (end != t.text.c_str() + t.text.size() || t.text.empty()) {
+    // Locale-free, the forms every other file hamon reads takes.
+    const std::optional<double> value = parse_real(t.text);
+    if (!value) {
       fail(line, t.column, std::string("expected ") + what + " (a number), got '" + t.text + "'");
     }
-    if (!std::isfinite(value)) {
+    if (!std::isfinite(*value)) {
       fail(line, t.column, std::string(what) + " must be finite, got '" + t.text + "'");
     }
-    return value;
+    return *value;
   }
 
   /// An index of the file checked against first..last (the file's own numbering).
@@ -203,8 +206,8 @@ ObjectiveTerms read_qubo(const Reader& reader, const std::vector<Line>& lines) {
       reader.fail(line.number, line.tokens[0].column,
                   "i > j (" + line.tokens[0].text + " > " + line.tokens[1].text +
                       "): a QUBO file gives the upper triangle, i <= j (write it as '" +
-                      line.tokens[1].text + " " + line.tokens[0].text + " " +
-                      line.tokens[2].text + "')");
+                      line.tokens[1].text + " " + line.tokens[0].text + " " + line.tokens[2].text +
+                      "')");
     }
     names_zero = names_zero || e.i == 0;
     out.n = std::max(out.n, e.j + 1);
@@ -237,11 +240,12 @@ ObjectiveTerms read_maxcut(const Reader& reader, const std::vector<Line>& lines)
   out.n = reader.integer(head.tokens[0], head.number, "the node count n");
   const std::int64_t m = reader.integer(head.tokens[1], head.number, "the edge count m");
   if (out.n < 1 || out.n > kMaxNodes) {
-    reader.fail(head.number, head.tokens[0].column,
-                "the node count must be 1.." + std::to_string(kMaxNodes) + ", got " +
-                    head.tokens[0].text);
+    reader.fail(
+        head.number, head.tokens[0].column,
+        "the node count must be 1.." + std::to_string(kMaxNodes) + ", got " + head.tokens[0].text);
   }
-  if (m < 0) reader.fail(head.number, head.tokens[1].column, "negative edge count " + head.tokens[1].text);
+  if (m < 0)
+    reader.fail(head.number, head.tokens[1].column, "negative edge count " + head.tokens[1].text);
   const auto edges = static_cast<std::int64_t>(lines.size()) - 1;
   const std::string why = "G-set nodes are 1-based, n = " + std::to_string(out.n);
   std::vector<Entry> entries;

@@ -44,13 +44,15 @@ ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::str
                       const std::string& instance_file) {
   if (!node.IsMap()) {
     reader.fail("model",
-                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian, double_well, qubo or maxcut) "
+                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian, double_well, qubo "
+                "or maxcut) "
                 "and its keys");
   }
   const YAML::Node kind_node = node["kind"];
   if (!kind_node) {
-    reader.fail("model",
-                "missing required key 'kind' (lattice, graph, rbm, gaussian, double_well, qubo or maxcut)");
+    reader.fail(
+        "model",
+        "missing required key 'kind' (lattice, graph, rbm, gaussian, double_well, qubo or maxcut)");
   }
   reader.record("model.kind", kind_node, node);
   const std::string kind = reader.choice(kind_node, "model.kind", kKinds);
@@ -59,9 +61,9 @@ ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::str
       node["potts"]) {
     reader.record("model.potts", node["potts"], node);
     reader.fail("model.potts", "Potts variables are for kind lattice and graph; kind " + kind +
-                                   (kind == "rbm"  ? " has +-1 spins"
-                                    : objective ? " has binary variables"
-                                                : " has real values") +
+                                   (kind == "rbm" ? " has +-1 spins"
+                                    : objective   ? " has binary variables"
+                                                  : " has real values") +
                                    " (remove 'potts')");
   }
   auto keys = reader.entries(node, "model", keys_of(kind));
@@ -103,7 +105,8 @@ ModelSpec parse_model_file(YamlReader& reader, const YAML::Node& node, const std
   std::error_code ec;
   if (!std::filesystem::is_regular_file(named, ec)) {
     reader.fail("model",
-                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian, double_well, qubo or maxcut) "
+                "expected a mapping with 'kind' (lattice, graph, rbm, gaussian, double_well, qubo "
+                "or maxcut) "
                 "and its keys, or the path of a model file (a run directory's "
                 "model/model.yaml); '" +
                     named + "' is not a file (relative to the experiment file's directory)");

@@ -28,9 +28,9 @@ constexpr const char* kRecordHeading = "hamon extension record 1";
 /// The files an extension replaces, removes or creates beside the traces.
 std::vector<std::string> replaced_names() {
   const std::string checkpoint = kCheckpointFile;
-  return {kConfigFile,         kSummaryFile,           kBetasFile,
-          kBestStateFile,      kBestAssignmentFile,    kOverlapHistogramsFile,
-          checkpoint,          checkpoint + ".new",    checkpoint + ".prev"};
+  return {kConfigFile,    kSummaryFile,        kBetasFile,
+          kBestStateFile, kBestAssignmentFile, kOverlapHistogramsFile,
+          checkpoint,     checkpoint + ".new", checkpoint + ".prev"};
 }
 
 struct KeptStream {

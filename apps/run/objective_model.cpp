@@ -77,8 +77,9 @@ std::string objective_line(const ObjectiveTerms& problem,
   const bool qubo = problem.format == ObjectiveFormat::qubo;
   const IsingForm form = ising_form(problem);
   const double offset = form.offset;
-  return std::string(qubo ? "qubo    " : "cut     ") + yaml_float(objective_value(problem, best_spins)) +
-         " (" + (qubo ? "qubo_value, minimised" : "cut_value, maximised") + "; " +
+  return std::string(qubo ? "qubo    " : "cut     ") +
+         yaml_float(objective_value(problem, best_spins)) + " (" +
+         (qubo ? "qubo_value, minimised" : "cut_value, maximised") + "; " +
          (qubo ? "qubo_value" : "cut_value") + " = " + yaml_float(form.scale) + " x energy " +
          (offset < 0 ? "- " : "+ ") + yaml_float(std::fabs(offset)) + "; " + kBestAssignmentFile +
          ")";

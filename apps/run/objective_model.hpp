@@ -28,7 +28,7 @@
 namespace hamon::cli {
 
 struct IsingForm {
-  std::vector<Edge> edges;    // zero terms are left out (they couple nothing)
+  std::vector<Edge> edges;     // zero terms are left out (they couple nothing)
   std::vector<double> fields;  // one per variable
   double scale = 1.0;
   double offset = 0.0;
@@ -51,7 +51,8 @@ void emit_objective_entries(YAML::Emitter& out, const ObjectiveTerms& problem,
 
 /// "cut     12.0 (cut_value, maximised; cut_value = -0.5 x energy + 6.0; best_assignment.npy)",
 /// the run report's line after "best ".
-std::string objective_line(const ObjectiveTerms& problem, const std::vector<std::int8_t>& best_spins);
+std::string objective_line(const ObjectiveTerms& problem,
+                           const std::vector<std::int8_t>& best_spins);
 
 /// best_assignment.npy: the best state in the problem's variables, uint8 of shape (n,): x_i
 /// in {0,1} for a QUBO, the side 0/1 of each node for a MAX-CUT (side 1: spin +1).

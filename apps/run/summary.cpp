@@ -11,9 +11,9 @@
 #include "config/yaml_values.hpp"
 #include "hamon/version.hpp"
 #include "run/best_state_output.hpp"
-#include "run/objective_model.hpp"
 #include "run/decision_yaml.hpp"
 #include "run/magnetization_output.hpp"
+#include "run/objective_model.hpp"
 #include "run/overlap_output.hpp"
 #include "run/search_summary.hpp"
 
@@ -262,7 +262,8 @@ std::string summary_yaml(const SummaryInputs& in) {
   out << YAML::Key << "search" << YAML::Value << YAML::BeginMap;
   emit_best_entries(out, in.result, in.ended_by);
   const auto* problem = std::get_if<ObjectiveSpec>(&in.config.model);
-  if (problem != nullptr && static_cast<std::int64_t>(in.result.best_state.size()) == problem->terms.n) {
+  if (problem != nullptr &&
+      static_cast<std::int64_t>(in.result.best_state.size()) == problem->terms.n) {
     emit_objective_entries(out, problem->terms, in.result.best_state);
   }
   if (in.beta_max) emit_beta_max_estimate(out, *in.beta_max);
