@@ -45,8 +45,7 @@ ModelSpec parse_model(YamlReader& reader, const YAML::Node& node, const std::str
   if (!node.IsMap()) {
     reader.fail("model",
                 "expected a mapping with 'kind' (lattice, graph, rbm, gaussian, double_well, qubo "
-                "or maxcut) "
-                "and its keys");
+                "or maxcut) and its keys");
   }
   const YAML::Node kind_node = node["kind"];
   if (!kind_node) {

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "hamon/core/model/model_builders.hpp"
+#include "hamon/core/util/memory_limit.hpp"
 #include "run/numbers_file.hpp"
 #include "run/objective_model.hpp"
 
@@ -211,8 +212,13 @@ SpinModel build(const ExperimentConfig& config, const ContinuousSpec& spec) {
 
 SpinModel build(const ExperimentConfig& config, const ObjectiveSpec& spec) {
   try {
+    // As for a graph file's 'nodes N': refused before the n-node model is allocated (a QUBO
+    // without 'variables N' takes n from its largest index).
+    require_memory(64.0 * static_cast<double>(spec.terms.n),
+                   "a model of " + std::to_string(spec.terms.n) + " variables",
+                   "about 64 B per node", "use fewer variables");
     return objective_model(spec.terms);
-  } catch (const ModelError& e) {
+  } catch (const std::invalid_argument& e) {
     config.fail("model.file", spec.file + ": " + e.what());
   }
 }

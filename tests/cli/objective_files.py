@@ -248,10 +248,11 @@ QUBO_OK = "0 0 -1\n0 1 2\n1 1 -1\n"
 GSET_OK = "3 2\n1 2 1\n2 3 1\n"
 
 
-def bad(name, kind, data, line, column, fragment, model_extra="", located_in_data=True):
-    """A case: the data file (or the model section) is bad at line:column of `located`."""
+def bad(name, kind, data, line, column, fragment, model_extra="", located_in_data=True, env=None):
+    """A case: the data file (or, not located_in_data, the experiment) is bad at line:column;
+    `env`: variables set for hamon."""
     return dict(name=name, kind=kind, data=data, line=line, column=column, fragment=fragment,
-                model_extra=model_extra, in_data=located_in_data)
+                model_extra=model_extra, in_data=located_in_data, env=env or {})
 
 
 FAILURES = [
@@ -297,6 +298,10 @@ FAILURES = [
         located_in_data=False),
     bad("potts", "maxcut", GSET_OK, 5, 10, "model.potts: Potts variables are for kind lattice",
         model_extra="  potts: 3\n", located_in_data=False),
+    # n from the largest index: refused before the model is allocated (as 'nodes N' is).
+    bad("too_large", "qubo", "0 0 1\n0 100000000 1\n", 4, 9,
+        "model.file: " + "{data}: a model of 100000001 variables needs", located_in_data=False,
+        env={"HAMON_MEMORY_LIMIT": "1G"}),
     bad("instances", "qubo", QUBO_OK, 2, 12, "instances: 2 instances would be copies of one model "
         "(a qubo file draws nothing)", located_in_data=False),
     bad("instance_files", "maxcut", GSET_OK, 2, 20, "a maxcut file is one problem",
@@ -337,14 +342,15 @@ def check_failure(hamon, work, c, failures):
     for command in (["validate", config], ["run", config, "--overwrite"],
                     ["run", config, "--out", fresh]):
         label = f"{c['name']} ({' '.join(command[:1] + command[2:])})"
-        result = clitest.run(hamon, command)
+        result = clitest.run(hamon, command, env=clitest.clean_env(**c["env"]))
         failures.check(result.returncode == 2,
                        f"{label}: exit {result.returncode}, expected 2; stderr {result.stderr!r}")
         lines = result.stderr.splitlines()
         if not failures.check(len(lines) == 1, f"{label}: expected one line on stderr: {lines}"):
             continue
         line = lines[0]
-        failures.check(c["fragment"] in line, f"{label}: {c['fragment']!r} not in {line!r}")
+        fragment = c["fragment"].replace("{data}", data)
+        failures.check(fragment in line, f"{label}: {fragment!r} not in {line!r}")
         where = data if c["in_data"] else config
         if c["line"] > 0:
             failures.check(line.startswith(f"{where}:{c['line']}:{c['column']}: error: "),
