@@ -66,6 +66,22 @@ def run(hamon, args, cwd=None, env=None, timeout=120, **kwargs):
                           errors="replace", **kwargs)
 
 
+def run_checked(hamon, config, out, name, failures):
+    """`hamon run CONFIG --quiet` (its output.dir `out`), then the run directory against the
+    schema (check_run.py), each problem a failure named `name`. The summary, or None when
+    the run failed."""
+    from check_run import check_run  # numpy, which not every script here needs
+    result = run(hamon, ["run", config, "--quiet"], timeout=300)
+    if not failures.check(result.returncode == 0, f"{name}: exit {result.returncode}: "
+                                                  f"{result.stderr.strip()}"):
+        return None
+    problems = []
+    summary = check_run(out, problems)
+    for p in problems:
+        failures.check(False, f"{name}: {p}")
+    return summary
+
+
 def devices(hamon):
     result = run(hamon, ["devices"])
     if result.returncode != 0:

@@ -21,7 +21,6 @@ import numpy as np
 import yaml
 
 import clitest
-from check_run import check_run
 
 BETAS_ISING = [0.0, 0.2, 0.35, 0.45, 0.6]
 BETAS_POTTS = [0.0, 0.6, 1.0, 1.4]
@@ -77,15 +76,7 @@ def run(hamon, work, name, model, betas, failures, asked=True):
     config = os.path.join(work, name + ".yaml")
     out = os.path.join(work, name)
     experiment(config, model, betas, out, asked)
-    result = clitest.run(hamon, ["run", config, "--quiet"], timeout=300)
-    if not failures.check(result.returncode == 0, f"{name}: exit {result.returncode}: "
-                                                  f"{result.stderr.strip()}"):
-        return None
-    problems = []
-    summary = check_run(out, problems)
-    for p in problems:
-        failures.check(False, f"{name}: {p}")
-    return summary
+    return clitest.run_checked(hamon, config, out, name, failures)
 
 
 def against_exact(name, summary, q, rows, cols, failures):

@@ -25,15 +25,12 @@
 import itertools
 import os
 import random
-import signal
 import sys
 
 import numpy as np
-import yaml
 
 import checkpoint_resume
 import clitest
-from check_run import check_run
 
 # n up to 10 QUBO, 12 MAX-CUT: every state is enumerated.
 QUBO_SIZES = [1, 2, 3, 5, 7, 8, 10, 10]
@@ -103,15 +100,8 @@ def run_problem(hamon, work, name, kind, text, failures, rounds=1500):
     config = os.path.join(work, name + ".yaml")
     out = os.path.join(work, name)
     experiment(config, f"  kind: {kind}\n  file: {data}", out, rounds)
-    result = clitest.run(hamon, ["run", config, "--quiet"], timeout=300)
-    if not failures.check(result.returncode == 0, f"{name}: exit {result.returncode}: "
-                                                  f"{result.stderr.strip()}"):
-        return None
-    problems = []
-    summary = check_run(out, problems)
-    for p in problems:
-        failures.check(False, p)
-    return out, summary
+    summary = clitest.run_checked(hamon, config, out, name, failures)
+    return None if summary is None else (out, summary)
 
 
 def check_best(failures, name, out, summary, objective, optimum, to_assignment):
@@ -154,7 +144,7 @@ def check_problem(hamon, work, name, kind, text, n, objective, want, failures):
     `want` the summary's expected objective entries but for the offset (and for MAX-CUT the
     offset too). Returns the run directory, or None."""
     ran = run_problem(hamon, work, name, kind, text, failures)
-    if ran is None or ran[1] is None:
+    if ran is None:
         return None
     out, summary = ran
     o = summary["search"]["objective"]

@@ -25,7 +25,6 @@ import numpy as np
 import yaml
 
 import clitest
-from check_run import check_run
 
 Q = 3
 N = 7
@@ -109,15 +108,7 @@ def run(hamon, work, name, model, failures):
     config = os.path.join(work, name + ".yaml")
     out = os.path.join(work, name)
     experiment(config, model, out)
-    result = clitest.run(hamon, ["run", config, "--quiet"], timeout=300)
-    if not failures.check(result.returncode == 0, f"{name}: exit {result.returncode}: "
-                                                  f"{result.stderr.strip()}"):
-        return None
-    problems = []
-    summary = check_run(out, problems)
-    for p in problems:
-        failures.check(False, p)
-    return summary
+    return clitest.run_checked(hamon, config, out, name, failures)
 
 
 def main():
