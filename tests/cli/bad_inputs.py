@@ -297,6 +297,22 @@ CASES = [
     case("until_unknown_key",
          LATTICE + NRPT + "  until: {stable_trips: 5, max_rounds: 100}\n",
          "nrpt.until.stable_trips", "stable_round_trips"),
+    case("rounds_nor_until", LATTICE + "nrpt:\n  chains: 4\n  beta_max: 1\n", "nrpt",
+         "or until: {stable_round_trips: K, max_rounds: N}"),
+    case("chains_without_estimate", LATTICE + "nrpt:\n  beta_max: 1\n  rounds: 10\n", "nrpt",
+         "beta_max: auto, whose estimate gives the chain count"),
+    case("chains_from_estimate_ensemble",
+         "instances: 2\nmodel: {kind: lattice, shape: [4, 4], "
+         "coupling: {distribution: gaussian, seed: 1}}\n"
+         "nrpt:\n  beta_max: auto\n  rounds: 10\n", "nrpt", "give nrpt.chains"),
+    case("goal_unknown", LATTICE + NRPT + "  goal: lowest\n", "nrpt.goal", "ground_state"),
+    case("goal_continuous",
+         "model: {kind: gaussian, shape: [4, 4], coupling: 0.1}\n"
+         "nrpt:\n  goal: ground_state\n  chains: 4\n  beta_max: 1\n", "nrpt.goal",
+         "has real values"),
+    case("chosen_missing_reason",
+         LATTICE + NRPT + "  chosen: [{key: nrpt.rounds, value: 10}]\n", "nrpt.chosen[0]",
+         "missing required key 'reason'"),
     case("unknown_device", "device: gpuu\n" + LATTICE + NRPT, "device", "accepted values"),
     case("gpu_unavailable", "device: gpu\n" + LATTICE + NRPT, "device", "requested",
          skip=gpu_visible),
