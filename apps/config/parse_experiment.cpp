@@ -190,12 +190,6 @@ void check_consistency(const ExperimentConfig& config) {
                 "even number of replicas, got " +
                     std::to_string(config.replicas));
   }
-  if (config.replicas > 1 && nrpt.tune.any()) {
-    config.fail(config.locations.count("replicas") != 0 ? "replicas" : "nrpt.cluster_moves",
-                std::to_string(config.replicas) +
-                    " replicas cannot be combined with nrpt.tune (tuning runs one ladder); "
-                    "give the ladder explicitly");
-  }
   check_trace(config.output.energies, "energies.npy", 8.0, "energies");
   check_trace(config.output.index_process, "index_process.npy", 4.0, "index_process");
 }

@@ -166,9 +166,9 @@ void read_beta_max(YamlReader& reader, const std::map<std::string, YAML::Node>& 
     // goal: ground_state: the coldest beta the model asks for.
     spec.beta_max_auto = true;
     spec.chosen.push_back({"nrpt.beta_max", "auto",
-                           "goal: ground_state: the smallest beta at which the model of the "
-                           "landscape predicts a thermal excess below gap_tol |E| "
-                           "(search.beta_max_estimate)"});
+                           "goal: ground_state: beta_max: auto, the smallest beta at which "
+                           "the model of the landscape predicts a thermal excess below "
+                           "gap_tol |E| (search.beta_max_estimate)"});
   } else {
     spec.beta_max_auto = reader.is_scalar_text(keys.at("beta_max"), "auto");
   }

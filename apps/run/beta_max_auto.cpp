@@ -121,6 +121,10 @@ BetaMaxReport estimate(ExperimentConfig& config, const ExcitationSpectrum& spect
     }
     spec.beta_max = report.estimate.beta_max;
     spec.beta_max_auto = false;
+    // A beta_max the goal chose records the number it became.
+    for (Choice& c : spec.chosen) {
+      if (c.key == "nrpt.beta_max") c.value = format_value(spec.beta_max);
+    }
   }
   return report;
 }

@@ -19,8 +19,6 @@ void choose_cluster_moves(ExperimentConfig& config, const SpinModel& model, bool
   std::string why_not;
   if (model.is_potts()) {
     why_not = "a Potts model has no two-state clusters to flip";
-  } else if (spec.tune.any()) {
-    why_not = "automatic tuning runs one ladder, and the moves need two replicas";
   } else if (distributed && config.instances == 1) {
     why_not = "the run is spread over MPI ranks, and a rung's two replicas must share a process";
   } else if (replicas_given && config.replicas % 2 != 0) {

@@ -121,8 +121,6 @@ CASES = [
          "  cluster_moves: houdayer\n", "nrpt.cluster_moves", "Potts model"),
     case("cluster_moves_word", LATTICE + NRPT + "  cluster_moves: wolff\n", "nrpt.cluster_moves",
          "houdayer"),
-    case("replicas_with_tune", "replicas: 2\n" + LATTICE + TUNED + "  tune: auto\n", "replicas",
-         "nrpt.tune"),
     case("tune_with_adapt_schedule", LATTICE + TUNED + "  tune: auto\n  adapt_schedule: true\n",
          "nrpt.adapt_schedule", "drop adapt_schedule"),
     case("max_chains_untuned", LATTICE + NRPT + "  max_chains: 16\n", "nrpt.max_chains",

@@ -17,6 +17,8 @@
     chosen);
   - a Potts model under the goal gets no Houdayer moves, with the reason, and still reaches
     its ground state (enumeration);
+  - with tune: auto beside the goal the tuning runs have the two replicas and the Houdayer
+    moves (no refusal), and the run still reaches the ground state;
   - the resolved config.yaml run again gives the same bits (energies.npy, best_state.npy,
     the config with its reasons).
 Every summary passes check_run.py."""
@@ -241,6 +243,24 @@ def check_potts(run, failures):
                    f"goal_potts: best {summary['search']['best_energy']}, ground {ground}")
 
 
+def check_tuned(run, failures):
+    """Automatic tuning beside the goal: tuned on the production path, replicas and Houdayer
+    moves included, and still the ground state."""
+    ground = ground_energy(N12, GLASS_EDGES, GLASS_FIELDS)
+    summary, _ = run("goal_tuned", experiment(
+        GLASS, "{goal: ground_state, tune: auto, tune_rounds: 50, max_chains: 16}"))
+    if summary is None:
+        return
+    chosen = chosen_of(summary)
+    failures.check(set(chosen) == GOAL_CHOICES - {"nrpt.spacing", "nrpt.chains"},
+                   f"goal_tuned: chose {sorted(chosen)}")
+    failures.check(summary["config"]["nrpt"]["cluster_moves"] == "houdayer" and
+                   summary["config"].get("replicas") == 2 and "tuning" in summary and
+                   summary["nrpt"].get("replicas") == 2, f"goal_tuned: {summary['config']}")
+    failures.check(abs(summary["search"]["best_energy"] - ground) <= 1e-9 * abs(ground),
+                   f"goal_tuned: best {summary['search']['best_energy']}, ground {ground}")
+
+
 def check_rerun(args, failures, out):
     """The resolved config.yaml, run again: the same bits and the same recorded choices."""
     again = out + "_again"
@@ -272,6 +292,7 @@ def main():
                GLASS_EDGES, GLASS_FIELDS, N12)
     check_overrides(run, failures)
     check_potts(run, failures)
+    check_tuned(run, failures)
     if torus is not None:
         check_rerun(args, failures, torus)
     failures.finish("search without hand tuning")
