@@ -56,6 +56,7 @@ set(HAMON_APPS_RUN_SOURCES
   run/magnetization_output.cpp
   run/overlap_output.cpp
   run/search_evidence.cpp
+  run/search_goal.cpp
   run/search_summary.cpp
   run/summary.cpp
   run/trace_setup.cpp

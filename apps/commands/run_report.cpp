@@ -60,6 +60,16 @@ std::string mean_text(const std::optional<MeanWithError>& value) {
   return format("%.6f", value->mean) + " +- " + format("%.6f", value->standard_error);
 }
 
+/// "beta_min 0.31, chains 23, ..." — what the run chose (nrpt.chosen has the reasons).
+std::string chosen_text(const NrptSpec& n) {
+  std::string text;
+  for (const Choice& c : n.chosen) {
+    const std::string key = c.key.rfind("nrpt.", 0) == 0 ? c.key.substr(5) : c.key;
+    text += (text.empty() ? "" : ", ") + key + " " + c.value;
+  }
+  return text;
+}
+
 }  // namespace
 
 void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcome& outcome,
@@ -83,6 +93,10 @@ void print_run_report(std::ostream& out, const PreparedRun& run, const RunOutcom
         << format("%.6g", b->estimated_beta_max) << ": predicted excess energy "
         << format("%.4g", b->estimate.predicted_excess_energy) << ", Lambda "
         << format("%.3g", b->estimate.Lambda) << ", " << b->estimate.n_chains << " chains)\n";
+  }
+  if (!run.config.nrpt.chosen.empty()) {
+    out << "  chosen       " << chosen_text(run.config.nrpt)
+        << " (why: nrpt.chosen in config.yaml)\n";
   }
   out << "  chains       " << r.betas.size() << ", " << r.n_rounds << " rounds (+"
       << run.config.nrpt.burn_in << " burn-in), " << outcome.explore_sweeps << " sweeps/round\n";
@@ -151,6 +165,7 @@ void print_validation_report(std::ostream& out, const PreparedRun& run) {
         << ", " << b->method << "; predicted Lambda " << format("%.3g", b->estimate.Lambda) << ", "
         << b->estimate.n_chains << " chains)\n";
   }
+  if (!n.chosen.empty()) out << "  chosen   " << chosen_text(n) << "\n";
   out << "  device   " << device_line(run.config.device, run.decision) << "\n";
   if (run.config.instances > 1) {
     // The model line is the file's own draw: every instance has its graph and size.

@@ -169,11 +169,18 @@ void emit_model(YAML::Emitter& out, const RbmSpec& spec) {
 void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
   const TuneSpec& tune = spec.tune;
   out << YAML::BeginMap;
-  out << YAML::Key << "chains" << YAML::Value;
-  if (tune.chains) {
-    out << "auto";
-  } else {
-    out << spec.chains;
+  if (spec.goal != Goal::sampling) {
+    out << YAML::Key << "goal" << YAML::Value << name_of(kGoalNames, spec.goal);
+  }
+  // Left out while beta_max: auto's estimate has not chosen it (the run's config.yaml holds
+  // the number).
+  if (!spec.chains_from_estimate) {
+    out << YAML::Key << "chains" << YAML::Value;
+    if (tune.chains) {
+      out << "auto";
+    } else {
+      out << spec.chains;
+    }
   }
   if (!spec.betas.empty()) {
     out << YAML::Key << "betas" << YAML::Value;
@@ -204,7 +211,8 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
     out << spec.explore_sweeps;
   }
   out << YAML::Key << "adapt_schedule" << YAML::Value << spec.adapt_schedule;
-  if (spec.cluster_moves != ClusterMoves::none) {
+  // Under a goal always: a resumed run must not choose again (an MPI job, say, may differ).
+  if (spec.cluster_moves != ClusterMoves::none || spec.goal != Goal::sampling) {
     out << YAML::Key << "cluster_moves" << YAML::Value
         << name_of(kClusterMoveNames, spec.cluster_moves);
   }
@@ -221,6 +229,17 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
     out << YAML::Key << "stable_round_trips" << YAML::Value << spec.until.stable_round_trips;
     out << YAML::Key << "max_rounds" << YAML::Value << spec.until.max_rounds;
     out << YAML::EndMap;
+  }
+  if (!spec.chosen.empty()) {
+    // Which values above the run chose, and why; read back as given, so a resumed run's
+    // files say the same.
+    out << YAML::Key << "chosen" << YAML::Value << YAML::BeginSeq;
+    for (const Choice& c : spec.chosen) {
+      out << YAML::BeginMap << YAML::Key << "key" << YAML::Value << c.key << YAML::Key << "value"
+          << YAML::Value << YAML::DoubleQuoted << c.value << YAML::Key << "reason" << YAML::Value
+          << YAML::DoubleQuoted << c.reason << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
   }
   out << YAML::EndMap;
 }

@@ -139,9 +139,40 @@ struct UntilSpec {
   std::int64_t max_rounds = 0;
 };
 
+/// nrpt.goal: what the run is for. `ground_state` chooses, for every search key the file
+/// leaves out, what a ground-state search needs (docs: examples/README.md, nrpt.goal).
+enum class Goal { sampling, ground_state };
+
+/// nrpt.until chosen by goal: ground_state: stop once the best energy has not improved for
+/// this many round trips, or after this many measured rounds.
+inline constexpr std::int64_t kGoalStableRoundTrips = 50;
+inline constexpr std::int64_t kGoalMaxRounds = 1000000;
+
+/// A value the run chose for a key the file left out, and why: summary.yaml's `chosen`.
+struct Choice {
+  std::string key;     // "nrpt.rounds", "replicas", ...
+  std::string value;   // as the resolved config writes it
+  std::string reason;  // why this value
+};
+
+/// nrpt.rounds when nrpt.until is given without it: the chunk after which the stop rule is
+/// checked (at most max_rounds).
+inline constexpr std::int64_t kDefaultUntilChunk = 1000;
+
 struct NrptSpec {
   enum class Spacing { linear, geometric };
   std::int32_t chains = 0;  // from `chains`, or the length of `betas`; 0 with chains: auto
+  /// `chains` left out beside beta_max: auto (or under goal: ground_state):
+  /// resolve_beta_max sets `chains` from the estimate's model of the barrier over the
+  /// ladder (and clears this), as it sets beta_max.
+  bool chains_from_estimate = false;
+  Goal goal = Goal::sampling;  // `goal`
+  /// goal: ground_state without beta_min: chosen from the model's excitation costs once it
+  /// is built (resolve_beta_max).
+  bool beta_min_auto = false;
+  /// goal: ground_state without cluster_moves: Houdayer moves where the model and the run
+  /// allow them, decided once the model is built (choose_cluster_moves).
+  bool cluster_moves_auto = false;
   double beta_min = 0.0;
   double beta_max = 1.0;
   Spacing spacing = Spacing::linear;
@@ -162,12 +193,20 @@ struct NrptSpec {
   AnnealingReference reference = AnnealingReference::automatic;  // `reference`
   TuneSpec tune;
   UntilSpec until;
+  /// What was chosen for keys the file left out (in the order chosen).
+  std::vector<Choice> chosen;
 };
 
 /// nrpt.cluster_moves's names.
 inline constexpr EnumNames<ClusterMoves, 2> kClusterMoveNames{{
     {ClusterMoves::none, "none"},
     {ClusterMoves::houdayer, "houdayer"},
+}};
+
+/// nrpt.goal's names (sampling is the key's absence).
+inline constexpr EnumNames<Goal, 2> kGoalNames{{
+    {Goal::sampling, "sampling"},
+    {Goal::ground_state, "ground_state"},
 }};
 
 /// nrpt.reference's names (automatic is the key's absence).

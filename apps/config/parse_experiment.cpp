@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -141,6 +142,13 @@ void apply_overrides(ExperimentConfig& config, const Overrides& overrides) {
     on_command_line(key, option);
   };
   rounds_option(overrides.rounds, "--rounds", 1, "nrpt.rounds", config.nrpt.rounds);
+  if (overrides.rounds) {
+    // The command line gave the chunk: nothing was chosen for it.
+    auto& chosen = config.nrpt.chosen;
+    chosen.erase(std::remove_if(chosen.begin(), chosen.end(),
+                                [](const Choice& c) { return c.key == "nrpt.rounds"; }),
+                 chosen.end());
+  }
   rounds_option(overrides.burn_in, "--burn-in", 0, "nrpt.burn_in", config.nrpt.burn_in);
   check_consistency(config);
 }
@@ -171,17 +179,16 @@ void check_consistency(const ExperimentConfig& config) {
                 "the instances of an ensemble share one ladder: drop nrpt's tuning (tune one "
                 "instance alone and write its betas into the ensemble's file)");
   }
+  if (config.instances > 1 && nrpt.chains_from_estimate) {
+    // Each instance's model would give its own count, and the tables share the columns.
+    config.fail("nrpt", "the instances of an ensemble share one ladder: give nrpt.chains (" +
+                            std::string("beta_max: auto's chain count is each instance's own)"));
+  }
   if (nrpt.cluster_moves == ClusterMoves::houdayer && config.replicas % 2 != 0) {
     config.fail("replicas",
                 "cluster_moves: houdayer pairs replicas (0, 1), (2, 3), ...: give an "
                 "even number of replicas, got " +
                     std::to_string(config.replicas));
-  }
-  if (config.replicas > 1 && nrpt.tune.any()) {
-    config.fail(config.locations.count("replicas") != 0 ? "replicas" : "nrpt.cluster_moves",
-                std::to_string(config.replicas) +
-                    " replicas cannot be combined with nrpt.tune (tuning runs one ladder); "
-                    "give the ladder explicitly");
   }
   check_trace(config.output.energies, "energies.npy", 8.0, "energies");
   check_trace(config.output.index_process, "index_process.npy", 4.0, "index_process");

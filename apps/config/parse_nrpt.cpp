@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The `nrpt` section: the ladder, rounds, exploration, adaptation, automatic tuning.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -56,6 +57,43 @@ bool read_tune(const YamlReader& reader, const YAML::Node& node) {
   }
   if (value) reader.fail(path, expected + ", got true (write tune: auto)");
   return false;
+}
+
+/// `chosen`: what an earlier run chose and why, as its config.yaml records it; kept as
+/// given (it changes nothing), so a resumed run reports the same reasons.
+std::vector<Choice> read_chosen(YamlReader& reader, const YAML::Node& node) {
+  std::vector<Choice> chosen;
+  const std::vector<YAML::Node> items = reader.elements(node, "nrpt.chosen");
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const std::string path = index_key("nrpt.chosen", k);
+    const auto keys = reader.entries(items[k], path, {"key", "value", "reason"});
+    for (const char* key : {"key", "value", "reason"}) {
+      if (keys.count(key) == 0) {
+        reader.fail(path, std::string("missing required key '") + key + "'");
+      }
+    }
+    chosen.push_back({reader.text(keys.at("key"), path + ".key"),
+                      reader.text(keys.at("value"), path + ".value"),
+                      reader.text(keys.at("reason"), path + ".reason")});
+  }
+  return chosen;
+}
+
+/// What goal: ground_state chooses at parse time for the keys the file leaves out (the
+/// choices that need the model are flagged for resolve_beta_max and choose_cluster_moves).
+/// beta_max and chains follow in the ladder's parse, rounds and until at the end.
+void choose_for_goal(const std::map<std::string, YAML::Node>& keys, NrptSpec& spec) {
+  const auto has = [&](const char* key) { return keys.count(key) != 0; };
+  if (spec.betas.empty() && !has("beta_min")) {
+    spec.beta_min_auto = true;
+    if (!has("spacing") && !spec.tune.chains && !spec.tune.betas) {
+      spec.spacing = NrptSpec::Spacing::geometric;
+      spec.chosen.push_back({"nrpt.spacing", "geometric",
+                             "goal: ground_state: betas in a constant ratio put as many chains "
+                             "in each decade of beta, where a glass's cold end needs them"});
+    }
+  }
+  if (!has("cluster_moves")) spec.cluster_moves_auto = true;
 }
 
 /// The tuning keys: `tune`, the per-key `auto`s and the tuning options; checks that they
@@ -124,9 +162,18 @@ TuneSpec read_tuning(YamlReader& reader, const std::map<std::string, YAML::Node>
 /// the estimate's relative tolerance.
 void read_beta_max(YamlReader& reader, const std::map<std::string, YAML::Node>& keys,
                    NrptSpec& spec) {
-  const YAML::Node& node = keys.at("beta_max");
-  spec.beta_max_auto = reader.is_scalar_text(node, "auto");
+  if (keys.count("beta_max") == 0) {
+    // goal: ground_state: the coldest beta the model asks for.
+    spec.beta_max_auto = true;
+    spec.chosen.push_back({"nrpt.beta_max", "auto",
+                           "goal: ground_state: beta_max: auto, the smallest beta at which "
+                           "the model of the landscape predicts a thermal excess below "
+                           "gap_tol |E| (search.beta_max_estimate)"});
+  } else {
+    spec.beta_max_auto = reader.is_scalar_text(keys.at("beta_max"), "auto");
+  }
   if (!spec.beta_max_auto) {
+    const YAML::Node& node = keys.at("beta_max");
     try {
       spec.beta_max = reader.number(node, "nrpt.beta_max", 0.0);
     } catch (const ConfigError& e) {
@@ -152,7 +199,7 @@ void read_beta_max(YamlReader& reader, const std::map<std::string, YAML::Node>& 
 }
 
 /// `until: {stable_round_trips: K, max_rounds: N}`, both required (N bounds a run whose best
-/// keeps moving); N at least the chunk length `rounds`.
+/// keeps moving); N at least the chunk length `rounds` (1 when the chunk is not given).
 UntilSpec read_until(YamlReader& reader, const YAML::Node& node, std::int64_t rounds) {
   const std::string path = "nrpt.until";
   const auto keys = reader.entries(node, path, {"stable_round_trips", "max_rounds"});
@@ -171,23 +218,38 @@ UntilSpec read_until(YamlReader& reader, const YAML::Node& node, std::int64_t ro
   return until;
 }
 
+/// `rounds` left out beside `until`: the stop rule's chunk, kDefaultUntilChunk or max_rounds
+/// when that is less. The chunk only says how often the rule is checked (and when the
+/// summary of a stopped run is written), not what the chains do.
+void choose_chunk(NrptSpec& spec) {
+  spec.rounds = std::min(kDefaultUntilChunk, spec.until.max_rounds);
+  spec.chosen.push_back({"nrpt.rounds", std::to_string(spec.rounds),
+                         "until checks its stop rule after each chunk of rounds; none given, so " +
+                             std::to_string(kDefaultUntilChunk) + " (or max_rounds when less)"});
+}
+
 }  // namespace
 
 NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
-  const auto keys =
-      reader.entries(node, "nrpt",
-                     {"chains", "beta_min", "beta_max", "spacing", "betas", "rounds", "burn_in",
-                      "explore_sweeps", "adapt_schedule", "cluster_moves", "reference", "tune",
-                      "max_chains", "target_acceptance", "tune_rounds", "gap_tol", "until"},
-                     {{"autotune", "write tune: auto"},
-                      {"tune_chains", "write chains: auto"},
-                      {"tune_schedule", "write betas: auto"},
-                      {"tune_betas", "write betas: auto"},
-                      {"tune_exploration", "write explore_sweeps: auto"}});
+  const auto keys = reader.entries(
+      node, "nrpt",
+      {"chains", "beta_min", "beta_max", "spacing", "betas", "rounds", "burn_in", "explore_sweeps",
+       "adapt_schedule", "cluster_moves", "reference", "tune", "max_chains", "target_acceptance",
+       "tune_rounds", "gap_tol", "until", "goal", "chosen"},
+      {{"autotune", "write tune: auto"},
+       {"tune_chains", "write chains: auto"},
+       {"tune_schedule", "write betas: auto"},
+       {"tune_betas", "write betas: auto"},
+       {"tune_exploration", "write explore_sweeps: auto"}});
   const auto has = [&](const char* key) { return keys.count(key) != 0; };
   NrptSpec spec;
   spec.tune = read_tuning(reader, keys);
   const TuneSpec& tune = spec.tune;
+  if (has("chosen")) spec.chosen = read_chosen(reader, keys.at("chosen"));
+  if (has("goal")) spec.goal = reader.choice(keys.at("goal"), "nrpt.goal", kGoalNames);
+  const bool search = spec.goal == Goal::ground_state;
+  const bool beta_max_auto =
+      has("beta_max") ? reader.is_scalar_text(keys.at("beta_max"), "auto") : search;
 
   if (has("betas") && !tune.betas) {
     for (const char* other : {"beta_min", "beta_max", "spacing"}) {
@@ -223,18 +285,26 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
                       std::to_string(spec.chains) + ")");
     }
   } else if (spec.betas.empty()) {
-    reader.fail("nrpt",
-                "missing required key 'chains' (or an explicit ladder 'betas', or chains: auto)");
+    // beta_max: auto's estimate predicts the ladder's barrier, and with it a chain count.
+    if (!beta_max_auto && !search) {
+      reader.fail("nrpt",
+                  "missing required key 'chains' (or an explicit ladder 'betas', chains: auto, "
+                  "or beta_max: auto, whose estimate gives the chain count)");
+    }
+    spec.chains_from_estimate = true;
   }
   if (!spec.betas.empty()) spec.chains = static_cast<std::int32_t>(spec.betas.size());
 
+  if (search) choose_for_goal(keys, spec);
   if (spec.betas.empty()) {
     if (has("beta_min")) {
       spec.beta_min = reader.number(keys.at("beta_min"), "nrpt.beta_min", 0.0);
     }
-    if (!has("beta_max")) reader.fail("nrpt", "missing required key 'beta_max' (the target beta)");
+    if (!has("beta_max") && !search) {
+      reader.fail("nrpt", "missing required key 'beta_max' (the target beta)");
+    }
     read_beta_max(reader, keys, spec);
-    if (!spec.beta_max_auto && !(spec.beta_max > spec.beta_min)) {
+    if (!spec.beta_max_auto && !spec.beta_min_auto && !(spec.beta_max > spec.beta_min)) {
       reader.fail("nrpt.beta_max", "beta_max (" + format_value(spec.beta_max) +
                                        ") must be above beta_min (" + format_value(spec.beta_min) +
                                        ")");
@@ -246,7 +316,8 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
                     "a tuned ladder (chains: auto or betas: auto) starts linear; geometric "
                     "spacing applies only to a ladder that is not tuned (drop spacing)");
       }
-      if (spec.spacing == NrptSpec::Spacing::geometric && !(spec.beta_min > 0.0)) {
+      if (spec.spacing == NrptSpec::Spacing::geometric && !spec.beta_min_auto &&
+          !(spec.beta_min > 0.0)) {
         reader.fail("nrpt.spacing", "geometric spacing needs beta_min > 0 (got " +
                                         format_value(spec.beta_min) +
                                         "); use spacing: linear or a positive beta_min");
@@ -259,8 +330,15 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
                 "gap_tol applies to an estimated beta_max (beta_max: auto), not to an explicit "
                 "ladder (betas)");
   }
-  if (!has("rounds")) reader.fail("nrpt", "missing required key 'rounds'");
-  spec.rounds = reader.integer(keys.at("rounds"), "nrpt.rounds", 1, kMaxRoundsTotal);
+  if (!has("rounds") && !has("until") && !search) {
+    reader.fail("nrpt",
+                "missing required key 'rounds' (or until: {stable_round_trips: K, max_rounds: N}, "
+                "which measures in chunks of " +
+                    std::to_string(kDefaultUntilChunk) + " rounds unless rounds says otherwise)");
+  }
+  if (has("rounds")) {
+    spec.rounds = reader.integer(keys.at("rounds"), "nrpt.rounds", 1, kMaxRoundsTotal);
+  }
   if (has("burn_in")) {
     spec.burn_in = reader.integer(keys.at("burn_in"), "nrpt.burn_in", 0, kMaxRoundsTotal);
   }
@@ -284,7 +362,25 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
   if (has("reference")) {
     spec.reference = reader.choice(keys.at("reference"), "nrpt.reference", kReferenceNames);
   }
-  if (has("until")) spec.until = read_until(reader, keys.at("until"), spec.rounds);
+  if (has("until") || search) {
+    const std::int64_t least = has("rounds") ? spec.rounds : 1;
+    if (has("until")) {
+      spec.until = read_until(reader, keys.at("until"), least);
+    } else {
+      spec.until.enabled = true;
+      spec.until.stable_round_trips = kGoalStableRoundTrips;
+      spec.until.max_rounds = std::max(kGoalMaxRounds, least);
+      spec.chosen.push_back(
+          {"nrpt.until",
+           "{stable_round_trips: " + std::to_string(spec.until.stable_round_trips) +
+               ", max_rounds: " + std::to_string(spec.until.max_rounds) + "}",
+           "goal: ground_state: stop once the best energy has not improved for " +
+               std::to_string(kGoalStableRoundTrips) +
+               " round trips of the ladder (each carries a fresh hot state down to the cold "
+               "end), or after max_rounds measured rounds"});
+    }
+    if (!has("rounds")) choose_chunk(spec);
+  }
   return spec;
 }
 

@@ -69,6 +69,8 @@ AutotuneOptions make_autotune_options(const ExperimentConfig& config) {
 
   o.seed = config.seed;
   o.reference = spec.reference;
+  o.n_replicas = config.replicas;
+  o.cluster_moves = spec.cluster_moves;
   o.use_cache = true;  // the cache decides itself whether it is on (HAMON_CACHE_DIR)
   return o;
 }

@@ -16,6 +16,7 @@
 #include "run/instance_config.hpp"
 #include "run/mpi_job.hpp"
 #include "run/nrpt_options.hpp"
+#include "run/search_goal.hpp"
 
 namespace hamon::cli {
 
@@ -89,9 +90,10 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
   PreparedRun run;
   run.output_policy = policy;
   run.model = build_model(config);
-  check_against_model(config, *run.model);
   // An ensemble runs each instance with replicas in one rank (run/execute_ensemble.hpp).
   const MpiJob& job = MpiJob::current();
+  choose_cluster_moves(config, *run.model, job.distributed());
+  check_against_model(config, *run.model);
   if (config.nrpt.cluster_moves == ClusterMoves::houdayer && job.distributed() &&
       config.instances == 1) {
     config.fail("nrpt.cluster_moves",
@@ -100,6 +102,7 @@ PreparedRun prepare(ExperimentConfig config, const Overrides& overrides, OutputP
                 "ensemble: instances: K runs each instance in one rank)");
   }
   run.beta_max = resolve_beta_max(config, *run.model);
+  check_consistency(config);  // again, with the chain count the estimate chose
   run.options = make_nrpt_options(config);
   try {
     const FamilyFacts family = family_facts(*run.model);

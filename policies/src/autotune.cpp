@@ -56,6 +56,11 @@ void validate(const AutotuneOptions& o) {
     reject("n_chains must be >= 1, got " + std::to_string(o.n_chains));
   }
   if (o.n_expl < 1) reject("n_expl must be >= 1, got " + std::to_string(o.n_expl));
+  if (o.n_replicas < 1) reject("n_replicas must be >= 1, got " + std::to_string(o.n_replicas));
+  if (o.cluster_moves == ClusterMoves::houdayer && o.n_replicas % 2 != 0) {
+    reject("houdayer cluster moves pair replicas: n_replicas must be even, got " +
+           std::to_string(o.n_replicas));
+  }
 }
 
 // The largest chain count any run of the flow uses.
@@ -121,7 +126,8 @@ TunedFlow run_tuning_flow(const NrptRunner& run, const AutotuneOptions& o) {
 
 std::int64_t autotune_work_score(const SpinModel& model, const AutotuneOptions& options) {
   validate(options);
-  return work_score(flow_chains(options), model.n_free());
+  return work_score(static_cast<std::int64_t>(flow_chains(options)) * options.n_replicas,
+                    model.n_free());
 }
 
 Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceSpec& device) {
@@ -135,6 +141,7 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceSpec
   } else {
     flow.betas = o.betas;
   }
+  flow.n_replicas = o.n_replicas;
   return autotune(model, o, resolve_for(model, flow, device));
 }
 
@@ -149,6 +156,8 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   plan.model = std::make_shared<const SpinModel>(model);
   plan.seed = o.seed;
   plan.reference = o.reference;
+  plan.n_replicas = o.n_replicas;
+  plan.cluster_moves = o.cluster_moves;
 
   const std::string key = autotune_cache_key(model, o, plan.execution_space);
   std::optional<TuningCache> cache;
@@ -187,6 +196,8 @@ Plan autotune(const SpinModel& model, const AutotuneOptions& o, const DeviceDeci
   const NrptRunner run = [&decision, &model, &o](const NrptOptions& flow_run) {
     NrptOptions options = flow_run;
     options.reference = o.reference;
+    options.n_replicas = o.n_replicas;
+    options.cluster_moves = o.cluster_moves;
     return detail::with_storage_of(kind_of(model), [&](auto value) {
       using Value = decltype(value);
       const auto sampler =
@@ -247,6 +258,8 @@ NrptOptions Plan::options_for(std::int64_t n_rounds, NrptOptions base) const {
   base.n_rounds = n_rounds;
   base.seed = derive_seed(seed, SeedStream::production, 0);
   base.reference = reference;
+  base.n_replicas = n_replicas;
+  base.cluster_moves = cluster_moves;
   base.adapt_schedule = false;
   return base;
 }

@@ -36,6 +36,13 @@ std::string autotune_cache_key(const SpinModel& model, const AutotuneOptions& o,
     key += n;
   }
   key += "reference " + std::string(to_string(o.reference)) + n;
+  // Only when not the single ladder: the keys of plans tuned before replicas could be
+  // tuned stay as they were.
+  if (o.n_replicas != 1 || o.cluster_moves != ClusterMoves::none) {
+    key += "replicas n=" + std::to_string(o.n_replicas) +
+           " cluster_moves=" + (o.cluster_moves == ClusterMoves::houdayer ? "houdayer" : "none") +
+           n;
+  }
   key += "tune chains=" + flag(o.tune_chains) + " betas=" + flag(o.tune_betas) +
          " exploration=" + flag(o.tune_exploration) + n;
   key += "fixed n_chains=" + std::to_string(o.n_chains) + " n_expl=" + std::to_string(o.n_expl) + n;

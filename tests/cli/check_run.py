@@ -100,6 +100,18 @@ def check_run(directory, failures):
     need(isinstance(replicas, int) and replicas >= 2 if "replicas" in c else True,
          f"config.replicas {replicas} (written only when not 1)")
     cn = c["nrpt"]
+    # nrpt.chosen: values the run chose for keys the file left out, each with its reason
+    chosen = cn.get("chosen", [])
+    need(isinstance(chosen, list) and chosen if "chosen" in cn else True, "chosen is empty")
+    for entry in chosen if isinstance(chosen, list) else []:
+        if not need(isinstance(entry, dict) and set(entry) == {"key", "value", "reason"} and
+                    isinstance(entry["reason"], str) and entry["reason"], f"chosen entry {entry}"):
+            continue
+        section, _, key = str(entry["key"]).partition(".")
+        held = cn.get(key) if section == "nrpt" else c.get(entry["key"])
+        if isinstance(held, int) and not isinstance(held, bool):
+            need(str(held) == str(entry["value"]),
+                 f"chosen {entry['key']} = {entry['value']}, but config has {held}")
 
     # device
     d = s["device"]

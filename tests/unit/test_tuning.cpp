@@ -114,6 +114,37 @@ TEST(SwapBatches, batches_add_up_to_the_run_totals) {
                std::invalid_argument);
 }
 
+TEST(SwapBatches, with_replicas_the_batches_are_replica_zeros) {
+  // Replica 0 of a two-replica run is the one-replica run bit for bit, and the index
+  // process is replica 0's: the batches are the one-replica run's, less the first measured
+  // round, whose outcome the pooled counters cannot give for replica 0 alone.
+  const auto model = hamon::make_lattice({6, 6}, true);
+  NrptOptions o;
+  o.n_chains = 7;
+  o.beta_max = 0.6;
+  o.n_rounds = 230;
+  o.burn_in = 17;  // odd: the first measured round attempts pairs 1, 3, 5
+  o.seed = 3;
+  o.observers.index_process = true;
+  const auto single = hamon::swap_counts_by_batch(run_serial(model, o), o.burn_in, 50);
+  o.n_replicas = 2;
+  const NrptResult pair = run_serial(model, o);
+  const auto batches = hamon::swap_counts_by_batch(pair, o.burn_in, 50);
+  ASSERT_EQ(batches.size(), single.size());
+  for (std::size_t b = 1; b < batches.size(); ++b) {
+    EXPECT_EQ(batches[b].attempted, single[b].attempted) << "batch " << b;
+    EXPECT_EQ(batches[b].accepted, single[b].accepted) << "batch " << b;
+  }
+  for (std::size_t p = 0; p < 6; ++p) {
+    const std::int64_t first = p % 2 == 1 ? 1 : 0;  // attempted in the first measured round
+    EXPECT_EQ(batches[0].attempted[p], single[0].attempted[p] - first) << "pair " << p;
+    EXPECT_GE(batches[0].accepted[p], single[0].accepted[p] - first) << "pair " << p;
+    EXPECT_LE(batches[0].accepted[p], single[0].accepted[p]) << "pair " << p;
+    // Replica 0's counts are part of the pooled ones.
+    EXPECT_LE(batches[0].accepted[p], pair.swaps.accepted[p]);
+  }
+}
+
 // ---- tune_schedule --------------------------------------------------------------------
 
 TEST(TuneSchedule, lowers_the_spread_of_rejection_rates_and_keeps_the_endpoints) {

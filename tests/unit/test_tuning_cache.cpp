@@ -204,7 +204,7 @@ TEST_F(TuningCacheTest, any_fingerprinted_input_changes_the_key) {
             key_of(base, SpinModel::double_well(n, edges, weights)));
 
   // The beta range, the targets and every tuning parameter.
-  std::vector<AutotuneOptions> variants(13, base);
+  std::vector<AutotuneOptions> variants(15, base);
   variants[0].beta_max = 0.55;
   variants[1].beta_min = 0.05;
   variants[2].chains.target_acceptance = 0.6;
@@ -218,6 +218,12 @@ TEST_F(TuningCacheTest, any_fingerprinted_input_changes_the_key) {
   variants[10].tune_chains = false;
   variants[11].chains.initial_chains = 6;
   variants[12].reference = hamon::AnnealingReference::none;
+  variants[13].n_replicas = 2;  // replicas and moves: tuned on the production path
+  variants[14].n_replicas = 2;
+  variants[14].cluster_moves = hamon::ClusterMoves::houdayer;
+  EXPECT_NE(key_of(variants[13]), key_of(variants[14]));
+  // The single ladder's key is the one written before replicas could be tuned.
+  EXPECT_EQ(key.find("replicas"), std::string::npos);
   for (std::size_t k = 0; k < variants.size(); ++k) {
     EXPECT_NE(key_of(variants[k]), key) << "variant " << k;
     EXPECT_NE(TuningCache::fingerprint(key_of(variants[k])), TuningCache::fingerprint(key))

@@ -62,6 +62,12 @@ struct AutotuneOptions {
   /// the plan's production runs use the same (Plan::options_for). A continuous model
   /// anneals from its independent-site reference by default.
   AnnealingReference reference = AnnealingReference::automatic;
+  /// The replicas of the ladder and the moves between them (NrptOptions::n_replicas,
+  /// cluster_moves) in every tuning run and in the plan's production runs: the ladder is
+  /// tuned on the path production samples, Houdayer moves included (they change how fast
+  /// states cross the ladder). The swap statistics are pooled over the replicas.
+  std::int32_t n_replicas = 1;
+  ClusterMoves cluster_moves = ClusterMoves::none;
   bool use_cache = true;  // false: neither read nor write the tuning cache
   /// Over MPI ranks (every rank calls autotune with the same options): each tuning run is
   /// spread over the ranks like a production run, every rank makes the same decisions, the
@@ -100,6 +106,8 @@ struct Plan {
   TuningDetails details;
   std::uint64_t seed = 0;  // the flow's seed (production seeds derive from it)
   AnnealingReference reference = AnnealingReference::automatic;  // the tuning runs'
+  std::int32_t n_replicas = 1;                                   // the tuning runs'
+  ClusterMoves cluster_moves = ClusterMoves::none;               // the tuning runs'
   std::shared_ptr<const SpinModel> model;
   /// The variables and permutation at the end of the last tuning run on the plan's ladder
   /// (the polish's best measurement), when tuning ran and its sweeps are the plan's:
@@ -108,8 +116,8 @@ struct Plan {
   /// start, with the same burn-in); reset it for the bits a plan from the cache gives.
   std::shared_ptr<const AnySamplerState> warm_start;
 
-  /// `base` with the plan's ladder, n_expl, n_rounds, annealing reference and the
-  /// production seed (burn-in, observers and progress are the caller's).
+  /// `base` with the plan's ladder, n_expl, n_rounds, annealing reference, replicas and
+  /// cluster moves and the production seed (burn-in, observers and progress are the caller's).
   NrptOptions options_for(std::int64_t n_rounds, NrptOptions base = {}) const;
   /// A production sampler (not yet run) for `options` (from options_for), on the plan's
   /// decision, started from warm_start when there is one. `sink` and `exchange` as

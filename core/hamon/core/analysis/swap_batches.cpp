@@ -38,6 +38,8 @@ std::vector<SwapCounts> swap_counts_by_batch(const NrptResult& result, std::int6
         "(ObserverOptions::index_process)");
   }
   const std::int64_t n_pairs = n_chains - 1;
+  const auto machines = static_cast<std::int64_t>(result.machine_of_chain.size());
+  const std::int64_t n_replicas = machines > n_chains ? machines / n_chains : 1;
   const std::int64_t n_batches = (n_rounds + batch_rounds - 1) / batch_rounds;
   std::vector<SwapCounts> batches(static_cast<std::size_t>(n_batches));
   for (std::int64_t b = 0; b < n_batches; ++b) {
@@ -61,7 +63,7 @@ std::vector<SwapCounts> swap_counts_by_batch(const NrptResult& result, std::int6
     auto& batch = batches[static_cast<std::size_t>(k / batch_rounds)];
     const std::int64_t parity = (burn_in + k) % 2;
     machine_of_chain(k, after);
-    for (std::int64_t i = parity; i < n_pairs; i += 2) {
+    for (std::int64_t i = parity; i < n_pairs && (k > 0 || n_replicas == 1); i += 2) {
       const auto p = static_cast<std::size_t>(i);
       ++batch.attempted[p];
       if (k > 0 && after[p] == before[p + 1]) {
@@ -71,6 +73,8 @@ std::vector<SwapCounts> swap_counts_by_batch(const NrptResult& result, std::int6
     }
     std::swap(before, after);
   }
+  // The counters pool every replica: replica 0's first round cannot be read from them.
+  if (n_replicas > 1) return batches;
   if (result.swaps.accepted.size() != static_cast<std::size_t>(n_pairs)) {
     throw std::invalid_argument(
         "swap_counts_by_batch: the run's swap counters do not match its ladder");

@@ -25,7 +25,9 @@ struct SwapCounts {
 
 /// Counters of the consecutive batches of `batch_rounds` measured rounds (the last batch
 /// may be shorter). Throws std::invalid_argument when the run did not record its index
-/// process or batch_rounds < 1.
+/// process or batch_rounds < 1. With several replicas the index process is replica 0's,
+/// and so are the batches: its swaps after the first measured round (whose outcome only
+/// the pooled counters know, mixed with the other replicas').
 std::vector<SwapCounts> swap_counts_by_batch(const NrptResult& result, std::int64_t burn_in,
                                              std::int64_t batch_rounds);
 
