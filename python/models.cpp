@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: Apache-2.0
+// Models from NumPy arrays (dense or sparse couplings, fields, clamps) and from hamon's
+// builders (lattices, RBMs): every model is a hamon::SpinModel, validated by its own
+// constructors, so a bad entry raises ModelError with the C++ message.
+#include <pybind11/stl.h>
+
+#include <hamon/core/model/fingerprint.hpp>
+#include <hamon/core/model/model_builders.hpp>
+#include <hamon/core/model/rbm.hpp>
+#include <hamon/core/model/spin_model.hpp>
+#include <memory>
+#include <optional>
+
+#include "bindings.hpp"
+
+namespace hamon_python {
+namespace {
+
+using hamon::SpinModel;
+
+/// The couplings of a model: a dense symmetric matrix J (n x n; the pairs i < j with
+/// J_ij != 0 become edges), a SciPy sparse matrix (anything with tocoo()), or an edge list
+/// (E x 2 node indices) with E couplings.
+struct Couplings {
+  std::vector<hamon::Edge> edges;
+  std::optional<std::int64_t> n_nodes;  // what a matrix says
+};
+
+Couplings dense_couplings(const py::handle& J) {
+  py::array_t<double, py::array::c_style | py::array::forcecast> a =
+      py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(J);
+  if (!a || a.ndim() != 2 || a.shape(0) != a.shape(1)) {
+    throw py::value_error("J: expected a square matrix (n x n)");
+  }
+  const py::ssize_t n = a.shape(0);
+  Couplings out{{}, n};
+  const double* v = a.data();
+  for (py::ssize_t i = 0; i < n; ++i) {
+    if (v[i * n + i] != 0.0) {
+      throw py::value_error("J: the diagonal must be zero (J[" + std::to_string(i) + ", " +
+                            std::to_string(i) + "] = " + std::to_string(v[i * n + i]) + ")");
+    }
+    for (py::ssize_t j = i + 1; j < n; ++j) {
+      // Bit equality: a symmetric matrix has the same number on both sides.
+      if (!(v[i * n + j] == v[j * n + i])) {
+        throw py::value_error("J: not symmetric at (" + std::to_string(i) + ", " +
+                              std::to_string(j) + "): " + std::to_string(v[i * n + j]) +
+                              " and " + std::to_string(v[j * n + i]));
+      }
+      if (v[i * n + j] != 0.0) out.edges.push_back({i, j, v[i * n + j]});
+    }
+  }
+  return out;
+}
+
+Couplings sparse_couplings(const py::handle& J) {
+  py::object coo = J.attr("tocoo")();
+  const py::tuple shape = coo.attr("shape");
+  const auto n = shape[0].cast<std::int64_t>();
+  if (shape[1].cast<std::int64_t>() != n) throw py::value_error("J: expected a square matrix");
+  const auto rows = from_numpy<std::int64_t>(coo.attr("row"), "J.row");
+  const auto cols = from_numpy<std::int64_t>(coo.attr("col"), "J.col");
+  const auto data = from_numpy<double>(coo.attr("data"), "J.data");
+  Couplings out{{}, n};
+  // Both triangles may be stored: SpinModel merges identical duplicates and refuses an edge
+  // given twice with different couplings, so an asymmetric matrix is an error there.
+  for (std::size_t k = 0; k < data.size(); ++k) {
+    if (rows[k] == cols[k] && data[k] != 0.0) {
+      throw py::value_error("J: the diagonal must be zero (J[" + std::to_string(rows[k]) +
+                            ", " + std::to_string(rows[k]) + "] is not)");
+    }
+    if (rows[k] != cols[k] && data[k] != 0.0) {
+      out.edges.push_back({std::min(rows[k], cols[k]), std::max(rows[k], cols[k]), data[k]});
+    }
+  }
+  return out;
+}
+
+Couplings couplings_of(const py::object& J, const py::object& edges, const py::object& values) {
+  if (!J.is_none()) {
+    if (!edges.is_none() || !values.is_none()) {
+      throw py::value_error("give the couplings either as J or as edges and couplings, not both");
+    }
+    return py::hasattr(J, "tocoo") ? sparse_couplings(J) : dense_couplings(J);
+  }
+  Couplings out;
+  if (edges.is_none() && values.is_none()) return out;
+  if (edges.is_none() || values.is_none()) {
+    throw py::value_error("edges and couplings go together (E x 2 node indices, E couplings)");
+  }
+  py::array e = py::array::ensure(edges);
+  if (!e || e.ndim() != 2 || e.shape(1) != 2) {
+    throw py::value_error("edges: expected an E x 2 array of node indices");
+  }
+  const auto pairs = from_numpy<std::int64_t>(edges, "edges", 2);
+  const auto j = from_numpy<double>(values, "couplings");
+  if (j.size() * 2 != pairs.size()) {
+    throw py::value_error("couplings: " + std::to_string(j.size()) + " values for " +
+                          std::to_string(pairs.size() / 2) + " edges");
+  }
+  for (std::size_t k = 0; k < j.size(); ++k) out.edges.push_back({pairs[2 * k], pairs[2 * k + 1], j[k]});
+  return out;
+}
+
+/// Clamps from a dict {node: value}, an iterable of (node, value) pairs, or None.
+std::vector<hamon::Clamp> clamps_of(const py::object& clamps) {
+  std::vector<hamon::Clamp> out;
+  if (clamps.is_none()) return out;
+  if (py::isinstance<py::dict>(clamps)) {
+    for (auto item : clamps.cast<py::dict>()) {
+      out.push_back({item.first.cast<std::int64_t>(), item.second.cast<int>()});
+    }
+    return out;
+  }
+  const auto pairs = from_numpy<std::int64_t>(clamps, "clamps", 2);
+  for (std::size_t k = 0; k + 1 < pairs.size(); k += 2) {
+    out.push_back({pairs[k], static_cast<int>(pairs[k + 1])});
+  }
+  return out;
+}
+
+std::vector<double> optional_values(const py::object& values, const char* what) {
+  return values.is_none() ? std::vector<double>{} : from_numpy<double>(values, what);
+}
+
+std::int64_t node_count(const Couplings& c, const std::optional<std::int64_t>& n_nodes,
+                        std::size_t per_node_values) {
+  if (n_nodes) {
+    if (c.n_nodes && *c.n_nodes != *n_nodes) {
+      throw py::value_error("n_nodes = " + std::to_string(*n_nodes) + " but J is " +
+                            std::to_string(*c.n_nodes) + " x " + std::to_string(*c.n_nodes));
+    }
+    return *n_nodes;
+  }
+  if (c.n_nodes) return *c.n_nodes;
+  if (per_node_values > 0) return static_cast<std::int64_t>(per_node_values);
+  throw py::value_error("n_nodes: needed when neither J nor fields give the node count");
+}
+
+SpinModel ising(const py::object& J, const py::object& edges, const py::object& couplings,
+                std::optional<std::int64_t> n_nodes, const py::object& fields,
+                const py::object& clamps) {
+  const Couplings c = couplings_of(J, edges, couplings);
+  const auto h = optional_values(fields, "fields");
+  return SpinModel::from_edges(node_count(c, n_nodes, h.size()), c.edges, h, clamps_of(clamps));
+}
+
+SpinModel potts(int q, const py::object& J, const py::object& edges, const py::object& couplings,
+                std::optional<std::int64_t> n_nodes, const py::object& fields,
+                const py::object& clamps) {
+  const Couplings c = couplings_of(J, edges, couplings);
+  std::vector<double> h;
+  std::optional<std::int64_t> n_from_fields;
+  if (!fields.is_none()) {
+    py::array f = py::array::ensure(fields);
+    if (f && f.ndim() == 2) {
+      n_from_fields = f.shape(0);
+      if (f.shape(1) != q) {
+        throw py::value_error("fields: expected n x q = n x " + std::to_string(q) +
+                              " values h_i(s), got n x " + std::to_string(f.shape(1)));
+      }
+      h = from_numpy<double>(fields, "fields", 2);
+    } else {
+      h = from_numpy<double>(fields, "fields");  // q values, the same at every node
+      if (h.size() != static_cast<std::size_t>(q)) {
+        throw py::value_error("fields: a 1-D list holds q = " + std::to_string(q) +
+                              " values h(s), got " + std::to_string(h.size()));
+      }
+    }
+  }
+  const std::int64_t n = node_count(c, n_nodes ? n_nodes : n_from_fields, 0);
+  if (!fields.is_none() && !n_from_fields) {
+    std::vector<double> every(static_cast<std::size_t>(n) * q);
+    for (std::int64_t i = 0; i < n; ++i) std::copy(h.begin(), h.end(), every.begin() + i * q);
+    h = std::move(every);
+  }
+  return SpinModel::potts(n, q, c.edges, h, clamps_of(clamps));
+}
+
+SpinModel continuous(bool gaussian, const py::object& weights, const py::object& J,
+                     const py::object& edges, const py::object& couplings,
+                     const py::object& fields) {
+  const Couplings c = couplings_of(J, edges, couplings);
+  const auto w = from_numpy<double>(weights, gaussian ? "diag" : "barrier");
+  const auto h = optional_values(fields, "fields");
+  const auto n = node_count(c, std::nullopt, w.size());
+  if (static_cast<std::size_t>(n) != w.size()) {
+    throw py::value_error(std::string(gaussian ? "diag" : "barrier") + ": " +
+                          std::to_string(w.size()) + " values for " + std::to_string(n) + " nodes");
+  }
+  return gaussian ? SpinModel::gaussian(n, c.edges, w, h) : SpinModel::double_well(n, c.edges, w, h);
+}
+
+hamon::ValueDistribution distribution_of(const py::object& value) {
+  if (py::isinstance<hamon::ValueDistribution>(value)) return value.cast<hamon::ValueDistribution>();
+  return hamon::ValueDistribution::constant(value.cast<double>());
+}
+
+std::string kind_of(const SpinModel& m) {
+  if (m.is_continuous()) return hamon::to_string(m.continuous_kind());
+  return m.is_potts() ? "potts" : "ising";
+}
+
+py::object fields_of(const SpinModel& m) {
+  if (m.is_potts()) {
+    return to_numpy(m.state_fields(), {m.n_nodes(), m.n_states()});
+  }
+  return to_numpy(m.fields());
+}
+
+double energy_of(const SpinModel& m, const py::object& state) {
+  if (m.is_continuous()) {
+    const auto x = from_numpy<double>(state, "state");
+    if (static_cast<std::int64_t>(x.size()) != m.n_nodes()) throw py::value_error("state: one value per node");
+    return m.continuous_energy(x);
+  }
+  if (m.is_potts()) {
+    const auto s = from_numpy<std::uint8_t>(state, "state");
+    if (static_cast<std::int64_t>(s.size()) != m.n_nodes()) throw py::value_error("state: one value per node");
+    return m.potts_energy(s);
+  }
+  const auto s = from_numpy<std::int8_t>(state, "state");
+  if (static_cast<std::int64_t>(s.size()) != m.n_nodes()) throw py::value_error("state: one value per node");
+  return m.energy(s);
+}
+
+/// Per-node values from a number (every node) or an array of n_nodes values.
+std::vector<double> per_node(const py::object& values, std::int64_t n_nodes, const char* what) {
+  if (values.is_none()) return {};
+  if (py::isinstance<py::float_>(values) || py::isinstance<py::int_>(values)) {
+    return std::vector<double>(static_cast<std::size_t>(n_nodes), values.cast<double>());
+  }
+  auto v = from_numpy<double>(values, what);
+  if (static_cast<std::int64_t>(v.size()) != n_nodes) {
+    throw py::value_error(std::string(what) + ": " + std::to_string(v.size()) + " values for " +
+                          std::to_string(n_nodes) + " nodes");
+  }
+  return v;
+}
+
+SpinModel continuous_lattice(hamon::ContinuousKind kind, const std::vector<int>& extents,
+                             const py::object& weights, bool periodic, const py::object& coupling,
+                             const py::object& fields) {
+  std::int64_t n = 1;
+  for (int e : extents) n *= e;
+  const char* what = kind == hamon::ContinuousKind::gaussian ? "diag" : "barrier";
+  return hamon::make_continuous_lattice(kind, extents, periodic, distribution_of(coupling),
+                                        per_node(weights, n, what), per_node(fields, n, "fields"));
+}
+
+}  // namespace
+
+void bind_models(py::module_& m) {
+  py::class_<hamon::ValueDistribution>(m, "Distribution",
+                                       "How builders draw couplings or fields (deterministic in seed).")
+      .def_static("constant", &hamon::ValueDistribution::constant, py::arg("value"))
+      .def_static("pm_one", &hamon::ValueDistribution::pm_one, py::arg("seed"),
+                  py::arg("magnitude") = 1.0)
+      .def_static("gaussian", &hamon::ValueDistribution::gaussian, py::arg("seed"),
+                  py::arg("std_dev") = 1.0, py::arg("mean") = 0.0)
+      .def("__repr__", [](const hamon::ValueDistribution& d) {
+        const char* kinds[] = {"constant", "pm_one", "gaussian"};
+        return std::string("Distribution.") + kinds[static_cast<int>(d.kind)] + "(value=" +
+               std::to_string(d.value) + ", mean=" + std::to_string(d.mean) +
+               ", seed=" + std::to_string(d.seed) + ")";
+      });
+
+  py::class_<SpinModel, std::shared_ptr<SpinModel>>(m, "Model",
+                                                    "A validated model (hamon::SpinModel).")
+      .def_property_readonly("kind", &kind_of)
+      .def_property_readonly("n_nodes", &SpinModel::n_nodes)
+      .def_property_readonly("n_edges", &SpinModel::n_edges)
+      .def_property_readonly("n_free", &SpinModel::n_free)
+      .def_property_readonly("n_states", &SpinModel::n_states)
+      .def_property_readonly("n_colours", &SpinModel::n_colours)
+      .def_property_readonly("fingerprint", [](const SpinModel& s) { return hamon::model_fingerprint(s); })
+      .def_property_readonly("edges", [](const SpinModel& s) {
+        std::vector<std::int64_t> pairs;
+        for (const auto& e : s.edges()) { pairs.push_back(e.i); pairs.push_back(e.j); }
+        return to_numpy(pairs, {s.n_edges(), 2});
+      })
+      .def_property_readonly("couplings", [](const SpinModel& s) {
+        std::vector<double> j;
+        for (const auto& e : s.edges()) j.push_back(e.coupling);
+        return to_numpy(j);
+      })
+      .def_property_readonly("fields", &fields_of)
+      .def_property_readonly("clamped", [](const SpinModel& s) { return to_numpy(s.clamped()); })
+      .def_property_readonly("weights", [](const SpinModel& s) { return to_numpy(s.node_weights()); },
+                             "d_i (Gaussian) or lambda_i (double well); empty for discrete models")
+      .def_property_readonly("lattice_extents", [](const SpinModel& s) -> py::object {
+        if (!s.lattice_shape()) return py::none();
+        return py::cast(s.lattice_shape()->extents);
+      })
+      .def("energy", &energy_of, py::arg("state"),
+           "E of one configuration: int8 spins, uint8 Potts states or float64 values")
+      .def("__repr__", [](const SpinModel& s) {
+        return "<hamon_kokkos.Model " + kind_of(s) + ": " + std::to_string(s.n_nodes()) +
+               " nodes, " + std::to_string(s.n_edges()) + " edges>";
+      });
+
+  m.def("ising", &ising, py::arg("J") = py::none(), py::kw_only(), py::arg("edges") = py::none(),
+        py::arg("couplings") = py::none(), py::arg("n_nodes") = py::none(),
+        py::arg("fields") = py::none(), py::arg("clamps") = py::none(),
+        "An Ising model E(s) = -(sum h_i s_i + sum J_ij s_i s_j) from a dense or sparse J or "
+        "an edge list, fields h and clamps {node: +-1}.");
+  m.def("potts", &potts, py::arg("q"), py::arg("J") = py::none(), py::kw_only(),
+        py::arg("edges") = py::none(), py::arg("couplings") = py::none(),
+        py::arg("n_nodes") = py::none(), py::arg("fields") = py::none(),
+        py::arg("clamps") = py::none(),
+        "A q-state Potts model E(x) = -(sum h_i(x_i) + sum J_ij delta(x_i, x_j)); fields are "
+        "n x q or q values for every node, clamps {node: state}.");
+  m.def("gaussian",
+        [](const py::object& diag, const py::object& J, const py::object& e, const py::object& c,
+           const py::object& f) { return continuous(true, diag, J, e, c, f); },
+        py::arg("diag"), py::arg("J") = py::none(), py::kw_only(), py::arg("edges") = py::none(),
+        py::arg("couplings") = py::none(), py::arg("fields") = py::none(),
+        "A Gaussian model E(x) = sum d_i x_i^2 / 2 - h_i x_i - sum J_ij x_i x_j.");
+  m.def("double_well",
+        [](const py::object& barrier, const py::object& J, const py::object& e,
+           const py::object& c, const py::object& f) { return continuous(false, barrier, J, e, c, f); },
+        py::arg("barrier"), py::arg("J") = py::none(), py::kw_only(), py::arg("edges") = py::none(),
+        py::arg("couplings") = py::none(), py::arg("fields") = py::none(),
+        "A double-well (phi^4) model with barriers lambda_i (docs/continuous.md).");
+  m.def(
+      "rbm",
+      [](const py::object& weights, const py::object& visible_bias,
+         const py::object& hidden_bias, const py::object& clamped_visible) {
+        py::array w = py::array::ensure(weights);
+        if (!w || w.ndim() != 2) throw py::value_error("weights: expected a V x H matrix");
+        hamon::RbmParameters p;
+        p.n_visible = w.shape(0);
+        p.n_hidden = w.shape(1);
+        p.weights = from_numpy<double>(weights, "weights", 2);
+        p.visible_bias = optional_values(visible_bias, "visible_bias");
+        p.hidden_bias = optional_values(hidden_bias, "hidden_bias");
+        std::vector<int> clamp;
+        if (!clamped_visible.is_none()) clamp = from_numpy<int>(clamped_visible, "clamped_visible");
+        return hamon::make_rbm(p, clamp);
+      },
+      py::arg("weights"), py::arg("visible_bias") = py::none(),
+      py::arg("hidden_bias") = py::none(), py::arg("clamped_visible") = py::none(),
+      "A restricted Boltzmann machine as a bipartite Ising model: nodes 0..V-1 visible, "
+      "V..V+H-1 hidden.");
+  m.def(
+      "lattice",
+      [](const std::vector<int>& extents, bool periodic, const py::object& coupling,
+         const py::object& field) {
+        return hamon::make_lattice(extents, periodic, distribution_of(coupling), distribution_of(field));
+      },
+      py::arg("extents"), py::arg("periodic") = true, py::arg("coupling") = 1.0,
+      py::arg("field") = 0.0,
+      "An Ising model on a 2D or 3D lattice (node index row-major); coupling and field are "
+      "numbers or Distributions (e.g. Distribution.pm_one(seed) for the +-J glass).");
+  m.def(
+      "gaussian_lattice",
+      [](const std::vector<int>& extents, const py::object& diag, bool periodic,
+         const py::object& coupling, const py::object& fields) {
+        return continuous_lattice(hamon::ContinuousKind::gaussian, extents, diag, periodic,
+                                  coupling, fields);
+      },
+      py::arg("extents"), py::arg("diag"), py::arg("periodic") = true, py::arg("coupling") = 0.0,
+      py::arg("fields") = py::none(),
+      "A Gaussian model on a lattice: diag and fields are numbers or one value per node.");
+  m.def(
+      "double_well_lattice",
+      [](const std::vector<int>& extents, const py::object& barrier, bool periodic,
+         const py::object& coupling, const py::object& fields) {
+        return continuous_lattice(hamon::ContinuousKind::double_well, extents, barrier, periodic,
+                                  coupling, fields);
+      },
+      py::arg("extents"), py::arg("barrier"), py::arg("periodic") = true,
+      py::arg("coupling") = 0.0, py::arg("fields") = py::none(),
+      "A double-well model on a lattice: barrier and fields are numbers or one value per node.");
+  m.def(
+      "potts_lattice",
+      [](const std::vector<int>& extents, int q, bool periodic, const py::object& coupling,
+         const py::object& fields) {
+        hamon::PottsFields f;
+        if (!fields.is_none()) f.uniform = from_numpy<double>(fields, "fields");
+        return hamon::make_potts_lattice(extents, periodic, q, distribution_of(coupling), f);
+      },
+      py::arg("extents"), py::arg("q"), py::arg("periodic") = true, py::arg("coupling") = 1.0,
+      py::arg("fields") = py::none(), "A q-state Potts model on a lattice.");
+}
+
+}  // namespace hamon_python

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: Apache-2.0
+// Sampler: run(n) with the GIL released, its state and result as NumPy arrays, checkpoints
+// as bytes (the checkpoint file format, checkpoint.hpp), restore from them.
+#include "sampler.hpp"
+
+#include <pybind11/stl.h>
+
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <hamon/core/analysis/diagnostics.hpp>
+#include <hamon/core/sampler/checkpoint.hpp>
+#include <hamon/policies/device_spec.hpp>
+#include <hamon/policies/dispatch.hpp>
+#include <sstream>
+
+namespace hamon_python {
+namespace {
+
+template <class T>
+T take(const py::handle& value) {
+  return value.cast<T>();
+}
+
+/// Rows of a row-major trace whose row count is `rows` (0 rows: 0 columns).
+template <class T>
+py::array_t<T> table(const std::vector<T>& values, std::int64_t rows) {
+  const std::int64_t cols = rows > 0 ? static_cast<std::int64_t>(values.size()) / rows : 0;
+  return to_numpy(values, {rows, cols});
+}
+
+/// Spins and Potts states are stored as int8; Potts states are 0..q-1, read unsigned.
+py::array discrete_array(py::array_t<std::int8_t> a, const hamon::SpinModel& model) {
+  if (!model.is_potts()) return std::move(a);
+  return a.view("uint8");
+}
+
+py::dict moments_dict(const hamon::Moments& mo) {
+  py::dict d;
+  d["node_means"] = to_numpy(mo.node_means);
+  d["node_means_stderr"] = to_numpy(mo.node_means_stderr);
+  d["edge_means"] = to_numpy(mo.edge_means);
+  d["edge_means_stderr"] = to_numpy(mo.edge_means_stderr);
+  d["node_variances"] = to_numpy(mo.node_variances);
+  d["energy_per_node"] = py::make_tuple(mo.energy_per_node.mean, mo.energy_per_node.standard_error);
+  d["abs_magnetization_per_node"] = py::make_tuple(mo.abs_magnetization_per_node.mean,
+                                                   mo.abs_magnetization_per_node.standard_error);
+  return d;
+}
+
+}  // namespace
+
+hamon::NrptOptions options_from(const py::kwargs& kwargs, std::string& device,
+                                hamon::NrptOptions o) {
+  for (auto item : kwargs) {
+    const auto key = item.first.cast<std::string>();
+    const py::handle v = item.second;
+    if (key == "device") device = take<std::string>(v);
+    else if (key == "n_chains") o.n_chains = take<std::int32_t>(v);
+    else if (key == "beta_min") o.beta_min = take<double>(v);
+    else if (key == "beta_max") o.beta_max = take<double>(v);
+    else if (key == "beta_range") {
+      const auto range = take<std::pair<double, double>>(v);
+      o.beta_min = range.first;
+      o.beta_max = range.second;
+    } else if (key == "betas") o.betas = v.is_none() ? std::vector<double>{} : from_numpy<double>(v, "betas");
+    else if (key == "n_rounds") o.n_rounds = take<std::int64_t>(v);
+    else if (key == "burn_in") o.burn_in = take<std::int64_t>(v);
+    else if (key == "gibbs_steps_per_round" || key == "n_expl") o.n_expl = take<std::int32_t>(v);
+    else if (key == "seed") o.seed = take<std::uint64_t>(v);
+    else if (key == "adapt_schedule") o.adapt_schedule = take<bool>(v);
+    else if (key == "adapt_phases") o.adapt_phases = take<std::int32_t>(v);
+    else if (key == "n_replicas") o.n_replicas = take<std::int32_t>(v);
+    else if (key == "houdayer") {
+      o.cluster_moves = take<bool>(v) ? hamon::ClusterMoves::houdayer : hamon::ClusterMoves::none;
+    } else if (key == "samples_every") o.observers.samples_every = take<std::int64_t>(v);
+    else if (key == "sample_nodes") {
+      o.observers.sample_nodes = v.is_none() ? std::vector<std::int64_t>{}
+                                             : from_numpy<std::int64_t>(v, "sample_nodes");
+    } else if (key == "record_energies") o.observers.energies = take<bool>(v);
+    else if (key == "record_index_process") o.observers.index_process = take<bool>(v);
+    else if (key == "moments") o.observers.moments = take<bool>(v);
+    else if (key == "edge_moments") o.observers.edge_moments = take<bool>(v);
+    else if (key == "magnetization") o.observers.magnetization = take<bool>(v);
+    else if (key == "moment_batches") o.observers.moment_batches = take<std::int32_t>(v);
+    else throw py::type_error("Sampler: unknown option '" + key + "'");
+  }
+  return o;
+}
+
+PySampler::PySampler(std::shared_ptr<const hamon::SpinModel> model, hamon::NrptOptions options,
+                     hamon::DeviceDecision decision, const py::object& checkpoint)
+    : model_(std::move(model)), options_(std::move(options)), decision_(std::move(decision)) {
+  require_kokkos();
+  const hamon::CheckpointIdentity expected = hamon::identity_of(*model_, options_);
+  std::string bytes;
+  if (!checkpoint.is_none()) bytes = checkpoint.cast<std::string>();
+  std::istringstream in(bytes);
+  if (model_->is_continuous()) {
+    if (checkpoint.is_none()) {
+      real_ = hamon::make_real_sampler(decision_, *model_, options_, nullptr, nullptr);
+    } else {
+      const auto saved = hamon::read_checkpoint<double>(in, "checkpoint");
+      hamon::check_identity(saved.identity, expected, "checkpoint");
+      real_ = hamon::make_real_sampler(decision_, *model_, options_, nullptr, &saved.state);
+    }
+  } else if (checkpoint.is_none()) {
+    discrete_ = hamon::make_sampler(decision_, *model_, options_);
+  } else {
+    const auto saved = hamon::read_checkpoint<std::int8_t>(in, "checkpoint");
+    hamon::check_identity(saved.identity, expected, "checkpoint");
+    discrete_ = hamon::make_sampler(decision_, *model_, options_, nullptr, &saved.state);
+  }
+}
+
+PySampler::PySampler(std::shared_ptr<const hamon::SpinModel> model, hamon::NrptOptions options,
+                     hamon::DeviceDecision decision, std::unique_ptr<hamon::SamplerBase> discrete,
+                     std::unique_ptr<hamon::SamplerBaseOf<double>> real)
+    : model_(std::move(model)), options_(std::move(options)), decision_(std::move(decision)),
+      discrete_(std::move(discrete)), real_(std::move(real)) {}
+
+void PySampler::release_views() {
+  discrete_.reset();
+  real_.reset();
+}
+
+template <class F>
+decltype(auto) PySampler::with(F&& f) const {
+  if (discrete_) return f(*discrete_);
+  if (real_) return f(*real_);
+  require_kokkos();
+  throw std::runtime_error("hamon_kokkos: this Sampler was released when Kokkos finalised");
+}
+
+std::int64_t PySampler::run(std::int64_t n_rounds) {
+  if (n_rounds < 0) throw py::value_error("run: n_rounds must be >= 0, got " + std::to_string(n_rounds));
+  require_kokkos();
+  // Ctrl-C ends the call after the round in progress (checked every 0.1 s at most, so a
+  // fast round loop does not take the GIL each round): the run stays consistent.
+  bool interrupted = false;
+  auto last = std::chrono::steady_clock::now();
+  const auto should_stop = [&] {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last < std::chrono::milliseconds(100)) return false;
+    last = now;
+    py::gil_scoped_acquire gil;
+    interrupted = PyErr_CheckSignals() != 0;
+    return interrupted;
+  };
+  std::int64_t done = 0;
+  {
+    py::gil_scoped_release release;
+    done = with([&](auto& s) { return s.run(n_rounds, should_stop); });
+  }
+  if (interrupted) throw py::error_already_set();
+  return done;
+}
+
+std::int64_t PySampler::rounds_done() const {
+  return with([](auto& s) { return s.rounds_done(); });
+}
+std::int64_t PySampler::measured_rounds() const {
+  return with([](auto& s) { return s.measured_rounds(); });
+}
+std::string PySampler::execution_space() const {
+  return with([](auto& s) { return s.execution_space(); });
+}
+
+py::array PySampler::state(bool by_chain) {
+  return with([&](auto& s) -> py::array {
+    const auto st = s.state();
+    const std::int64_t n = st.n_nodes, machines = st.n_machines;
+    auto values = st.spins;
+    if (by_chain) {
+      // Row r * n_chains + k: replica r's chain k (temperature index, coldest last).
+      for (std::int64_t c = 0; c < machines; ++c) {
+        const auto m = st.machine_of_chain[static_cast<std::size_t>(c)];
+        std::copy_n(st.spins.begin() + m * n, n, values.begin() + c * n);
+      }
+    }
+    auto a = to_numpy(values, {machines, n});
+    if constexpr (std::is_same_v<typename decltype(values)::value_type, double>) {
+      return std::move(a);
+    } else {
+      return discrete_array(std::move(a), *model_);
+    }
+  });
+}
+
+py::array PySampler::betas() {
+  return with([](auto& s) { return py::array(to_numpy(s.state().betas)); });
+}
+
+py::dict PySampler::result() {
+  require_kokkos();
+  hamon::NrptResult r;
+  {
+    py::gil_scoped_release release;
+    r = with([](auto& s) { return s.result(); });
+  }
+  py::dict d;
+  d["betas"] = to_numpy(r.betas);
+  d["n_rounds"] = r.n_rounds;
+  d["acceptance"] = to_numpy(r.swaps.acceptance);
+  d["rejection"] = to_numpy(r.swaps.rejection);
+  d["Lambda"] = r.swaps.Lambda;
+  d["tau_predicted"] = r.swaps.tau_predicted;
+  d["tau_observed"] = r.tau_observed;
+  d["efficiency"] = r.efficiency;
+  d["round_trips"] = to_numpy(r.round_trips);
+  d["total_round_trips"] = r.total_round_trips;
+  d["chain_of_machine"] = to_numpy(r.chain_of_machine);
+  d["machine_of_chain"] = to_numpy(r.machine_of_chain);
+  d["final_energies"] = to_numpy(r.final_energies);
+  d["spin_updates"] = r.spin_updates;
+  d["best_energy"] = r.best_energy;
+  d["best_state"] = model_->is_continuous()
+                        ? py::array(to_numpy(r.best_real_state))
+                        : discrete_array(to_numpy(r.best_state), *model_);
+  d["best_round"] = r.best_round;
+  d["best_chain"] = r.best_chain;
+  d["best_beta"] = r.best_beta;
+  d["best_energies"] = to_numpy(r.best_energies);
+  d["sample_nodes"] = to_numpy(r.sample_nodes);
+  d["samples"] = model_->is_continuous()
+                     ? py::array(table(r.real_samples, r.n_samples))
+                     : discrete_array(table(r.samples, r.n_samples), *model_);
+  const auto trace_rows = [&](std::size_t size) {
+    return r.betas.empty() ? 0 : static_cast<std::int64_t>(size / r.betas.size());
+  };
+  d["energies"] = table(r.energies, trace_rows(r.energies.size()));
+  d["index_process"] = table(r.index_process, trace_rows(r.index_process.size()));
+  d["moments"] = moments_dict(r.moments);
+  return d;
+}
+
+py::dict PySampler::diagnose() {
+  require_kokkos();
+  hamon::NrptResult r = with([](auto& s) { return s.result(); });
+  const hamon::RunDiagnostics diag = hamon::diagnose(*model_, r);
+  py::dict d;
+  py::list checks;
+  for (const auto& c : diag.health.checks) {
+    py::dict check;
+    check["name"] = c.name;
+    check["status"] = hamon::to_string(c.status);
+    check["value"] = c.value;
+    check["threshold"] = c.threshold;
+    check["message"] = c.message;
+    checks.append(check);
+  }
+  d["health"] = hamon::to_string(diag.health.overall);
+  d["checks"] = checks;
+  d["report"] = diag.health.describe();
+  if (diag.log_z) {
+    const auto& z = *diag.log_z;
+    const auto& best = z.preferred == hamon::LogZMethod::stepping_stone ? z.stepping_stone
+                                                                         : z.thermodynamic_integration;
+    py::dict lz;
+    lz["value"] = best.value;
+    lz["error"] = best.error();
+    lz["method"] = hamon::to_string(z.preferred);
+    lz["trusted"] = best.trusted;
+    lz["stepping_stone"] = py::make_tuple(z.stepping_stone.value, z.stepping_stone.error());
+    lz["thermodynamic_integration"] =
+        py::make_tuple(z.thermodynamic_integration.value, z.thermodynamic_integration.error());
+    lz["warnings"] = z.warnings;
+    d["log_z"] = lz;
+  } else {
+    d["log_z"] = py::none();
+  }
+  d["cold_energy_ess"] = diag.cold_energy_ess && diag.cold_energy_ess->defined
+                             ? py::object(py::float_(diag.cold_energy_ess->ess))
+                             : py::object(py::none());
+  return d;
+}
+
+py::bytes PySampler::checkpoint() {
+  require_kokkos();
+  std::ostringstream out;
+  with([&](auto& s) {
+    auto st = s.state();
+    using Value = typename decltype(st.spins)::value_type;
+    hamon::write_checkpoint<Value>(out, hamon::CheckpointOf<Value>{s.identity(), std::move(st), {}});
+  });
+  return py::bytes(out.str());
+}
+
+py::dict PySampler::identity() const {
+  const hamon::CheckpointIdentity id = with([](auto& s) { return s.identity(); });
+  py::dict d;
+  d["hamon_version"] = id.hamon_version;
+  d["stream_version"] = id.stream_version;
+  d["model_fingerprint"] = id.model_fingerprint;
+  d["options_fingerprint"] = id.options_fingerprint;
+  return d;
+}
+
+}  // namespace hamon_python
+
+namespace hamon_python {
+
+void bind_sampler(py::module_& m) {
+  py::class_<PySampler>(m, "Sampler",
+                        "A resumable NRPT run (hamon::Sampler), routed once when it is made.")
+      .def(py::init([](std::shared_ptr<hamon::SpinModel> model, const py::object& checkpoint,
+                       const py::kwargs& kwargs) {
+             std::string device = "auto";
+             hamon::NrptOptions options = options_from(kwargs, device);
+             auto decision = hamon::resolve_for(*model, options, hamon::parse_device_spec(device));
+             return std::make_unique<PySampler>(std::move(model), std::move(options),
+                                                std::move(decision), checkpoint);
+           }),
+           py::arg("model"), py::kw_only(), py::arg("checkpoint") = py::none(),
+           "Sampler(model, *, n_chains=8, beta_min=0.0, beta_max=1.0, betas=None, "
+           "n_rounds=1000, burn_in=0, gibbs_steps_per_round=1, seed=0, adapt_schedule=False, "
+           "adapt_phases=5, n_replicas=1, houdayer=False, samples_every=0, sample_nodes=None, "
+           "record_energies=False, record_index_process=False, moments=False, "
+           "edge_moments=True, magnetization=False, moment_batches=32, device='auto', "
+           "checkpoint=None): checkpoint (bytes from Sampler.checkpoint()) continues that run, "
+           "which must be of the same model and options (CheckpointError otherwise).")
+      .def("run", [](PySampler& s, std::optional<std::int64_t> n) {
+             return s.run(n ? *n : std::max<std::int64_t>(
+                                       0, s.options().burn_in + s.options().n_rounds - s.rounds_done()));
+           }, py::arg("n_rounds") = py::none(),
+           "Runs n_rounds more rounds (default: up to burn_in + n_rounds); returns the rounds run.")
+      .def("extend", [](PySampler& s, std::int64_t n_more) {
+             if (n_more < 0) throw py::value_error("extend: n_more must be >= 0");
+             const std::int64_t burn_left = std::max<std::int64_t>(0, s.options().burn_in - s.rounds_done());
+             return s.run(burn_left + n_more);
+           }, py::arg("n_more"), "Runs n_more more measured rounds (finishing burn-in first).")
+      .def_property_readonly("rounds_done", &PySampler::rounds_done)
+      .def_property_readonly("measured_rounds", &PySampler::measured_rounds)
+      .def_property_readonly("execution_space", &PySampler::execution_space)
+      .def_property_readonly("model", [](const PySampler& s) {
+             return std::const_pointer_cast<hamon::SpinModel>(s.model());
+           })
+      .def_property_readonly("device", [](const PySampler& s) { return s.decision().describe(); })
+      .def_property_readonly("n_chains", [](const PySampler& s) {
+             return static_cast<std::int64_t>(hamon::ladder_of(s.options()).size());
+           })
+      .def("state", &PySampler::state, py::kw_only(), py::arg("by_chain") = true,
+           "The variables of every machine: rows by chain (replica r's chain k at "
+           "r * n_chains + k, coldest last) or, by_chain=False, by machine.")
+      .def("betas", &PySampler::betas, "The current ladder.")
+      .def("result", &PySampler::result, "The measured rounds so far, as a dict of arrays.")
+      .def("samples", [](PySampler& s) { return s.result()["samples"]; },
+           "The recorded samples (n_samples x sample nodes).")
+      .def("energies", [](PySampler& s) { return s.result()["energies"]; },
+           "The recorded energies (measured rounds x chains), with record_energies=True.")
+      .def("diagnose", &PySampler::diagnose,
+           "Health checks, log Z and the cold chain's ESS (log Z and ESS need recorded energies).")
+      .def("checkpoint", &PySampler::checkpoint,
+           "The whole run as bytes (hamon's checkpoint format): Sampler.restore continues it.")
+      .def_static("restore", [](std::shared_ptr<hamon::SpinModel> model, const py::bytes& data,
+                                const py::kwargs& kwargs) {
+             std::string device = "auto";
+             hamon::NrptOptions options = options_from(kwargs, device);
+             auto decision = hamon::resolve_for(*model, options, hamon::parse_device_spec(device));
+             return std::make_unique<PySampler>(std::move(model), std::move(options),
+                                                std::move(decision), data);
+           }, py::arg("model"), py::arg("checkpoint"),
+           "Sampler.restore(model, checkpoint, **options): the same as Sampler(model, "
+           "checkpoint=checkpoint, **options).")
+      .def_property_readonly("identity", &PySampler::identity);
+}
+
+}  // namespace hamon_python
