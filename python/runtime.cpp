@@ -11,7 +11,9 @@
 #include <hamon/policies/resolve_device.hpp>
 #include <hamon/policies/thresholds.hpp>
 #include <optional>
+#include <cstdlib>
 #include <set>
+#include <vector>
 
 #include "bindings.hpp"
 
@@ -29,11 +31,16 @@ std::set<KokkosHolder*>& holders() {
 void start_kokkos() {
   if (Kokkos::is_initialized()) return;
   // Kokkos reads its settings (KOKKOS_NUM_THREADS, OMP_NUM_THREADS, ...) from the
-  // environment; argv carries none of Python's own arguments.
-  int argc = 1;
+  // environment; argv carries none of Python's own arguments. Its advice ("OMP_PROC_BIND
+  // not set") is no error: quiet, as the hamon program is, unless KOKKOS_DISABLE_WARNINGS
+  // decides (Kokkos rejects the flag when that variable is set too).
   char name[] = "hamon_kokkos";
-  char* argv[] = {name, nullptr};
-  Kokkos::initialize(argc, argv);
+  char quiet[] = "--kokkos-disable-warnings";
+  std::vector<char*> argv = {name};
+  if (std::getenv("KOKKOS_DISABLE_WARNINGS") == nullptr) argv.push_back(quiet);
+  int argc = static_cast<int>(argv.size());
+  argv.push_back(nullptr);
+  Kokkos::initialize(argc, argv.data());
   kokkos_ours = true;
 }
 

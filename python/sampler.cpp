@@ -82,9 +82,49 @@ hamon::NrptOptions options_from(const py::kwargs& kwargs, std::string& device,
     else if (key == "edge_moments") o.observers.edge_moments = take<bool>(v);
     else if (key == "magnetization") o.observers.magnetization = take<bool>(v);
     else if (key == "moment_batches") o.observers.moment_batches = take<std::int32_t>(v);
+    else if (key == "reference") {
+      const auto word = take<std::string>(v);
+      if (word == "automatic") o.reference = hamon::AnnealingReference::automatic;
+      else if (word == "none") o.reference = hamon::AnnealingReference::none;
+      else if (word == "independent") o.reference = hamon::AnnealingReference::independent;
+      else throw py::value_error("reference: '" + word + "' is none of automatic, none, independent");
+    }
     else throw py::type_error("Sampler: unknown option '" + key + "'");
   }
   return o;
+}
+
+py::dict options_dict(const hamon::NrptOptions& o) {
+  py::dict d;
+  // The ladder as it was given: explicit betas, or a count and ends (the options'
+  // fingerprint tells them apart, so a checkpoint needs the same form back).
+  if (!o.betas.empty()) {
+    d["betas"] = to_numpy(o.betas);
+  } else {
+    d["n_chains"] = o.n_chains;
+    d["beta_min"] = o.beta_min;
+    d["beta_max"] = o.beta_max;
+  }
+  d["n_rounds"] = o.n_rounds;
+  d["burn_in"] = o.burn_in;
+  d["gibbs_steps_per_round"] = o.n_expl;
+  d["seed"] = o.seed;
+  d["adapt_schedule"] = o.adapt_schedule;
+  d["adapt_phases"] = o.adapt_phases;
+  d["n_replicas"] = o.n_replicas;
+  d["houdayer"] = o.cluster_moves == hamon::ClusterMoves::houdayer;
+  d["reference"] = o.reference == hamon::AnnealingReference::automatic
+                       ? std::string("automatic")
+                       : std::string(hamon::to_string(o.reference));
+  d["samples_every"] = o.observers.samples_every;
+  d["sample_nodes"] = to_numpy(o.observers.sample_nodes);
+  d["record_energies"] = o.observers.energies;
+  d["record_index_process"] = o.observers.index_process;
+  d["moments"] = o.observers.moments;
+  d["edge_moments"] = o.observers.edge_moments;
+  d["magnetization"] = o.observers.magnetization;
+  d["moment_batches"] = o.observers.moment_batches;
+  return d;
 }
 
 PySampler::PySampler(std::shared_ptr<const hamon::SpinModel> model, hamon::NrptOptions options,
@@ -361,7 +401,10 @@ void bind_sampler(py::module_& m) {
            }, py::arg("model"), py::arg("checkpoint"),
            "Sampler.restore(model, checkpoint, **options): the same as Sampler(model, "
            "checkpoint=checkpoint, **options).")
-      .def_property_readonly("identity", &PySampler::identity);
+      .def_property_readonly("identity", &PySampler::identity)
+      .def_property_readonly("options", [](const PySampler& s) { return options_dict(s.options()); },
+                             "The run's options as keyword arguments: Sampler(model, "
+                             "checkpoint=data, **sampler.options) continues it.");
 }
 
 }  // namespace hamon_python

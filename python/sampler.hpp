@@ -18,6 +18,9 @@ namespace hamon_python {
 hamon::NrptOptions options_from(const py::kwargs& kwargs, std::string& device,
                                 hamon::NrptOptions options = {});
 
+/// The keyword arguments that give `options` back through options_from.
+py::dict options_dict(const hamon::NrptOptions& options);
+
 class PySampler final : public KokkosHolder {
  public:
   PySampler(std::shared_ptr<const hamon::SpinModel> model, hamon::NrptOptions options,

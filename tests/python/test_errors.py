@@ -13,11 +13,11 @@ def test_model_errors_carry_the_message(hk):
     with pytest.raises(hk.ModelError, match="out of range"):
         hk.ising(edges=np.array([[0, 5]]), couplings=[1.0], n_nodes=3)
     with pytest.raises(hk.ModelError, match="clamp"):
-        hk.ising(edges=np.array([[0, 1]]), couplings=[1.0], clamps={0: 2})
+        hk.ising(edges=np.array([[0, 1]]), couplings=[1.0], n_nodes=2, clamps={0: 2})
     with pytest.raises(hk.ModelError):
         hk.gaussian([1.0, -1.0], edges=np.array([[0, 1]]), couplings=[0.1])
     with pytest.raises(hk.ModelError):
-        hk.ising(edges=np.array([[0, 1]]), couplings=[np.nan])
+        hk.ising(edges=np.array([[0, 1]]), couplings=[np.nan], n_nodes=2)
 
 
 def test_array_shape_errors_name_the_argument(hk):
