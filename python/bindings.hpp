@@ -47,14 +47,16 @@ std::vector<T> from_numpy(const py::handle& object, const char* what, int ndim =
     throw py::type_error(std::string(what) + ": expected integers, got floating-point values");
   }
   auto typed = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(array);
-  if (!typed) throw py::type_error(std::string(what) + ": cannot convert to " + want.attr("name").cast<std::string>());
+  if (!typed)
+    throw py::type_error(std::string(what) + ": cannot convert to " +
+                         want.attr("name").cast<std::string>());
   return std::vector<T>(typed.data(), typed.data() + typed.size());
 }
 
-void bind_runtime(py::module_& m);  // runtime.cpp: Kokkos, exceptions, devices
-void bind_models(py::module_& m);   // models.cpp
-void bind_sampler(py::module_& m);  // sampler.cpp
-void bind_tuning(py::module_& m);   // tuning.cpp
+void bind_runtime(py::module_& m);    // runtime.cpp: Kokkos, exceptions, devices
+void bind_models(py::module_& m);     // models.cpp
+void bind_sampler(py::module_& m);    // sampler.cpp
+void bind_tuning(py::module_& m);     // tuning.cpp
 void bind_run_files(py::module_& m);  // run_files.cpp: load_run
 
 }  // namespace hamon_python

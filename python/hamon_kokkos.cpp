@@ -6,8 +6,9 @@
 #include "bindings.hpp"
 
 PYBIND11_MODULE(hamon_kokkos, m) {
-  m.doc() = "hamon (C++/Kokkos NRPT sampling) from Python: models from NumPy arrays, "
-            "a resumable Sampler, checkpoints as bytes, tuning, run directories";
+  m.doc() =
+      "hamon (C++/Kokkos NRPT sampling) from Python: models from NumPy arrays, "
+      "a resumable Sampler, checkpoints as bytes, tuning, run directories";
   m.attr("__version__") = hamon::version;
   hamon_python::bind_runtime(m);
   hamon_python::bind_models(m);

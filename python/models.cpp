@@ -44,8 +44,8 @@ Couplings dense_couplings(const py::handle& J) {
       // Bit equality: a symmetric matrix has the same number on both sides.
       if (!(v[i * n + j] == v[j * n + i])) {
         throw py::value_error("J: not symmetric at (" + std::to_string(i) + ", " +
-                              std::to_string(j) + "): " + std::to_string(v[i * n + j]) +
-                              " and " + std::to_string(v[j * n + i]));
+                              std::to_string(j) + "): " + std::to_string(v[i * n + j]) + " and " +
+                              std::to_string(v[j * n + i]));
       }
       if (v[i * n + j] != 0.0) out.edges.push_back({i, j, v[i * n + j]});
     }
@@ -66,8 +66,8 @@ Couplings sparse_couplings(const py::handle& J) {
   // given twice with different couplings, so an asymmetric matrix is an error there.
   for (std::size_t k = 0; k < data.size(); ++k) {
     if (rows[k] == cols[k] && data[k] != 0.0) {
-      throw py::value_error("J: the diagonal must be zero (J[" + std::to_string(rows[k]) +
-                            ", " + std::to_string(rows[k]) + "] is not)");
+      throw py::value_error("J: the diagonal must be zero (J[" + std::to_string(rows[k]) + ", " +
+                            std::to_string(rows[k]) + "] is not)");
     }
     if (rows[k] != cols[k] && data[k] != 0.0) {
       out.edges.push_back({std::min(rows[k], cols[k]), std::max(rows[k], cols[k]), data[k]});
@@ -98,7 +98,8 @@ Couplings couplings_of(const py::object& J, const py::object& edges, const py::o
     throw py::value_error("couplings: " + std::to_string(j.size()) + " values for " +
                           std::to_string(pairs.size() / 2) + " edges");
   }
-  for (std::size_t k = 0; k < j.size(); ++k) out.edges.push_back({pairs[2 * k], pairs[2 * k + 1], j[k]});
+  for (std::size_t k = 0; k < j.size(); ++k)
+    out.edges.push_back({pairs[2 * k], pairs[2 * k + 1], j[k]});
   return out;
 }
 
@@ -188,11 +189,13 @@ SpinModel continuous(bool gaussian, const py::object& weights, const py::object&
     throw py::value_error(std::string(gaussian ? "diag" : "barrier") + ": " +
                           std::to_string(w.size()) + " values for " + std::to_string(n) + " nodes");
   }
-  return gaussian ? SpinModel::gaussian(n, c.edges, w, h) : SpinModel::double_well(n, c.edges, w, h);
+  return gaussian ? SpinModel::gaussian(n, c.edges, w, h)
+                  : SpinModel::double_well(n, c.edges, w, h);
 }
 
 hamon::ValueDistribution distribution_of(const py::object& value) {
-  if (py::isinstance<hamon::ValueDistribution>(value)) return value.cast<hamon::ValueDistribution>();
+  if (py::isinstance<hamon::ValueDistribution>(value))
+    return value.cast<hamon::ValueDistribution>();
   return hamon::ValueDistribution::constant(value.cast<double>());
 }
 
@@ -211,16 +214,19 @@ py::object fields_of(const SpinModel& m) {
 double energy_of(const SpinModel& m, const py::object& state) {
   if (m.is_continuous()) {
     const auto x = from_numpy<double>(state, "state");
-    if (static_cast<std::int64_t>(x.size()) != m.n_nodes()) throw py::value_error("state: one value per node");
+    if (static_cast<std::int64_t>(x.size()) != m.n_nodes())
+      throw py::value_error("state: one value per node");
     return m.continuous_energy(x);
   }
   if (m.is_potts()) {
     const auto s = from_numpy<std::uint8_t>(state, "state");
-    if (static_cast<std::int64_t>(s.size()) != m.n_nodes()) throw py::value_error("state: one value per node");
+    if (static_cast<std::int64_t>(s.size()) != m.n_nodes())
+      throw py::value_error("state: one value per node");
     return m.potts_energy(s);
   }
   const auto s = from_numpy<std::int8_t>(state, "state");
-  if (static_cast<std::int64_t>(s.size()) != m.n_nodes()) throw py::value_error("state: one value per node");
+  if (static_cast<std::int64_t>(s.size()) != m.n_nodes())
+    throw py::value_error("state: one value per node");
   return m.energy(s);
 }
 
@@ -251,8 +257,8 @@ SpinModel continuous_lattice(hamon::ContinuousKind kind, const std::vector<int>&
 }  // namespace
 
 void bind_models(py::module_& m) {
-  py::class_<hamon::ValueDistribution>(m, "Distribution",
-                                       "How builders draw couplings or fields (deterministic in seed).")
+  py::class_<hamon::ValueDistribution>(
+      m, "Distribution", "How builders draw couplings or fields (deterministic in seed).")
       .def_static("constant", &hamon::ValueDistribution::constant, py::arg("value"))
       .def_static("pm_one", &hamon::ValueDistribution::pm_one, py::arg("seed"),
                   py::arg("magnitude") = 1.0)
@@ -260,8 +266,8 @@ void bind_models(py::module_& m) {
                   py::arg("std_dev") = 1.0, py::arg("mean") = 0.0)
       .def("__repr__", [](const hamon::ValueDistribution& d) {
         const char* kinds[] = {"constant", "pm_one", "gaussian"};
-        return std::string("Distribution.") + kinds[static_cast<int>(d.kind)] + "(value=" +
-               std::to_string(d.value) + ", mean=" + std::to_string(d.mean) +
+        return std::string("Distribution.") + kinds[static_cast<int>(d.kind)] +
+               "(value=" + std::to_string(d.value) + ", mean=" + std::to_string(d.mean) +
                ", seed=" + std::to_string(d.seed) + ")";
       });
 
@@ -273,25 +279,33 @@ void bind_models(py::module_& m) {
       .def_property_readonly("n_free", &SpinModel::n_free)
       .def_property_readonly("n_states", &SpinModel::n_states)
       .def_property_readonly("n_colours", &SpinModel::n_colours)
-      .def_property_readonly("fingerprint", [](const SpinModel& s) { return hamon::model_fingerprint(s); })
-      .def_property_readonly("edges", [](const SpinModel& s) {
-        std::vector<std::int64_t> pairs;
-        for (const auto& e : s.edges()) { pairs.push_back(e.i); pairs.push_back(e.j); }
-        return to_numpy(pairs, {s.n_edges(), 2});
-      })
-      .def_property_readonly("couplings", [](const SpinModel& s) {
-        std::vector<double> j;
-        for (const auto& e : s.edges()) j.push_back(e.coupling);
-        return to_numpy(j);
-      })
+      .def_property_readonly("fingerprint",
+                             [](const SpinModel& s) { return hamon::model_fingerprint(s); })
+      .def_property_readonly("edges",
+                             [](const SpinModel& s) {
+                               std::vector<std::int64_t> pairs;
+                               for (const auto& e : s.edges()) {
+                                 pairs.push_back(e.i);
+                                 pairs.push_back(e.j);
+                               }
+                               return to_numpy(pairs, {s.n_edges(), 2});
+                             })
+      .def_property_readonly("couplings",
+                             [](const SpinModel& s) {
+                               std::vector<double> j;
+                               for (const auto& e : s.edges()) j.push_back(e.coupling);
+                               return to_numpy(j);
+                             })
       .def_property_readonly("fields", &fields_of)
       .def_property_readonly("clamped", [](const SpinModel& s) { return to_numpy(s.clamped()); })
-      .def_property_readonly("weights", [](const SpinModel& s) { return to_numpy(s.node_weights()); },
-                             "d_i (Gaussian) or lambda_i (double well); empty for discrete models")
-      .def_property_readonly("lattice_extents", [](const SpinModel& s) -> py::object {
-        if (!s.lattice_shape()) return py::none();
-        return py::cast(s.lattice_shape()->extents);
-      })
+      .def_property_readonly(
+          "weights", [](const SpinModel& s) { return to_numpy(s.node_weights()); },
+          "d_i (Gaussian) or lambda_i (double well); empty for discrete models")
+      .def_property_readonly("lattice_extents",
+                             [](const SpinModel& s) -> py::object {
+                               if (!s.lattice_shape()) return py::none();
+                               return py::cast(s.lattice_shape()->extents);
+                             })
       .def("energy", &energy_of, py::arg("state"),
            "E of one configuration: int8 spins, uint8 Potts states or float64 values")
       .def("__repr__", [](const SpinModel& s) {
@@ -310,22 +324,22 @@ void bind_models(py::module_& m) {
         py::arg("clamps") = py::none(),
         "A q-state Potts model E(x) = -(sum h_i(x_i) + sum J_ij delta(x_i, x_j)); fields are "
         "n x q or q values for every node, clamps {node: state}.");
-  m.def("gaussian",
-        [](const py::object& diag, const py::object& J, const py::object& e, const py::object& c,
-           const py::object& f) { return continuous(true, diag, J, e, c, f); },
-        py::arg("diag"), py::arg("J") = py::none(), py::kw_only(), py::arg("edges") = py::none(),
-        py::arg("couplings") = py::none(), py::arg("fields") = py::none(),
-        "A Gaussian model E(x) = sum d_i x_i^2 / 2 - h_i x_i - sum J_ij x_i x_j.");
-  m.def("double_well",
-        [](const py::object& barrier, const py::object& J, const py::object& e,
-           const py::object& c, const py::object& f) { return continuous(false, barrier, J, e, c, f); },
-        py::arg("barrier"), py::arg("J") = py::none(), py::kw_only(), py::arg("edges") = py::none(),
-        py::arg("couplings") = py::none(), py::arg("fields") = py::none(),
-        "A double-well (phi^4) model with barriers lambda_i (docs/continuous.md).");
+  for (const bool gaussian : {true, false}) {
+    m.def(
+        gaussian ? "gaussian" : "double_well",
+        [gaussian](const py::object& weights, const py::object& J, const py::object& e,
+                   const py::object& c,
+                   const py::object& f) { return continuous(gaussian, weights, J, e, c, f); },
+        py::arg(gaussian ? "diag" : "barrier"), py::arg("J") = py::none(), py::kw_only(),
+        py::arg("edges") = py::none(), py::arg("couplings") = py::none(),
+        py::arg("fields") = py::none(),
+        gaussian ? "A Gaussian model E(x) = sum d_i x_i^2 / 2 - h_i x_i - sum J_ij x_i x_j."
+                 : "A double-well (phi^4) model with barriers lambda_i (docs/continuous.md).");
+  }
   m.def(
       "rbm",
-      [](const py::object& weights, const py::object& visible_bias,
-         const py::object& hidden_bias, const py::object& clamped_visible) {
+      [](const py::object& weights, const py::object& visible_bias, const py::object& hidden_bias,
+         const py::object& clamped_visible) {
         py::array w = py::array::ensure(weights);
         if (!w || w.ndim() != 2) throw py::value_error("weights: expected a V x H matrix");
         hamon::RbmParameters p;
@@ -338,40 +352,36 @@ void bind_models(py::module_& m) {
         if (!clamped_visible.is_none()) clamp = from_numpy<int>(clamped_visible, "clamped_visible");
         return hamon::make_rbm(p, clamp);
       },
-      py::arg("weights"), py::arg("visible_bias") = py::none(),
-      py::arg("hidden_bias") = py::none(), py::arg("clamped_visible") = py::none(),
+      py::arg("weights"), py::arg("visible_bias") = py::none(), py::arg("hidden_bias") = py::none(),
+      py::arg("clamped_visible") = py::none(),
       "A restricted Boltzmann machine as a bipartite Ising model: nodes 0..V-1 visible, "
       "V..V+H-1 hidden.");
   m.def(
       "lattice",
       [](const std::vector<int>& extents, bool periodic, const py::object& coupling,
          const py::object& field) {
-        return hamon::make_lattice(extents, periodic, distribution_of(coupling), distribution_of(field));
+        return hamon::make_lattice(extents, periodic, distribution_of(coupling),
+                                   distribution_of(field));
       },
       py::arg("extents"), py::arg("periodic") = true, py::arg("coupling") = 1.0,
       py::arg("field") = 0.0,
       "An Ising model on a 2D or 3D lattice (node index row-major); coupling and field are "
       "numbers or Distributions (e.g. Distribution.pm_one(seed) for the +-J glass).");
-  m.def(
-      "gaussian_lattice",
-      [](const std::vector<int>& extents, const py::object& diag, bool periodic,
-         const py::object& coupling, const py::object& fields) {
-        return continuous_lattice(hamon::ContinuousKind::gaussian, extents, diag, periodic,
-                                  coupling, fields);
-      },
-      py::arg("extents"), py::arg("diag"), py::arg("periodic") = true, py::arg("coupling") = 0.0,
-      py::arg("fields") = py::none(),
-      "A Gaussian model on a lattice: diag and fields are numbers or one value per node.");
-  m.def(
-      "double_well_lattice",
-      [](const std::vector<int>& extents, const py::object& barrier, bool periodic,
-         const py::object& coupling, const py::object& fields) {
-        return continuous_lattice(hamon::ContinuousKind::double_well, extents, barrier, periodic,
-                                  coupling, fields);
-      },
-      py::arg("extents"), py::arg("barrier"), py::arg("periodic") = true,
-      py::arg("coupling") = 0.0, py::arg("fields") = py::none(),
-      "A double-well model on a lattice: barrier and fields are numbers or one value per node.");
+  for (const auto kind : {hamon::ContinuousKind::gaussian, hamon::ContinuousKind::double_well}) {
+    const bool gaussian = kind == hamon::ContinuousKind::gaussian;
+    m.def(
+        gaussian ? "gaussian_lattice" : "double_well_lattice",
+        [kind](const std::vector<int>& extents, const py::object& weights, bool periodic,
+               const py::object& coupling, const py::object& fields) {
+          return continuous_lattice(kind, extents, weights, periodic, coupling, fields);
+        },
+        py::arg("extents"), py::arg(gaussian ? "diag" : "barrier"), py::arg("periodic") = true,
+        py::arg("coupling") = 0.0, py::arg("fields") = py::none(),
+        gaussian ? "A Gaussian model on a lattice: diag and fields are numbers or one value "
+                   "per node."
+                 : "A double-well model on a lattice: barrier and fields are numbers or one "
+                   "value per node.");
+  }
   m.def(
       "potts_lattice",
       [](const std::vector<int>& extents, int q, bool periodic, const py::object& coupling,

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <Kokkos_Core.hpp>
+#include <cstdlib>
 #include <hamon/core/model/spin_model.hpp>
 #include <hamon/core/sampler/checkpoint.hpp>
 #include <hamon/policies/backends.hpp>
@@ -11,7 +12,6 @@
 #include <hamon/policies/resolve_device.hpp>
 #include <hamon/policies/thresholds.hpp>
 #include <optional>
-#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -74,12 +74,17 @@ py::dict threshold_dict(const hamon::Threshold& t) {
 
 }  // namespace
 
-KokkosHolder::KokkosHolder() { holders().insert(this); }
-KokkosHolder::~KokkosHolder() { holders().erase(this); }
+KokkosHolder::KokkosHolder() {
+  holders().insert(this);
+}
+KokkosHolder::~KokkosHolder() {
+  holders().erase(this);
+}
 
 void require_kokkos() {
   if (!Kokkos::is_initialized()) {
-    throw std::runtime_error("hamon_kokkos: Kokkos is not running (finalised at exit or by the host)");
+    throw std::runtime_error(
+        "hamon_kokkos: Kokkos is not running (finalised at exit or by the host)");
   }
 }
 
@@ -92,19 +97,23 @@ void bind_runtime(py::module_& m) {
   py::register_exception<hamon::CheckpointError>(m, "CheckpointError", PyExc_RuntimeError);
   py::register_exception<hamon::DeviceUnavailable>(m, "DeviceUnavailable", PyExc_RuntimeError);
 
-  m.def("kokkos_initialized_here", [] { return kokkos_ours; },
-        "Whether this module initialised Kokkos (and so finalises it at exit).");
-  m.def("execution_spaces", [] {
-    std::vector<std::string> names;
-    for (const hamon::Backend& b : hamon::kKnownBackends) {
-      if (b.compiled_in) names.push_back(b.name);
-    }
-    return names;
-  }, "The Kokkos backends this build was compiled for.");
-  m.def("work_score", [](std::int64_t n_chains, std::int64_t n_nodes) {
-    return n_chains * n_nodes;
-  }, py::arg("n_chains"), py::arg("n_nodes"),
-        "The work score a call is routed by: chains x free nodes.");
+  m.def(
+      "kokkos_initialized_here", [] { return kokkos_ours; },
+      "Whether this module initialised Kokkos (and so finalises it at exit).");
+  m.def(
+      "execution_spaces",
+      [] {
+        std::vector<std::string> names;
+        for (const hamon::Backend& b : hamon::kKnownBackends) {
+          if (b.compiled_in) names.push_back(b.name);
+        }
+        return names;
+      },
+      "The Kokkos backends this build was compiled for.");
+  m.def(
+      "work_score", [](std::int64_t n_chains, std::int64_t n_nodes) { return n_chains * n_nodes; },
+      py::arg("n_chains"), py::arg("n_nodes"),
+      "The work score a call is routed by: chains x free nodes.");
   m.def(
       "resolve_device",
       [](const std::string& device, std::optional<std::int64_t> score,
@@ -116,12 +125,14 @@ void bind_runtime(py::module_& m) {
       py::arg("threshold") = py::none(), py::arg("host_threshold") = py::none(),
       "Where a call of this work score runs: a dict with the placement, the reason, the "
       "Kokkos execution space and a one-line description (docs/routing.md).");
-  m.def("device_threshold", [](std::optional<double> value) {
-    return threshold_dict(hamon::device_threshold(value));
-  }, py::arg("threshold") = py::none(), "The device threshold in force and where it comes from.");
-  m.def("host_threshold", [](std::optional<double> value) {
-    return threshold_dict(hamon::host_threshold(value));
-  }, py::arg("threshold") = py::none(), "The host threshold in force and where it comes from.");
+  m.def(
+      "device_threshold",
+      [](std::optional<double> value) { return threshold_dict(hamon::device_threshold(value)); },
+      py::arg("threshold") = py::none(), "The device threshold in force and where it comes from.");
+  m.def(
+      "host_threshold",
+      [](std::optional<double> value) { return threshold_dict(hamon::host_threshold(value)); },
+      py::arg("threshold") = py::none(), "The host threshold in force and where it comes from.");
 }
 
 }  // namespace hamon_python

@@ -54,42 +54,65 @@ hamon::NrptOptions options_from(const py::kwargs& kwargs, std::string& device,
   for (auto item : kwargs) {
     const auto key = item.first.cast<std::string>();
     const py::handle v = item.second;
-    if (key == "device") device = take<std::string>(v);
-    else if (key == "n_chains") o.n_chains = take<std::int32_t>(v);
-    else if (key == "beta_min") o.beta_min = take<double>(v);
-    else if (key == "beta_max") o.beta_max = take<double>(v);
+    if (key == "device")
+      device = take<std::string>(v);
+    else if (key == "n_chains")
+      o.n_chains = take<std::int32_t>(v);
+    else if (key == "beta_min")
+      o.beta_min = take<double>(v);
+    else if (key == "beta_max")
+      o.beta_max = take<double>(v);
     else if (key == "beta_range") {
       const auto range = take<std::pair<double, double>>(v);
       o.beta_min = range.first;
       o.beta_max = range.second;
-    } else if (key == "betas") o.betas = v.is_none() ? std::vector<double>{} : from_numpy<double>(v, "betas");
-    else if (key == "n_rounds") o.n_rounds = take<std::int64_t>(v);
-    else if (key == "burn_in") o.burn_in = take<std::int64_t>(v);
-    else if (key == "gibbs_steps_per_round" || key == "n_expl") o.n_expl = take<std::int32_t>(v);
-    else if (key == "seed") o.seed = take<std::uint64_t>(v);
-    else if (key == "adapt_schedule") o.adapt_schedule = take<bool>(v);
-    else if (key == "adapt_phases") o.adapt_phases = take<std::int32_t>(v);
-    else if (key == "n_replicas") o.n_replicas = take<std::int32_t>(v);
+    } else if (key == "betas")
+      o.betas = v.is_none() ? std::vector<double>{} : from_numpy<double>(v, "betas");
+    else if (key == "n_rounds")
+      o.n_rounds = take<std::int64_t>(v);
+    else if (key == "burn_in")
+      o.burn_in = take<std::int64_t>(v);
+    else if (key == "gibbs_steps_per_round" || key == "n_expl")
+      o.n_expl = take<std::int32_t>(v);
+    else if (key == "seed")
+      o.seed = take<std::uint64_t>(v);
+    else if (key == "adapt_schedule")
+      o.adapt_schedule = take<bool>(v);
+    else if (key == "adapt_phases")
+      o.adapt_phases = take<std::int32_t>(v);
+    else if (key == "n_replicas")
+      o.n_replicas = take<std::int32_t>(v);
     else if (key == "houdayer") {
       o.cluster_moves = take<bool>(v) ? hamon::ClusterMoves::houdayer : hamon::ClusterMoves::none;
-    } else if (key == "samples_every") o.observers.samples_every = take<std::int64_t>(v);
+    } else if (key == "samples_every")
+      o.observers.samples_every = take<std::int64_t>(v);
     else if (key == "sample_nodes") {
-      o.observers.sample_nodes = v.is_none() ? std::vector<std::int64_t>{}
-                                             : from_numpy<std::int64_t>(v, "sample_nodes");
-    } else if (key == "record_energies") o.observers.energies = take<bool>(v);
-    else if (key == "record_index_process") o.observers.index_process = take<bool>(v);
-    else if (key == "moments") o.observers.moments = take<bool>(v);
-    else if (key == "edge_moments") o.observers.edge_moments = take<bool>(v);
-    else if (key == "magnetization") o.observers.magnetization = take<bool>(v);
-    else if (key == "moment_batches") o.observers.moment_batches = take<std::int32_t>(v);
+      o.observers.sample_nodes =
+          v.is_none() ? std::vector<std::int64_t>{} : from_numpy<std::int64_t>(v, "sample_nodes");
+    } else if (key == "record_energies")
+      o.observers.energies = take<bool>(v);
+    else if (key == "record_index_process")
+      o.observers.index_process = take<bool>(v);
+    else if (key == "moments")
+      o.observers.moments = take<bool>(v);
+    else if (key == "edge_moments")
+      o.observers.edge_moments = take<bool>(v);
+    else if (key == "magnetization")
+      o.observers.magnetization = take<bool>(v);
+    else if (key == "moment_batches")
+      o.observers.moment_batches = take<std::int32_t>(v);
     else if (key == "reference") {
       const auto word = take<std::string>(v);
-      if (word == "automatic") o.reference = hamon::AnnealingReference::automatic;
-      else if (word == "none") o.reference = hamon::AnnealingReference::none;
-      else if (word == "independent") o.reference = hamon::AnnealingReference::independent;
-      else throw py::value_error("reference: '" + word + "' is none of automatic, none, independent");
-    }
-    else throw py::type_error("Sampler: unknown option '" + key + "'");
+      if (word == "automatic")
+        o.reference = hamon::AnnealingReference::automatic;
+      else if (word == "none")
+        o.reference = hamon::AnnealingReference::none;
+      else if (word == "independent")
+        o.reference = hamon::AnnealingReference::independent;
+      else
+        throw py::value_error("reference: '" + word + "' is none of automatic, none, independent");
+    } else
+      throw py::type_error("Sampler: unknown option '" + key + "'");
   }
   return o;
 }
@@ -155,8 +178,11 @@ PySampler::PySampler(std::shared_ptr<const hamon::SpinModel> model, hamon::NrptO
 PySampler::PySampler(std::shared_ptr<const hamon::SpinModel> model, hamon::NrptOptions options,
                      hamon::DeviceDecision decision, std::unique_ptr<hamon::SamplerBase> discrete,
                      std::unique_ptr<hamon::SamplerBaseOf<double>> real)
-    : model_(std::move(model)), options_(std::move(options)), decision_(std::move(decision)),
-      discrete_(std::move(discrete)), real_(std::move(real)) {}
+    : model_(std::move(model)),
+      options_(std::move(options)),
+      decision_(std::move(decision)),
+      discrete_(std::move(discrete)),
+      real_(std::move(real)) {}
 
 void PySampler::release_views() {
   discrete_.reset();
@@ -172,7 +198,8 @@ decltype(auto) PySampler::with(F&& f) const {
 }
 
 std::int64_t PySampler::run(std::int64_t n_rounds) {
-  if (n_rounds < 0) throw py::value_error("run: n_rounds must be >= 0, got " + std::to_string(n_rounds));
+  if (n_rounds < 0)
+    throw py::value_error("run: n_rounds must be >= 0, got " + std::to_string(n_rounds));
   require_kokkos();
   // Ctrl-C ends the call after the round in progress (checked every 0.1 s at most, so a
   // fast round loop does not take the GIL each round): the run stays consistent.
@@ -253,17 +280,15 @@ py::dict PySampler::result() {
   d["final_energies"] = to_numpy(r.final_energies);
   d["spin_updates"] = r.spin_updates;
   d["best_energy"] = r.best_energy;
-  d["best_state"] = model_->is_continuous()
-                        ? py::array(to_numpy(r.best_real_state))
-                        : discrete_array(to_numpy(r.best_state), *model_);
+  d["best_state"] = model_->is_continuous() ? py::array(to_numpy(r.best_real_state))
+                                            : discrete_array(to_numpy(r.best_state), *model_);
   d["best_round"] = r.best_round;
   d["best_chain"] = r.best_chain;
   d["best_beta"] = r.best_beta;
   d["best_energies"] = to_numpy(r.best_energies);
   d["sample_nodes"] = to_numpy(r.sample_nodes);
-  d["samples"] = model_->is_continuous()
-                     ? py::array(table(r.real_samples, r.n_samples))
-                     : discrete_array(table(r.samples, r.n_samples), *model_);
+  d["samples"] = model_->is_continuous() ? py::array(table(r.real_samples, r.n_samples))
+                                         : discrete_array(table(r.samples, r.n_samples), *model_);
   const auto trace_rows = [&](std::size_t size) {
     return r.betas.empty() ? 0 : static_cast<std::int64_t>(size / r.betas.size());
   };
@@ -293,8 +318,9 @@ py::dict PySampler::diagnose() {
   d["report"] = diag.health.describe();
   if (diag.log_z) {
     const auto& z = *diag.log_z;
-    const auto& best = z.preferred == hamon::LogZMethod::stepping_stone ? z.stepping_stone
-                                                                         : z.thermodynamic_integration;
+    const auto& best = z.preferred == hamon::LogZMethod::stepping_stone
+                           ? z.stepping_stone
+                           : z.thermodynamic_integration;
     py::dict lz;
     lz["value"] = best.value;
     lz["error"] = best.error();
@@ -320,7 +346,8 @@ py::bytes PySampler::checkpoint() {
   with([&](auto& s) {
     auto st = s.state();
     using Value = typename decltype(st.spins)::value_type;
-    hamon::write_checkpoint<Value>(out, hamon::CheckpointOf<Value>{s.identity(), std::move(st), {}});
+    hamon::write_checkpoint<Value>(out,
+                                   hamon::CheckpointOf<Value>{s.identity(), std::move(st), {}});
   });
   return py::bytes(out.str());
 }
@@ -339,18 +366,25 @@ py::dict PySampler::identity() const {
 
 namespace hamon_python {
 
+namespace {
+
+/// Sampler(model, checkpoint=None, **options): routed here, once.
+std::unique_ptr<PySampler> new_sampler(std::shared_ptr<hamon::SpinModel> model,
+                                       const py::object& checkpoint, const py::kwargs& kwargs) {
+  std::string device = "auto";
+  hamon::NrptOptions options = options_from(kwargs, device);
+  auto decision = hamon::resolve_for(*model, options, hamon::parse_device_spec(device));
+  return std::make_unique<PySampler>(std::move(model), std::move(options), std::move(decision),
+                                     checkpoint);
+}
+
+}  // namespace
+
 void bind_sampler(py::module_& m) {
   py::class_<PySampler>(m, "Sampler",
                         "A resumable NRPT run (hamon::Sampler), routed once when it is made.")
-      .def(py::init([](std::shared_ptr<hamon::SpinModel> model, const py::object& checkpoint,
-                       const py::kwargs& kwargs) {
-             std::string device = "auto";
-             hamon::NrptOptions options = options_from(kwargs, device);
-             auto decision = hamon::resolve_for(*model, options, hamon::parse_device_spec(device));
-             return std::make_unique<PySampler>(std::move(model), std::move(options),
-                                                std::move(decision), checkpoint);
-           }),
-           py::arg("model"), py::kw_only(), py::arg("checkpoint") = py::none(),
+      .def(py::init(&new_sampler), py::arg("model"), py::kw_only(),
+           py::arg("checkpoint") = py::none(),
            "Sampler(model, *, n_chains=8, beta_min=0.0, beta_max=1.0, betas=None, "
            "n_rounds=1000, burn_in=0, gibbs_steps_per_round=1, seed=0, adapt_schedule=False, "
            "adapt_phases=5, n_replicas=1, houdayer=False, samples_every=0, sample_nodes=None, "
@@ -358,53 +392,63 @@ void bind_sampler(py::module_& m) {
            "edge_moments=True, magnetization=False, moment_batches=32, device='auto', "
            "checkpoint=None): checkpoint (bytes from Sampler.checkpoint()) continues that run, "
            "which must be of the same model and options (CheckpointError otherwise).")
-      .def("run", [](PySampler& s, std::optional<std::int64_t> n) {
-             return s.run(n ? *n : std::max<std::int64_t>(
-                                       0, s.options().burn_in + s.options().n_rounds - s.rounds_done()));
-           }, py::arg("n_rounds") = py::none(),
-           "Runs n_rounds more rounds (default: up to burn_in + n_rounds); returns the rounds run.")
-      .def("extend", [](PySampler& s, std::int64_t n_more) {
-             if (n_more < 0) throw py::value_error("extend: n_more must be >= 0");
-             const std::int64_t burn_left = std::max<std::int64_t>(0, s.options().burn_in - s.rounds_done());
-             return s.run(burn_left + n_more);
-           }, py::arg("n_more"), "Runs n_more more measured rounds (finishing burn-in first).")
+      .def(
+          "run",
+          [](PySampler& s, std::optional<std::int64_t> n) {
+            return s.run(n ? *n
+                           : std::max<std::int64_t>(
+                                 0, s.options().burn_in + s.options().n_rounds - s.rounds_done()));
+          },
+          py::arg("n_rounds") = py::none(),
+          "Runs n_rounds more rounds (default: up to burn_in + n_rounds); returns the rounds run.")
+      .def(
+          "extend",
+          [](PySampler& s, std::int64_t n_more) {
+            if (n_more < 0) throw py::value_error("extend: n_more must be >= 0");
+            const std::int64_t burn_left =
+                std::max<std::int64_t>(0, s.options().burn_in - s.rounds_done());
+            return s.run(burn_left + n_more);
+          },
+          py::arg("n_more"), "Runs n_more more measured rounds (finishing burn-in first).")
       .def_property_readonly("rounds_done", &PySampler::rounds_done)
       .def_property_readonly("measured_rounds", &PySampler::measured_rounds)
       .def_property_readonly("execution_space", &PySampler::execution_space)
-      .def_property_readonly("model", [](const PySampler& s) {
-             return std::const_pointer_cast<hamon::SpinModel>(s.model());
-           })
+      .def_property_readonly(
+          "model",
+          [](const PySampler& s) { return std::const_pointer_cast<hamon::SpinModel>(s.model()); })
       .def_property_readonly("device", [](const PySampler& s) { return s.decision().describe(); })
-      .def_property_readonly("n_chains", [](const PySampler& s) {
-             return static_cast<std::int64_t>(hamon::ladder_of(s.options()).size());
-           })
+      .def_property_readonly(
+          "n_chains",
+          [](const PySampler& s) {
+            return static_cast<std::int64_t>(hamon::ladder_of(s.options()).size());
+          })
       .def("state", &PySampler::state, py::kw_only(), py::arg("by_chain") = true,
            "The variables of every machine: rows by chain (replica r's chain k at "
            "r * n_chains + k, coldest last) or, by_chain=False, by machine.")
       .def("betas", &PySampler::betas, "The current ladder.")
       .def("result", &PySampler::result, "The measured rounds so far, as a dict of arrays.")
-      .def("samples", [](PySampler& s) { return s.result()["samples"]; },
-           "The recorded samples (n_samples x sample nodes).")
-      .def("energies", [](PySampler& s) { return s.result()["energies"]; },
-           "The recorded energies (measured rounds x chains), with record_energies=True.")
+      .def(
+          "samples", [](PySampler& s) { return s.result()["samples"]; },
+          "The recorded samples (n_samples x sample nodes).")
+      .def(
+          "energies", [](PySampler& s) { return s.result()["energies"]; },
+          "The recorded energies (measured rounds x chains), with record_energies=True.")
       .def("diagnose", &PySampler::diagnose,
            "Health checks, log Z and the cold chain's ESS (log Z and ESS need recorded energies).")
       .def("checkpoint", &PySampler::checkpoint,
            "The whole run as bytes (hamon's checkpoint format): Sampler.restore continues it.")
-      .def_static("restore", [](std::shared_ptr<hamon::SpinModel> model, const py::bytes& data,
-                                const py::kwargs& kwargs) {
-             std::string device = "auto";
-             hamon::NrptOptions options = options_from(kwargs, device);
-             auto decision = hamon::resolve_for(*model, options, hamon::parse_device_spec(device));
-             return std::make_unique<PySampler>(std::move(model), std::move(options),
-                                                std::move(decision), data);
-           }, py::arg("model"), py::arg("checkpoint"),
-           "Sampler.restore(model, checkpoint, **options): the same as Sampler(model, "
-           "checkpoint=checkpoint, **options).")
+      .def_static(
+          "restore",
+          [](std::shared_ptr<hamon::SpinModel> model, const py::bytes& data,
+             const py::kwargs& kwargs) { return new_sampler(std::move(model), data, kwargs); },
+          py::arg("model"), py::arg("checkpoint"),
+          "Sampler.restore(model, checkpoint, **options): the same as Sampler(model, "
+          "checkpoint=checkpoint, **options).")
       .def_property_readonly("identity", &PySampler::identity)
-      .def_property_readonly("options", [](const PySampler& s) { return options_dict(s.options()); },
-                             "The run's options as keyword arguments: Sampler(model, "
-                             "checkpoint=data, **sampler.options) continues it.");
+      .def_property_readonly(
+          "options", [](const PySampler& s) { return options_dict(s.options()); },
+          "The run's options as keyword arguments: Sampler(model, "
+          "checkpoint=data, **sampler.options) continues it.");
 }
 
 }  // namespace hamon_python

@@ -30,8 +30,10 @@ void bind_tuning(py::module_& m) {
             const hamon::NrptOptions options = p.options_for(n_rounds, base);
             std::unique_ptr<hamon::SamplerBase> discrete;
             std::unique_ptr<hamon::SamplerBaseOf<double>> real;
-            if (p.model->is_continuous()) real = p.production_sampler_of<double>(options);
-            else discrete = p.production_sampler(options);
+            if (p.model->is_continuous())
+              real = p.production_sampler_of<double>(options);
+            else
+              discrete = p.production_sampler(options);
             return std::make_unique<PySampler>(p.model, options, p.decision, std::move(discrete),
                                                std::move(real));
           },
