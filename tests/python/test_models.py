@@ -140,6 +140,20 @@ def test_run_releases_the_gil(hk):
     assert steps > 100
 
 
+def test_every_space_and_thread_gives_the_same_bits(hk):
+    """OpenMP, driven from another Python thread, gives Serial's bits (the engine's
+    contract, through the module)."""
+    runs = {}
+    for device in hk.execution_spaces():
+        s = hk.Sampler(hk.lattice([32, 32]), n_chains=8, n_rounds=300, seed=1, device=device)
+        t = threading.Thread(target=s.run)
+        t.start()
+        t.join()
+        assert s.execution_space.lower() == device
+        runs[device] = s.checkpoint()
+    assert len(set(runs.values())) == 1
+
+
 def test_diagnose_log_z_meets_enumeration(hk):
     model = hk.lattice([4, 4], coupling=hk.Distribution.pm_one(6))
     beta = 0.6
