@@ -4,7 +4,11 @@
 # where Python 3 (interpreter, headers, NumPy) and pybind11 are found (Debian:
 # python3-dev, python3-numpy, pybind11-dev); -DHAMON_PYTHON=ON where they are not is an error.
 set(_hamon_python_default OFF)
-if(HAMON_TOP_LEVEL AND NOT CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
+# Not by default under nvcc_wrapper (the CUDA preset), with sanitizers (the asan preset: a
+# sanitized module loads only into a sanitized interpreter), nor when cross-compiling (the
+# interpreter found is the build machine's).
+if(HAMON_TOP_LEVEL AND NOT CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper"
+   AND NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize" AND NOT CMAKE_CROSSCOMPILING)
   if(NOT Python3_EXECUTABLE)
     # The first python3 on PATH that imports NumPy (-DPython3_EXECUTABLE=... chooses another):
     # a pyenv shim often comes first on PATH without NumPy, before the system's with it.
