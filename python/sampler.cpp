@@ -289,9 +289,9 @@ py::dict PySampler::result() {
   d["sample_nodes"] = to_numpy(r.sample_nodes);
   d["samples"] = model_->is_continuous() ? py::array(table(r.real_samples, r.n_samples))
                                          : discrete_array(table(r.samples, r.n_samples), *model_);
-  const auto trace_rows = [&](std::size_t size) {
-    return r.betas.empty() ? 0 : static_cast<std::int64_t>(size / r.betas.size());
-  };
+  // One row per measured round (energies: replica 0's chains; index process: every
+  // machine, so its width grows with n_replicas).
+  const auto trace_rows = [&](std::size_t size) { return size == 0 ? 0 : r.n_rounds; };
   d["energies"] = table(r.energies, trace_rows(r.energies.size()));
   d["index_process"] = table(r.index_process, trace_rows(r.index_process.size()));
   d["moments"] = moments_dict(r.moments);

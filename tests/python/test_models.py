@@ -108,6 +108,16 @@ def test_every_family_samples(hk):
     assert cases[4][0].n_nodes == 7
 
 
+def test_replicas_trace_shapes(hk):
+    s = hk.Sampler(hk.lattice([4, 4]), n_chains=3, n_replicas=2, n_rounds=25, seed=2,
+                   record_energies=True, record_index_process=True)
+    s.run()
+    r = s.result()
+    assert r["energies"].shape == (25, 3)
+    assert r["index_process"].shape[0] == 25
+    assert s.state().shape == (6, 16)
+
+
 def test_state_by_chain_follows_the_permutation(hk):
     s = hk.Sampler(hk.lattice([4, 4]), n_chains=4, n_rounds=20, seed=2)
     s.run()
