@@ -62,7 +62,7 @@ def main():
 
     python_s = best_of(args.repeats, whole)
 
-    cpp = subprocess.run([args.bench, "--benchmark_filter=round_loop<Kokkos::Serial>/L:32/chains:8/n_expl:1$",
+    cpp = subprocess.run([args.bench, "--benchmark_filter=round_loop<Kokkos::Serial>/L:32/chains:8/n_expl:1/manual_time$",
                           "--benchmark_format=json", f"--benchmark_repetitions={args.repeats}"],
                          capture_output=True, text=True, check=True, env=dict(os.environ))
     runs = [b for b in json.loads(cpp.stdout)["benchmarks"] if b.get("run_type") == "iteration"]
