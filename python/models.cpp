@@ -113,6 +113,10 @@ std::vector<hamon::Clamp> clamps_of(const py::object& clamps) {
     }
     return out;
   }
+  const py::array a = py::array::ensure(clamps);
+  if (!a || a.ndim() != 2 || a.shape(1) != 2) {
+    throw py::value_error("clamps: expected {node: value} or a k x 2 array of (node, value)");
+  }
   const auto pairs = from_numpy<std::int64_t>(clamps, "clamps", 2);
   for (std::size_t k = 0; k + 1 < pairs.size(); k += 2) {
     out.push_back({pairs[k], static_cast<int>(pairs[k + 1])});

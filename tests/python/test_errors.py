@@ -35,6 +35,10 @@ def test_array_shape_errors_name_the_argument(hk):
         hk.potts(3, edges=np.array([[0, 1]]), couplings=[1.0], fields=np.zeros((2, 4)))
     with pytest.raises(ValueError, match="n_nodes"):
         hk.ising(edges=np.array([[0, 1]]), couplings=[1.0])
+    with pytest.raises(ValueError, match="clamps: expected"):
+        hk.ising(edges=np.array([[0, 1]]), couplings=[1.0], n_nodes=2, clamps=[[0, 1, 1]])
+    with pytest.raises(ValueError, match="diag: 1 values for 2 nodes"):
+        hk.gaussian([1.0], np.array([[0.0, 0.1], [0.1, 0.0]]))
 
 
 def test_option_errors(hk):
