@@ -4,6 +4,7 @@
 # where Python 3 (interpreter, headers, NumPy) and pybind11 are found (Debian:
 # python3-dev, python3-numpy, pybind11-dev); -DHAMON_PYTHON=ON where they are not is an error.
 set(_hamon_python_default OFF)
+set(_hamon_python_why "needs Python 3 with NumPy and pybind11")
 # Not by default under nvcc_wrapper (the CUDA preset), with sanitizers (the asan preset: a
 # sanitized module loads only into a sanitized interpreter), nor when cross-compiling (the
 # interpreter found is the build machine's).
@@ -30,10 +31,14 @@ if(HAMON_TOP_LEVEL AND NOT CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper"
   if(Python3_FOUND AND Python3_NumPy_FOUND AND pybind11_FOUND)
     set(_hamon_python_default ON)
   endif()
+elseif(HAMON_TOP_LEVEL)
+  set(_hamon_python_why "not by default with nvcc_wrapper, sanitizers or a cross compiler")
+else()
+  set(_hamon_python_why "not by default where hamon is a subdirectory")
 endif()
 option(HAMON_PYTHON "Build the Python module hamon_kokkos (pybind11)" ${_hamon_python_default})
 if(NOT HAMON_PYTHON)
-  message(STATUS "hamon: Python module off (needs Python 3 with NumPy and pybind11)")
+  message(STATUS "hamon: Python module off (HAMON_PYTHON; ${_hamon_python_why})")
   return()
 endif()
 if(NOT Python3_FOUND)
