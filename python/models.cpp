@@ -150,9 +150,28 @@ SpinModel ising(const py::object& J, const py::object& edges, const py::object& 
   return SpinModel::from_edges(node_count(c, n_nodes, h.size()), c.edges, h, clamps_of(clamps));
 }
 
+/// General Potts couplings: (i, j, W) triples, W a q x q matrix W(x_i = a, x_j = b).
+std::vector<hamon::CouplingMatrix> matrices_of(const py::object& matrices, int q) {
+  std::vector<hamon::CouplingMatrix> out;
+  if (matrices.is_none()) return out;
+  for (const py::handle item : matrices) {
+    const auto triple = item.cast<py::tuple>();
+    if (triple.size() != 3) throw py::value_error("matrices: expected (i, j, W) triples");
+    const py::array w = py::array::ensure(triple[2]);
+    if (!w || w.ndim() != 2 || w.shape(0) != q || w.shape(1) != q) {
+      throw py::value_error("matrices: W of (" + py::str(triple[0]).cast<std::string>() + ", " +
+                            py::str(triple[1]).cast<std::string>() +
+                            ") must be q x q = " + std::to_string(q) + " x " + std::to_string(q));
+    }
+    out.push_back({triple[0].cast<std::int64_t>(), triple[1].cast<std::int64_t>(),
+                   from_numpy<double>(triple[2], "matrices", 2)});
+  }
+  return out;
+}
+
 SpinModel potts(int q, const py::object& J, const py::object& edges, const py::object& couplings,
                 std::optional<std::int64_t> n_nodes, const py::object& fields,
-                const py::object& clamps) {
+                const py::object& clamps, const py::object& matrices) {
   const Couplings c = couplings_of(J, edges, couplings);
   std::vector<double> h;
   std::optional<std::int64_t> n_from_fields;
@@ -179,7 +198,7 @@ SpinModel potts(int q, const py::object& J, const py::object& edges, const py::o
     for (std::int64_t i = 0; i < n; ++i) std::copy(h.begin(), h.end(), every.begin() + i * q);
     h = std::move(every);
   }
-  return SpinModel::potts(n, q, c.edges, h, clamps_of(clamps));
+  return SpinModel::potts(n, q, c.edges, h, clamps_of(clamps), matrices_of(matrices, q));
 }
 
 SpinModel continuous(bool gaussian, const py::object& weights, const py::object& J,
@@ -215,23 +234,35 @@ py::object fields_of(const SpinModel& m) {
   return to_numpy(m.fields());
 }
 
-double energy_of(const SpinModel& m, const py::object& state) {
+/// E of one configuration (n values: a number) or of each row of a batch (k x n: an array).
+template <class T, class One>
+py::object energies_of(const SpinModel& m, const py::object& state, One&& one) {
+  const py::array a = py::array::ensure(state);
+  if (!a || (a.ndim() != 1 && a.ndim() != 2)) {
+    throw py::value_error("state: expected one configuration (n values) or a batch (k x n)");
+  }
+  const auto n = m.n_nodes();
+  if (a.shape(a.ndim() - 1) != n) {
+    throw py::value_error("state: " + std::to_string(a.shape(a.ndim() - 1)) +
+                          " values per configuration for " + std::to_string(n) + " nodes");
+  }
+  const auto values = from_numpy<T>(state, "state", static_cast<int>(a.ndim()));
+  std::vector<double> out;
+  for (std::size_t k = 0; k < values.size(); k += static_cast<std::size_t>(n)) {
+    out.push_back(one(std::vector<T>(values.begin() + k, values.begin() + k + n)));
+  }
+  if (a.ndim() == 1) return py::float_(out.front());
+  return to_numpy(out);
+}
+
+py::object energy_of(const SpinModel& m, const py::object& state) {
   if (m.is_continuous()) {
-    const auto x = from_numpy<double>(state, "state");
-    if (static_cast<std::int64_t>(x.size()) != m.n_nodes())
-      throw py::value_error("state: one value per node");
-    return m.continuous_energy(x);
+    return energies_of<double>(m, state, [&](const auto& x) { return m.continuous_energy(x); });
   }
   if (m.is_potts()) {
-    const auto s = from_numpy<std::uint8_t>(state, "state");
-    if (static_cast<std::int64_t>(s.size()) != m.n_nodes())
-      throw py::value_error("state: one value per node");
-    return m.potts_energy(s);
+    return energies_of<std::uint8_t>(m, state, [&](const auto& x) { return m.potts_energy(x); });
   }
-  const auto s = from_numpy<std::int8_t>(state, "state");
-  if (static_cast<std::int64_t>(s.size()) != m.n_nodes())
-    throw py::value_error("state: one value per node");
-  return m.energy(s);
+  return energies_of<std::int8_t>(m, state, [&](const auto& x) { return m.energy(x); });
 }
 
 /// Per-node values from a number (every node) or an array of n_nodes values.
@@ -311,7 +342,8 @@ void bind_models(py::module_& m) {
                                return py::cast(s.lattice_shape()->extents);
                              })
       .def("energy", &energy_of, py::arg("state"),
-           "E of one configuration: int8 spins, uint8 Potts states or float64 values")
+           "E of one configuration (a number) or of each row of a k x n batch (an array): "
+           "int8 spins, uint8 Potts states or float64 values")
       .def("__repr__", [](const SpinModel& s) {
         return "<hamon_kokkos.Model " + kind_of(s) + ": " + std::to_string(s.n_nodes()) +
                " nodes, " + std::to_string(s.n_edges()) + " edges>";
@@ -325,9 +357,10 @@ void bind_models(py::module_& m) {
   m.def("potts", &potts, py::arg("q"), py::arg("J") = py::none(), py::kw_only(),
         py::arg("edges") = py::none(), py::arg("couplings") = py::none(),
         py::arg("n_nodes") = py::none(), py::arg("fields") = py::none(),
-        py::arg("clamps") = py::none(),
-        "A q-state Potts model E(x) = -(sum h_i(x_i) + sum J_ij delta(x_i, x_j)); fields are "
-        "n x q or q values for every node, clamps {node: state}.");
+        py::arg("clamps") = py::none(), py::arg("matrices") = py::none(),
+        "A q-state Potts model E(x) = -(sum h_i(x_i) + sum J_ij delta(x_i, x_j) + sum "
+        "W_ij(x_i, x_j)); fields are n x q or q values for every node, clamps {node: state}, "
+        "matrices (i, j, W) triples with W q x q (an edge in one list only).");
   for (const bool gaussian : {true, false}) {
     m.def(
         gaussian ? "gaussian" : "double_well",

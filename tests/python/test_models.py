@@ -53,6 +53,32 @@ def test_energy_is_the_formula(hk):
         assert model.energy(s) == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 
+def test_batch_energies_are_the_row_energies(hk):
+    model = hk.lattice([3, 3], coupling=hk.Distribution.gaussian(2), field=0.2)
+    rng = np.random.default_rng(3)
+    batch = rng.choice(np.array([-1, 1], dtype=np.int8), size=(10, 9))
+    energies = model.energy(batch)
+    assert energies.shape == (10,)
+    assert list(energies) == [model.energy(s) for s in batch]
+
+
+def test_potts_matrices_generalise_the_delta_coupling(hk):
+    edges = np.array([[0, 1], [1, 2], [2, 0]])
+    J = [1.0, 0.5, -0.7]
+    delta = hk.potts(3, edges=edges, couplings=J, n_nodes=3)
+    general = hk.potts(3, n_nodes=3,
+                       matrices=[(i, j, np.eye(3) * c) for (i, j), c in zip(edges, J)])
+    states = np.array(list(itertools.product(range(3), repeat=3)), dtype=np.uint8)
+    assert np.array_equal(delta.energy(states), general.energy(states))
+    # An asymmetric W is a general coupling the delta form cannot give: it samples.
+    w = np.arange(9.0).reshape(3, 3) / 10
+    model = hk.potts(3, n_nodes=2, matrices=[(0, 1, w)])
+    s = hk.Sampler(model, n_chains=2, n_rounds=20, seed=1)
+    s.run()
+    with pytest.raises(ValueError, match="must be q x q"):
+        hk.potts(3, n_nodes=2, matrices=[(0, 1, np.eye(2))])
+
+
 def exact_energy_per_node(model, beta):
     n = model.n_nodes
     states = np.array(list(itertools.product([-1, 1], repeat=n)), dtype=np.int8)
