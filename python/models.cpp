@@ -394,6 +394,20 @@ void bind_models(py::module_& m) {
       "A restricted Boltzmann machine as a bipartite Ising model: nodes 0..V-1 visible, "
       "V..V+H-1 hidden.");
   m.def(
+      "random_rbm",
+      [](std::int64_t n_visible, std::int64_t n_hidden, const py::object& weights,
+         const py::object& biases, const py::object& clamped_visible) {
+        std::vector<int> clamp;
+        if (!clamped_visible.is_none()) clamp = from_numpy<int>(clamped_visible, "clamped_visible");
+        return hamon::make_rbm(hamon::random_rbm(n_visible, n_hidden, distribution_of(weights),
+                                                 distribution_of(biases)),
+                               clamp);
+      },
+      py::arg("n_visible"), py::arg("n_hidden"), py::arg("weights"), py::arg("biases") = 0.0,
+      py::arg("clamped_visible") = py::none(),
+      "An RBM of V x H units with weights, then biases (visible, then hidden) drawn from "
+      "Distributions (as an experiment file's `random:`; numbers are constants).");
+  m.def(
       "lattice",
       [](const std::vector<int>& extents, bool periodic, const py::object& coupling,
          const py::object& field) {

@@ -168,3 +168,30 @@ def test_potts_lattice_matches_yaml_run(hk, cli, tmp_path):
                       samples_every=2)
     assert result["samples"].dtype == np.uint8
     assert_same_traces(result, run)
+
+
+RBM_YAML = """seed: 3
+model:
+  kind: rbm
+  visible: 12
+  hidden: 6
+  random: {seed: 11, std: 0.5, bias_std: 0.5}
+nrpt:
+  chains: 4
+  beta_min: 0.0
+  beta_max: 1.0
+  rounds: 300
+  burn_in: 30
+output:
+  samples: {every: 1, nodes: all}
+  checkpoint: false
+"""
+
+
+def test_random_rbm_matches_yaml_run(hk, cli, tmp_path):
+    run = hk.load_run(str(run_cli(cli, RBM_YAML, tmp_path)))
+    model = hk.random_rbm(12, 6, weights=hk.Distribution.gaussian(11, 0.5),
+                          biases=hk.Distribution.gaussian(11, 0.5))
+    assert model.n_nodes == 18
+    result = cli_like(hk, model, run, n_rounds=300, burn_in=30, seed=3, samples_every=1)
+    assert_same_traces(result, run)
