@@ -7,19 +7,17 @@
 
 #include <Kokkos_Core.hpp>
 #include <chrono>
+#include <functional>
 #include <hamon/core/analysis/diagnostics.hpp>
 #include <hamon/core/sampler/checkpoint.hpp>
 #include <hamon/policies/device_spec.hpp>
 #include <hamon/policies/dispatch.hpp>
+#include <map>
 #include <sstream>
+#include <tuple>
 
 namespace hamon_python {
 namespace {
-
-template <class T>
-T take(const py::handle& value) {
-  return value.cast<T>();
-}
 
 /// Rows of a row-major trace whose row count is `rows` (0 rows: 0 columns).
 template <class T>
@@ -49,70 +47,86 @@ py::dict moments_dict(const hamon::Moments& mo) {
 
 }  // namespace
 
+namespace {
+
+using Setter = std::function<void(hamon::NrptOptions&, const py::handle&)>;
+
+/// One setter per keyword argument of Sampler(...) (NrptOptions' fields; the names as the
+/// Python hamon's where the meaning is the same).
+const std::map<std::string, Setter>& setters() {
+  using O = hamon::NrptOptions;
+  using H = const py::handle&;
+  static const std::map<std::string, Setter> all = {
+      {"n_chains", [](O& o, H v) { o.n_chains = v.cast<std::int32_t>(); }},
+      {"beta_min", [](O& o, H v) { o.beta_min = v.cast<double>(); }},
+      {"beta_max", [](O& o, H v) { o.beta_max = v.cast<double>(); }},
+      {"beta_range",
+       [](O& o, H v) { std::tie(o.beta_min, o.beta_max) = v.cast<std::pair<double, double>>(); }},
+      {"betas",
+       [](O& o, H v) {
+         o.betas = v.is_none() ? std::vector<double>{} : from_numpy<double>(v, "betas");
+       }},
+      {"n_rounds", [](O& o, H v) { o.n_rounds = v.cast<std::int64_t>(); }},
+      {"burn_in", [](O& o, H v) { o.burn_in = v.cast<std::int64_t>(); }},
+      {"gibbs_steps_per_round", [](O& o, H v) { o.n_expl = v.cast<std::int32_t>(); }},
+      {"seed", [](O& o, H v) { o.seed = v.cast<std::uint64_t>(); }},
+      {"adapt_schedule", [](O& o, H v) { o.adapt_schedule = v.cast<bool>(); }},
+      {"adapt_phases", [](O& o, H v) { o.adapt_phases = v.cast<std::int32_t>(); }},
+      {"n_replicas", [](O& o, H v) { o.n_replicas = v.cast<std::int32_t>(); }},
+      {"houdayer",
+       [](O& o, H v) {
+         o.cluster_moves =
+             v.cast<bool>() ? hamon::ClusterMoves::houdayer : hamon::ClusterMoves::none;
+       }},
+      {"reference",
+       [](O& o, H v) {
+         const auto word = v.cast<std::string>();
+         if (word == "automatic")
+           o.reference = hamon::AnnealingReference::automatic;
+         else if (word == "none")
+           o.reference = hamon::AnnealingReference::none;
+         else if (word == "independent")
+           o.reference = hamon::AnnealingReference::independent;
+         else
+           throw py::value_error("reference: '" + word +
+                                 "' is none of automatic, none, independent");
+       }},
+      {"samples_every", [](O& o, H v) { o.observers.samples_every = v.cast<std::int64_t>(); }},
+      {"sample_nodes",
+       [](O& o, H v) {
+         o.observers.sample_nodes = v.is_none() ? std::vector<std::int64_t>{}
+                                                : from_numpy<std::int64_t>(v, "sample_nodes");
+       }},
+      {"record_energies", [](O& o, H v) { o.observers.energies = v.cast<bool>(); }},
+      {"record_index_process", [](O& o, H v) { o.observers.index_process = v.cast<bool>(); }},
+      {"moments", [](O& o, H v) { o.observers.moments = v.cast<bool>(); }},
+      {"edge_moments", [](O& o, H v) { o.observers.edge_moments = v.cast<bool>(); }},
+      {"magnetization", [](O& o, H v) { o.observers.magnetization = v.cast<bool>(); }},
+      {"moment_batches", [](O& o, H v) { o.observers.moment_batches = v.cast<std::int32_t>(); }},
+  };
+  return all;
+}
+
+}  // namespace
+
 hamon::NrptOptions options_from(const py::kwargs& kwargs, std::string& device,
                                 hamon::NrptOptions o) {
   for (auto item : kwargs) {
     const auto key = item.first.cast<std::string>();
-    const py::handle v = item.second;
-    if (key == "device")
-      device = take<std::string>(v);
-    else if (key == "n_chains")
-      o.n_chains = take<std::int32_t>(v);
-    else if (key == "beta_min")
-      o.beta_min = take<double>(v);
-    else if (key == "beta_max")
-      o.beta_max = take<double>(v);
-    else if (key == "beta_range") {
-      const auto range = take<std::pair<double, double>>(v);
-      o.beta_min = range.first;
-      o.beta_max = range.second;
-    } else if (key == "betas")
-      o.betas = v.is_none() ? std::vector<double>{} : from_numpy<double>(v, "betas");
-    else if (key == "n_rounds")
-      o.n_rounds = take<std::int64_t>(v);
-    else if (key == "burn_in")
-      o.burn_in = take<std::int64_t>(v);
-    else if (key == "gibbs_steps_per_round" || key == "n_expl")
-      o.n_expl = take<std::int32_t>(v);
-    else if (key == "seed")
-      o.seed = take<std::uint64_t>(v);
-    else if (key == "adapt_schedule")
-      o.adapt_schedule = take<bool>(v);
-    else if (key == "adapt_phases")
-      o.adapt_phases = take<std::int32_t>(v);
-    else if (key == "n_replicas")
-      o.n_replicas = take<std::int32_t>(v);
-    else if (key == "houdayer") {
-      o.cluster_moves = take<bool>(v) ? hamon::ClusterMoves::houdayer : hamon::ClusterMoves::none;
-    } else if (key == "samples_every")
-      o.observers.samples_every = take<std::int64_t>(v);
-    else if (key == "sample_nodes") {
-      o.observers.sample_nodes =
-          v.is_none() ? std::vector<std::int64_t>{} : from_numpy<std::int64_t>(v, "sample_nodes");
-    } else if (key == "record_energies")
-      o.observers.energies = take<bool>(v);
-    else if (key == "record_index_process")
-      o.observers.index_process = take<bool>(v);
-    else if (key == "moments")
-      o.observers.moments = take<bool>(v);
-    else if (key == "edge_moments")
-      o.observers.edge_moments = take<bool>(v);
-    else if (key == "magnetization")
-      o.observers.magnetization = take<bool>(v);
-    else if (key == "moment_batches")
-      o.observers.moment_batches = take<std::int32_t>(v);
-    else if (key == "reference") {
-      const auto word = take<std::string>(v);
-      if (word == "automatic")
-        o.reference = hamon::AnnealingReference::automatic;
-      else if (word == "none")
-        o.reference = hamon::AnnealingReference::none;
-      else if (word == "independent")
-        o.reference = hamon::AnnealingReference::independent;
-      else
-        throw py::value_error("reference: '" + word + "' is none of automatic, none, independent");
-    } else
-      throw py::type_error("Sampler: unknown option '" + key + "'");
+    const py::handle value = item.second;
+    if (key == "device") {
+      device = value.cast<std::string>();
+      continue;
+    }
+    const auto setter = setters().find(key);
+    if (setter == setters().end()) throw py::type_error("Sampler: unknown option '" + key + "'");
+    try {
+      setter->second(o, value);
+    } catch (const py::cast_error&) {
+      // pybind11's own message names no option: say which, and what it got.
+      throw py::type_error("Sampler: option '" + key + "' cannot take " +
+                           py::repr(value).cast<std::string>());
+    }
   }
   return o;
 }

@@ -47,6 +47,10 @@ def test_option_errors(hk):
         hk.Sampler(model, n_chain=4)
     with pytest.raises(ValueError, match="n_chains"):
         hk.Sampler(model, n_chains=0)
+    with pytest.raises(TypeError, match="option 'n_chains' cannot take 'four'"):
+        hk.Sampler(model, n_chains="four")
+    with pytest.raises(ValueError, match="reference: 'cold' is none of"):
+        hk.Sampler(model, reference="cold")
     with pytest.raises(ValueError, match="accepted|auto"):
         hk.Sampler(model, device="tpu")
     s = hk.Sampler(model, n_chains=2, n_rounds=5)
