@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -76,5 +77,19 @@ class KokkosHolder {
 
 /// Throws RuntimeError when Kokkos is not running (finalised at exit, or by the host).
 void require_kokkos();
+
+/// The lock of engine_call.
+std::mutex& engine_mutex();
+
+/// Runs `f` (which touches no Python object) with the GIL released and the engine to
+/// itself: Kokkos's default execution-space instances are not for concurrent use, so calls
+/// from several Python threads take turns. The GIL goes first, so a running call's stop
+/// check (which takes it back) never waits on a thread that waits for the engine.
+template <class F>
+decltype(auto) engine_call(F&& f) {
+  py::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(engine_mutex());
+  return f();
+}
 
 }  // namespace hamon_python

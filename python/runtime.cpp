@@ -81,6 +81,11 @@ KokkosHolder::~KokkosHolder() {
   holders().erase(this);
 }
 
+std::mutex& engine_mutex() {
+  static std::mutex lock;
+  return lock;
+}
+
 void require_kokkos() {
   if (!Kokkos::is_initialized()) {
     throw std::runtime_error(

@@ -169,24 +169,26 @@ PySampler::PySampler(std::shared_ptr<const hamon::SpinModel> model, hamon::NrptO
     : model_(std::move(model)), options_(std::move(options)), decision_(std::move(decision)) {
   require_kokkos();
   const hamon::CheckpointIdentity expected = hamon::identity_of(*model_, options_);
-  std::string bytes;
-  if (!checkpoint.is_none()) bytes = checkpoint.cast<std::string>();
-  std::istringstream in(bytes);
-  if (model_->is_continuous()) {
-    if (checkpoint.is_none()) {
-      real_ = hamon::make_real_sampler(decision_, *model_, options_, nullptr, nullptr);
+  const bool fresh = checkpoint.is_none();
+  const std::string bytes = fresh ? std::string() : checkpoint.cast<std::string>();
+  engine_call([&] {
+    std::istringstream in(bytes);
+    if (model_->is_continuous()) {
+      if (fresh) {
+        real_ = hamon::make_real_sampler(decision_, *model_, options_, nullptr, nullptr);
+      } else {
+        const auto saved = hamon::read_checkpoint<double>(in, "checkpoint");
+        hamon::check_identity(saved.identity, expected, "checkpoint");
+        real_ = hamon::make_real_sampler(decision_, *model_, options_, nullptr, &saved.state);
+      }
+    } else if (fresh) {
+      discrete_ = hamon::make_sampler(decision_, *model_, options_);
     } else {
-      const auto saved = hamon::read_checkpoint<double>(in, "checkpoint");
+      const auto saved = hamon::read_checkpoint<std::int8_t>(in, "checkpoint");
       hamon::check_identity(saved.identity, expected, "checkpoint");
-      real_ = hamon::make_real_sampler(decision_, *model_, options_, nullptr, &saved.state);
+      discrete_ = hamon::make_sampler(decision_, *model_, options_, nullptr, &saved.state);
     }
-  } else if (checkpoint.is_none()) {
-    discrete_ = hamon::make_sampler(decision_, *model_, options_);
-  } else {
-    const auto saved = hamon::read_checkpoint<std::int8_t>(in, "checkpoint");
-    hamon::check_identity(saved.identity, expected, "checkpoint");
-    discrete_ = hamon::make_sampler(decision_, *model_, options_, nullptr, &saved.state);
-  }
+  });
 }
 
 PySampler::PySampler(std::shared_ptr<const hamon::SpinModel> model, hamon::NrptOptions options,
@@ -227,11 +229,8 @@ std::int64_t PySampler::run(std::int64_t n_rounds) {
     interrupted = PyErr_CheckSignals() != 0;
     return interrupted;
   };
-  std::int64_t done = 0;
-  {
-    py::gil_scoped_release release;
-    done = with([&](auto& s) { return s.run(n_rounds, should_stop); });
-  }
+  const std::int64_t done =
+      engine_call([&] { return with([&](auto& s) { return s.run(n_rounds, should_stop); }); });
   if (interrupted) throw py::error_already_set();
   return done;
 }
@@ -248,7 +247,7 @@ std::string PySampler::execution_space() const {
 
 py::array PySampler::state(bool by_chain) {
   return with([&](auto& s) -> py::array {
-    const auto st = s.state();
+    const auto st = engine_call([&] { return s.state(); });
     const std::int64_t n = st.n_nodes, machines = st.n_machines;
     auto values = st.spins;
     if (by_chain) {
@@ -268,16 +267,13 @@ py::array PySampler::state(bool by_chain) {
 }
 
 py::array PySampler::betas() {
-  return with([](auto& s) { return py::array(to_numpy(s.state().betas)); });
+  return with(
+      [](auto& s) { return py::array(to_numpy(engine_call([&] { return s.state(); }).betas)); });
 }
 
 py::dict PySampler::result() {
   require_kokkos();
-  hamon::NrptResult r;
-  {
-    py::gil_scoped_release release;
-    r = with([](auto& s) { return s.result(); });
-  }
+  const hamon::NrptResult r = engine_call([&] { return with([](auto& s) { return s.result(); }); });
   py::dict d;
   d["betas"] = to_numpy(r.betas);
   d["n_rounds"] = r.n_rounds;
@@ -314,7 +310,7 @@ py::dict PySampler::result() {
 
 py::dict PySampler::diagnose() {
   require_kokkos();
-  hamon::NrptResult r = with([](auto& s) { return s.result(); });
+  const hamon::NrptResult r = engine_call([&] { return with([](auto& s) { return s.result(); }); });
   const hamon::RunDiagnostics diag = hamon::diagnose(*model_, r);
   py::dict d;
   py::list checks;
@@ -357,11 +353,13 @@ py::dict PySampler::diagnose() {
 py::bytes PySampler::checkpoint() {
   require_kokkos();
   std::ostringstream out;
-  with([&](auto& s) {
-    auto st = s.state();
-    using Value = typename decltype(st.spins)::value_type;
-    hamon::write_checkpoint<Value>(out,
-                                   hamon::CheckpointOf<Value>{s.identity(), std::move(st), {}});
+  engine_call([&] {
+    with([&](auto& s) {
+      auto st = s.state();
+      using Value = typename decltype(st.spins)::value_type;
+      hamon::write_checkpoint<Value>(out,
+                                     hamon::CheckpointOf<Value>{s.identity(), std::move(st), {}});
+    });
   });
   return py::bytes(out.str());
 }

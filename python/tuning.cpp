@@ -30,10 +30,13 @@ void bind_tuning(py::module_& m) {
             const hamon::NrptOptions options = p.options_for(n_rounds, base);
             std::unique_ptr<hamon::SamplerBase> discrete;
             std::unique_ptr<hamon::SamplerBaseOf<double>> real;
-            if (p.model->is_continuous())
-              real = p.production_sampler_of<double>(options);
-            else
-              discrete = p.production_sampler(options);
+            engine_call([&] {
+              if (p.model->is_continuous()) {
+                real = p.production_sampler_of<double>(options);
+              } else {
+                discrete = p.production_sampler(options);
+              }
+            });
             return std::make_unique<PySampler>(p.model, options, p.decision, std::move(discrete),
                                                std::move(real));
           },
@@ -63,8 +66,8 @@ void bind_tuning(py::module_& m) {
         o.n_expl = gibbs_steps_per_round;
         o.use_cache = use_cache;
         require_kokkos();
-        py::gil_scoped_release release;
-        return hamon::autotune(*model, o, hamon::parse_device_spec(device));
+        const hamon::DeviceSpec spec = hamon::parse_device_spec(device);
+        return engine_call([&] { return hamon::autotune(*model, o, spec); });
       },
       py::arg("model"), py::kw_only(), py::arg("beta_range") = std::make_pair(0.0, 1.0),
       py::arg("seed") = 0, py::arg("n_chains") = py::none(), py::arg("min_chains") = 2,

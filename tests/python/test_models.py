@@ -190,6 +190,24 @@ def test_every_space_and_thread_gives_the_same_bits(hk):
     assert len(set(runs.values())) == 1
 
 
+def test_samplers_in_several_threads_take_turns(hk):
+    """Runs in several Python threads at once (the GIL released) take turns in the engine
+    and give the bits each would alone, on Serial and OpenMP alike."""
+    def make(device):
+        return hk.Sampler(hk.lattice([16, 16]), n_chains=4, n_rounds=3000, seed=5,
+                          device=device)
+
+    samplers = [make(d) for d in hk.execution_spaces() * 2]
+    threads = [threading.Thread(target=s.run) for s in samplers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    alone = make("serial")
+    alone.run()
+    assert {s.checkpoint() for s in samplers} == {alone.checkpoint()}
+
+
 def test_diagnose_log_z_meets_enumeration(hk):
     model = hk.lattice([4, 4], coupling=hk.Distribution.pm_one(6))
     beta = 0.6
