@@ -166,6 +166,7 @@ common_packages=(build-essential cmake git pkg-config dpkg-dev xz-utils
   libhwy-dev
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-matplotlib python3-yaml
+  python3-dev python3-pybind11 python3-pytest # the Python module hamon_kokkos and its tests
   strace) # tests/cli counts a run's checkpoint writes and injects fsync failures with it
 host_packages=(libopenblas-dev) # Kokkos Kernels' BLAS TPL (host GEMMs)
 cuda_packages=(nvidia-cuda-toolkit g++-11)

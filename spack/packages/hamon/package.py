@@ -149,6 +149,9 @@ class Hamon(CMakePackage, CudaPackage):
             self.define("BUILD_TESTING", tests),
             self.define("HAMON_ENABLE_PERF", False),
             self.define("HAMON_WARNINGS_AS_ERRORS", False),
+            # The Python module is not part of this package (it would find whatever Python
+            # and pybind11 the build machine has, and make the libraries position-independent).
+            self.define("HAMON_PYTHON", False),
         ]
         if spec.satisfies("+kernels"):
             # hamon's CMake looks for Kokkos Kernels QUIET and falls back on the plain
