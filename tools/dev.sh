@@ -22,7 +22,10 @@
 #                        examples, cli.stop_signals, cli.checkpoint_resume,
 #                        cli.health_verdicts, cli.search, cli.autotune, cli.error_voice, the output
 #                        comparison across spaces (cli.same_outputs.*), the
-#                        plot tests, unit.Calibration, unit.LogZLadders, the LogZ
+#                        plot tests, cli.interrupted.follow_suggestions, cli.realized_model,
+#                        the calibrations over seeds (unit.Calibration,
+#                        unit.LogZCoarseGaussian, unit.LogZIsingCalibration, the continuous
+#                        node-variance ones), unit.LogZLadders, the LogZ
 #                        enumeration, the 20-spin overlap enumeration, the MPI runs on 3 and
 #                        4 ranks (1 and 2 ranks stay): long runs of library paths the kernel
 #                        and unit tests take under the sanitizers too, and the readers are
@@ -67,6 +70,25 @@ provisioned_prefix() {
   if [ -n "${Kokkos_ROOT:-}" ]; then echo ""; else tools/provision-deps.sh "$variant"; fi
 }
 
+# The presets build with Ninja, which keeps both cores of a small machine busy across
+# targets (Make finishes a target's objects before it starts a dependent's). A build
+# directory configured earlier with another generator cannot be reconfigured in place: its
+# cache is dropped (the objects are rebuilt once), so the commands stay idempotent.
+forget_other_generator() {
+  local dir=$1 cache=$1/CMakeCache.txt
+  if [ -f "$cache" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$cache"; then
+    stage "$dir was configured with another generator: configuring it afresh for Ninja"
+    rm -rf "$cache" "$dir/CMakeFiles"
+  fi
+}
+
+# preset_dir PRESET: the build directory CMakePresets.json gives the preset.
+preset_dir() {
+  python3 -c 'import json, sys
+presets = {p["name"]: p for p in json.load(open("CMakePresets.json"))["configurePresets"]}
+print(presets[sys.argv[1]]["binaryDir"].replace("${sourceDir}/", ""))' "$1"
+}
+
 # configure_and_build PRESET PREFIX [CMAKE_ARGS...] [-- TARGET...]
 configure_and_build() {
   local preset=$1 prefix=$2
@@ -81,6 +103,7 @@ configure_and_build() {
     args+=("$1")
     shift
   done
+  forget_other_generator "$(preset_dir "$preset")"
   stage "configure ($preset)"
   cmake --preset "$preset" "$(dependency_args "$prefix")" "${args[@]}" >/dev/null
   stage "build ($preset${targets[*]:+: ${targets[*]:1}})"
@@ -113,6 +136,7 @@ case "$command" in
     headers=$(tools/provision-deps.sh kokkos-headers) # Kokkos 4.5 and 5.2, one a line
     stage "configure (host, in build-compat/)"
     # Without precompiled headers: each source is checked with exactly what it includes.
+    forget_other_generator build-compat
     cmake --preset host -B build-compat "$(dependency_args "$prefix")" \
       -DHAMON_PRECOMPILE_HEADERS=OFF >/dev/null
     failed=0

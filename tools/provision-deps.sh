@@ -161,7 +161,7 @@ install_packages() {
     --no-install-recommends $missing >&2
 }
 
-common_packages=(build-essential cmake git pkg-config dpkg-dev xz-utils
+common_packages=(build-essential cmake ninja-build git pkg-config dpkg-dev xz-utils
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev librandom123-dev libcli11-dev zlib1g-dev
   libhwy-dev
   libopenmpi-dev openmpi-bin

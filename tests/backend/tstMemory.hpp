@@ -22,6 +22,7 @@
 #include "hamon/core/sampler/detail/sampler_impl.hpp"
 #include "hamon/core/sampler/detail/space_memory.hpp"
 #include "hamon/core/sampler/sampler.hpp"
+#include "library_instantiations.hpp"
 #include "same_bits.hpp"
 
 namespace {

@@ -16,6 +16,7 @@
 #include "hamon/core/sampler/checkpoint.hpp"
 #include "hamon/core/sampler/detail/sampler_impl.hpp"
 #include "hamon/core/sampler/sampler.hpp"
+#include "library_instantiations.hpp"
 #include "same_bits.hpp"
 #include "same_results.hpp"
 

@@ -17,6 +17,7 @@
 #include "hamon/core/train/detail/rbm_trainer_core.hpp"
 #include "hamon/core/train/rbm_trainer.hpp"
 #include "hamon/core/util/counter_rng.hpp"
+#include "library_instantiations.hpp"
 #include "same_bits.hpp"
 
 // OpenBLAS' thread count, where the library's GEMMs are OpenBLAS's (a weak reference: null
