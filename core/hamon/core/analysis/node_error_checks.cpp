@@ -32,8 +32,7 @@ RoundTripVerdict judge_round_trips(const SpinModel& model, const NrptResult& res
   RoundTripVerdict v;
   const std::size_t n_chains = result.betas.size();
   const std::int64_t batches = result.moments.complete_batches;
-  if (n_chains < 2 || batches < 2 || result.round_trips.empty() ||
-      model.continuous_kind() == ContinuousKind::gaussian) {
+  if (n_chains < 2 || batches < 2 || result.round_trips.empty() || family_facts(model).one_basin) {
     return v;
   }
   // round_trips holds every machine of every replica; the moments are one replica's cold chain.
