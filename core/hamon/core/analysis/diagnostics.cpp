@@ -51,18 +51,27 @@ HealthCheck energy_error_check(const SpinModel& model, const NrptResult& result,
   return check;
 }
 
-// The energy's check, then every free node mean's (detail/node_error_checks.hpp): a node
-// mean whose error bar says nothing fails the check, whatever the energy's says.
+// Adds a finding to the check: its message appended, the worse status kept.
+void add_finding(HealthCheck& check, HealthStatus status, const std::string& message) {
+  check.message = (check.message.empty() ? "" : check.message + "; ") + message;
+  if (status == HealthStatus::fail || check.status != HealthStatus::fail) check.status = status;
+}
+
+// The energy's check, then the node means' (detail/node_error_checks.hpp): a node mean whose
+// error bar says nothing fails the check, and so do batches with too few round trips in
+// them, whatever the energy's says.
 HealthCheck error_bar_check(const SpinModel& model, const NrptResult& result,
                             const std::vector<double>& trace, const EffectiveSampleSize& ess,
                             const DiagnosticsOptions& options) {
   HealthCheck check = energy_error_check(model, result, trace, ess, options);
   if (result.moments.n_samples == 0) return check;
+  const node_errors::RoundTripVerdict trips = node_errors::judge_round_trips(model, result);
+  if (trips.status == HealthStatus::warn || trips.status == HealthStatus::fail) {
+    add_finding(check, trips.status, trips.message);
+  }
   const node_errors::NodeErrorVerdict nodes = node_errors::judge_node_errors(model, result.moments);
   const std::string problem = node_errors::describe(nodes);
-  if (problem.empty()) return check;
-  check.status = HealthStatus::fail;
-  check.message = (check.message.empty() ? "" : check.message + "; ") + problem + "; run longer";
+  if (!problem.empty()) add_finding(check, HealthStatus::fail, problem + "; run longer");
   return check;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "hamon/core/families/family_facts.hpp"
+#include "hamon/core/util/text.hpp"
 
 namespace hamon::node_errors {
 
@@ -24,6 +25,31 @@ NodeErrorVerdict judge_node_errors(const SpinModel& model, const Moments& moment
     ++v.zero_errors;
     if (v.first_zero_node < 0) v.first_zero_node = static_cast<std::int64_t>(node);
   }
+  return v;
+}
+
+RoundTripVerdict judge_round_trips(const SpinModel& model, const NrptResult& result) {
+  RoundTripVerdict v;
+  const std::size_t n_chains = result.betas.size();
+  const std::int64_t batches = result.moments.complete_batches;
+  if (n_chains < 2 || batches < 2 || result.round_trips.empty() || family_facts(model).one_basin) {
+    return v;
+  }
+  // round_trips holds every machine of every replica; the moments are one replica's cold chain.
+  const double replicas =
+      static_cast<double>(result.round_trips.size()) / static_cast<double>(n_chains);
+  v.per_batch =
+      static_cast<double>(result.total_round_trips) / replicas / static_cast<double>(batches);
+  if (v.per_batch >= kWarnRoundTripsPerBatch) {
+    v.status = HealthStatus::pass;
+    return v;
+  }
+  v.status = v.per_batch < kFailRoundTripsPerBatch ? HealthStatus::fail : HealthStatus::warn;
+  v.message = "node means' errors rest on " + format_significant(v.per_batch, 3) +
+              " round trips per batch (" + std::to_string(batches) + " batches), fewer than " +
+              format_significant(kWarnRoundTripsPerBatch, 3) +
+              ": where a replica's states share a basin (an ordered phase, a glass valley) these "
+              "errors are too small; run longer or use more chains";
   return v;
 }
 

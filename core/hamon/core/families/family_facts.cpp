@@ -16,6 +16,9 @@ namespace {
 template <class F>
 using marginal_op = decltype(F::marginal(std::declval<const std::vector<double>&>(), std::size_t{},
                                          std::int32_t{}));
+/// Whether a family says which of its models have a single basin (real_family.hpp).
+template <class F>
+using one_basin_op = decltype(F::one_basin(std::declval<const ModelKind&>()));
 
 }  // namespace
 
@@ -34,6 +37,8 @@ FamilyFacts family_facts(const SpinModel& model) {
       facts.value_index = &Family::value_index;
       facts.entropy_unit = Family::entropy_unit;
     }
+    if constexpr (detail::is_detected_v<one_basin_op, Family>)
+      facts.one_basin = Family::one_basin(kind);
   };
   if (!detail::visit_family(detail::BuiltinFamilies<double>::type{}, kind, keep)) {
     detail::visit_family(detail::BuiltinFamilies<std::int8_t>::type{}, kind, keep);

@@ -31,6 +31,9 @@ struct FamilyFacts {
   std::int32_t (*value_index)(std::int8_t stored) = nullptr;
   /// The unit of a marginal's entropy normalised by log(values), for messages.
   const char* entropy_unit = "";
+  /// The energy has one basin (a Gaussian's), so the cold chain's own moves decorrelate it
+  /// and its error bars do not wait for round trips (the error_bars health check).
+  bool one_basin = false;
 };
 
 FamilyFacts family_facts(const SpinModel& model);

@@ -19,7 +19,8 @@ namespace hamon {
 /// abs_magnetization_per_node the Potts order parameter (q max_s n_s / N - 1) / (q - 1)
 /// (n_s: nodes in state s, N nodes), averaged over rounds.
 struct Moments {
-  std::int64_t n_samples = 0;  // measured rounds that were observed
+  std::int64_t n_samples = 0;         // measured rounds that were observed
+  std::int64_t complete_batches = 0;  // the batches every error is taken over
   std::vector<double> node_means;
   std::vector<double> node_means_stderr;
   std::vector<double> edge_means;  // <s_i s_j> for SpinModel::edges(), in that order

@@ -85,6 +85,12 @@ struct RealFamily {
   static std::int32_t values_per_variable(const Model&) {
     return 0;
   }
+  /// A Gaussian's energy is convex: one basin, which the node updates decorrelate without
+  /// round trips (FamilyFacts::one_basin); a double well's has two per node.
+  template <class Model>
+  static bool one_basin(const Model& model) {
+    return model.continuous_kind == static_cast<std::int32_t>(ContinuousKind::gaussian);
+  }
   /// A NaN or an infinity would poison every later energy.
   template <class Model>
   static std::string value_problem(const Model&, double value) {

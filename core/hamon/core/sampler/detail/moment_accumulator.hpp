@@ -145,6 +145,7 @@ Moments moments_of(const ExecutionSpace& space, const MomentBuffers<ExecutionSpa
   const std::vector<std::int64_t> counts(counts_all.begin(), counts_all.begin() + rows);
   const auto complete = static_cast<std::size_t>(at.n_batches);
   for (auto c : counts) out.n_samples += c;
+  out.complete_batches = at.n_batches;
   // Each rank's sums checked for a fixed-point overflow before they are added, the verdict
   // added with them (one more word), so every rank throws or none does.
   auto checked_sum = [&](std::vector<std::int64_t> local) {
