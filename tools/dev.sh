@@ -10,8 +10,9 @@
 #   tools/dev.sh cuda [TARGET...]
 #                        build the Cuda variant in build-cuda/ (compiles; runs nothing;
 #                        kernel tests for Cuda only, the host build tests the host ones);
-#                        given targets, only those (CI: `hamon`, the library: every device
-#                        kernel, nothing host-only)
+#                        given targets, only those; with --device-code (CI), the
+#                        library's objects but the host backends' instantiations: every
+#                        device kernel, nothing host-only
 #   tools/dev.sh asan    build in build-asan/ under ASan + UBSan (-O1: the sanitizers'
 #                        usual level, a third less compile time than -O2; no debug info, so
 #                        reports name functions, not lines: rebuild with -g1 to read one),
@@ -89,6 +90,15 @@ presets = {p["name"]: p for p in json.load(open("CMakePresets.json"))["configure
 print(presets[sys.argv[1]]["binaryDir"].replace("${sourceDir}/", ""))' "$1"
 }
 
+# device_code_objects PRESET: the objects of the library target `hamon` in the preset's
+# (Ninja) build, but the instantiations for the host tier of cmake/HamonBackends.cmake.
+device_code_objects() {
+  local host
+  host=$(sed -n 's/^ *"\([a-z0-9_]*\)|[^"]*|host"$/\1/p' cmake/HamonBackends.cmake | paste -sd '|')
+  ninja -C "$(preset_dir "$1")" -t targets all | sed -n 's/^\(CMakeFiles\/hamon\.dir\/[^:]*\.o\): .*/\1/p' |
+    grep -Ev "generated/src/[a-z]+_($host)\.cpp\.o$"
+}
+
 # configure_and_build PRESET PREFIX [CMAKE_ARGS...] [-- TARGET...]
 configure_and_build() {
   local preset=$1 prefix=$2
@@ -161,9 +171,22 @@ case "$command" in
     # by CUDA 11.8); the -I shadows another toolkit's headers (see provision-deps.sh).
     shift
     targets=()
-    if [ $# -gt 0 ]; then targets=(-- "$@"); fi
+    device_code=0
+    if [ "${1:-}" = "--device-code" ]; then
+      device_code=1
+      targets=(-- hamon_core)
+    elif [ $# -gt 0 ]; then
+      targets=(-- "$@")
+    fi
     configure_and_build cuda "$prefix" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
       -DCMAKE_CXX_FLAGS="-arch=sm_80 -I$prefix/cuda-include" "${targets[@]}"
+    if [ "$device_code" = 1 ]; then
+      # The rest of the library's objects but the host backends' instantiations
+      # (generated/src/*_<host backend>.cpp): nvcc compiles the same templates for Cuda
+      # in the accelerator's own, and the host build compiles them for the host backends.
+      stage "build (cuda: the library's objects for the accelerator)"
+      cmake --build --preset cuda -j "$jobs" --target $(device_code_objects cuda)
+    fi
     ;;
   format)
     stage "clang-format check"
