@@ -132,21 +132,30 @@ struct TuneSpec {
 inline constexpr std::int64_t kMaxRoundsTotal = std::numeric_limits<std::uint32_t>::max();
 
 /// nrpt.until: measure in chunks of `rounds` until the run's best energy has not improved for
-/// `stable_round_trips` round trips (all machines, measured), or `max_rounds` measured rounds.
+/// `stable_round_trips` round trips (all machines, measured; 0 only beside a stable_ratio)
+/// and, where `stable_ratio` is given, for `stable_ratio` times the rounds it took to find
+/// it (burn-in included); or `max_rounds` measured rounds.
 struct UntilSpec {
   bool enabled = false;
   std::int64_t stable_round_trips = 0;
+  double stable_ratio = 0.0;  // 0: the round trips alone decide
   std::int64_t max_rounds = 0;
 };
+
+/// The largest nrpt.until.stable_ratio: beyond it max_rounds decides anyway.
+inline constexpr double kMaxStableRatio = 1000.0;
 
 /// nrpt.goal: what the run is for. `ground_state` chooses, for every search key the file
 /// leaves out, what a ground-state search needs (docs: examples/README.md, nrpt.goal).
 enum class Goal { sampling, ground_state };
 
-/// nrpt.until chosen by goal: ground_state: stop once the best energy has not improved for
-/// this many round trips, or after this many measured rounds.
-inline constexpr std::int64_t kGoalStableRoundTrips = 50;
+/// nrpt.until chosen by goal: ground_state: stop once the best energy has held for this
+/// fraction of the rounds it took to find it (no round trips required), or after this many
+/// measured rounds; checked every kGoalUntilChunk rounds.
+inline constexpr std::int64_t kGoalStableRoundTrips = 0;
+inline constexpr double kGoalStableRatio = 1.5;
 inline constexpr std::int64_t kGoalMaxRounds = 1000000;
+inline constexpr std::int64_t kGoalUntilChunk = 100;
 
 /// A value the run chose for a key the file left out, and why: summary.yaml's `chosen`.
 struct Choice {

@@ -9,6 +9,7 @@
 
 #include "config/parse_experiment.hpp"
 #include "config/parse_sections.hpp"
+#include "config/yaml_values.hpp"
 #include "hamon/core/tuning/beta_max_estimate.hpp"
 #include "hamon/core/util/text.hpp"
 
@@ -199,10 +200,12 @@ void read_beta_max(YamlReader& reader, const std::map<std::string, YAML::Node>& 
 }
 
 /// `until: {stable_round_trips: K, max_rounds: N}`, both required (N bounds a run whose best
-/// keeps moving); N at least the chunk length `rounds` (1 when the chunk is not given).
+/// keeps moving), and `stable_ratio: R` optional; N at least the chunk length `rounds` (1
+/// when the chunk is not given).
 UntilSpec read_until(YamlReader& reader, const YAML::Node& node, std::int64_t rounds) {
   const std::string path = "nrpt.until";
-  const auto keys = reader.entries(node, path, {"stable_round_trips", "max_rounds"});
+  const auto keys =
+      reader.entries(node, path, {"stable_round_trips", "max_rounds", "stable_ratio"});
   for (const char* key : {"stable_round_trips", "max_rounds"}) {
     if (keys.count(key) == 0) {
       reader.fail(path, std::string("missing required key '") + key +
@@ -212,16 +215,35 @@ UntilSpec read_until(YamlReader& reader, const YAML::Node& node, std::int64_t ro
   UntilSpec until;
   until.enabled = true;
   until.stable_round_trips =
-      reader.integer(keys.at("stable_round_trips"), path + ".stable_round_trips", 1);
+      reader.integer(keys.at("stable_round_trips"), path + ".stable_round_trips", 0);
   until.max_rounds = reader.integer(keys.at("max_rounds"), path + ".max_rounds", rounds,
                                     kMaxRoundsTotal, " (at least nrpt.rounds, the chunk length)");
+  if (keys.count("stable_ratio") != 0) {
+    until.stable_ratio = reader.number(keys.at("stable_ratio"), path + ".stable_ratio", 0.0,
+                                       kMaxStableRatio);
+  }
+  if (until.stable_round_trips == 0 && until.stable_ratio <= 0.0) {
+    reader.fail(path + ".stable_round_trips",
+                "stable_round_trips: 0 with no stable_ratio would stop at the first chunk "
+                "after any best; give stable_round_trips >= 1 or a stable_ratio > 0 beside it");
+  }
   return until;
 }
 
 /// `rounds` left out beside `until`: the stop rule's chunk, kDefaultUntilChunk or max_rounds
 /// when that is less. The chunk only says how often the rule is checked (and when the
 /// summary of a stopped run is written), not what the chains do.
-void choose_chunk(NrptSpec& spec) {
+void choose_chunk(NrptSpec& spec, bool goal_until) {
+  if (goal_until) {
+    // The goal's rule compares the rounds since the best with the rounds to it: a chunk
+    // short against the typical round of a find, so the stop comes soon after the rule holds.
+    spec.rounds = std::min(kGoalUntilChunk, spec.until.max_rounds);
+    spec.chosen.push_back({"nrpt.rounds", std::to_string(spec.rounds),
+                           "goal: ground_state: until checks its stop rule after each chunk of "
+                           "rounds, " + std::to_string(kGoalUntilChunk) +
+                               " so that the run ends soon after its best has held long enough"});
+    return;
+  }
   spec.rounds = std::min(kDefaultUntilChunk, spec.until.max_rounds);
   spec.chosen.push_back({"nrpt.rounds", std::to_string(spec.rounds),
                          "until checks its stop rule after each chunk of rounds; none given, so " +
@@ -369,17 +391,21 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
     } else {
       spec.until.enabled = true;
       spec.until.stable_round_trips = kGoalStableRoundTrips;
+      spec.until.stable_ratio = kGoalStableRatio;
       spec.until.max_rounds = std::max(kGoalMaxRounds, least);
       spec.chosen.push_back(
           {"nrpt.until",
            "{stable_round_trips: " + std::to_string(spec.until.stable_round_trips) +
+               ", stable_ratio: " + yaml_float(kGoalStableRatio) +
                ", max_rounds: " + std::to_string(spec.until.max_rounds) + "}",
-           "goal: ground_state: stop once the best energy has not improved for " +
-               std::to_string(kGoalStableRoundTrips) +
-               " round trips of the ladder (each carries a fresh hot state down to the cold "
-               "end), or after max_rounds measured rounds"});
+           "goal: ground_state: stop once the best energy has held for " +
+               yaml_float(kGoalStableRatio) +
+               " times the rounds it took to find it (a search that found its best late "
+               "keeps looking about as long again; no round trips are required, since the "
+               "first ones end thousands of rounds after a glass's first descent has found "
+               "its best), or after max_rounds measured rounds"});
     }
-    if (!has("rounds")) choose_chunk(spec);
+    if (!has("rounds")) choose_chunk(spec, search && !has("until"));
   }
   return spec;
 }

@@ -241,8 +241,8 @@ double YamlReader::number(const YAML::Node& node, const std::string& path, doubl
   if (!parse_double(text, value)) fail(path, "expected a number, got " + what_is(node));
   // Worded as the graph and weights files word it, whatever the spelling (nan, .nan).
   if (!std::isfinite(value)) fail(path, quoted(text) + " is not finite");
-  if (value < min) fail(path, text + " is below the minimum " + std::to_string(min));
-  if (value > max) fail(path, text + " is above the maximum " + std::to_string(max));
+  if (value < min) fail(path, text + " is below the minimum " + format_value(min));
+  if (value > max) fail(path, text + " is above the maximum " + format_value(max));
   return value;
 }
 

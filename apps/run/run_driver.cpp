@@ -112,7 +112,11 @@ std::string Driver::until_verdict(SamplerBaseOf<Value>& sampler) const {
   // Collective over ranks; the best states' records and the round trips are every rank's,
   // so every rank reaches the same verdict.
   const NrptResult r = sampler.result();
-  if (r.best_round >= 0 && r.round_trips_since_best >= until.stable_round_trips) return "stable";
+  if (r.best_round >= 0 && r.round_trips_since_best >= until.stable_round_trips) {
+    const auto to_best = static_cast<double>(r.best_round + 1);
+    const auto since_best = static_cast<double>(sampler.rounds_done()) - to_best;
+    if (since_best >= until.stable_ratio * to_best) return "stable";
+  }
   if (r.n_rounds >= until.max_rounds) return "max_rounds";
   return "";
 }

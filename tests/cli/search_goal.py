@@ -176,8 +176,9 @@ def check_goal(run, failures, name, model, ground, edges, fields, n):
     failures.check(cn["goal"] == "ground_state" and cn["spacing"] == "geometric" and
                    cn["cluster_moves"] == "houdayer" and c.get("replicas") == 2 and
                    0.0 < cn["beta_min"] < cn["beta_max"] and "gap_tol" in cn and
-                   cn["until"] == {"stable_round_trips": 50, "max_rounds": 1000000} and
-                   cn["rounds"] == 1000, f"{name}: resolved {cn}")
+                   cn["until"] == {"stable_round_trips": 0, "stable_ratio": 1.5,
+                                   "max_rounds": 1000000} and
+                   cn["rounds"] == 100, f"{name}: resolved {cn}")
     search = summary["search"]
     failures.check(search.get("ended_by") == "stable", f"{name}: search {search}")
     failures.check(abs(search["best_energy"] - ground) <= 1e-9 * max(1.0, abs(ground)),
@@ -197,8 +198,9 @@ OVERRIDES = [
     ("spacing", "spacing: linear", "nrpt.spacing", ("nrpt", "spacing"), "linear"),
     ("cluster_moves", "cluster_moves: none", "nrpt.cluster_moves", ("nrpt", "cluster_moves"),
      "none"),
-    ("until", "until: {stable_round_trips: 7, max_rounds: 3000}", "nrpt.until",
-     ("nrpt", "until"), {"stable_round_trips": 7, "max_rounds": 3000}),
+    ("until", "until: {stable_round_trips: 7, stable_ratio: 1.5, max_rounds: 3000}",
+     "nrpt.until", ("nrpt", "until"),
+     {"stable_round_trips": 7, "stable_ratio": 1.5, "max_rounds": 3000}),
     ("rounds", "rounds: 250", "nrpt.rounds", ("nrpt", "rounds"), 250),
     ("replicas", "replicas: 4", "replicas", ("replicas",), 4),
 ]
