@@ -227,7 +227,8 @@ void emit_nrpt(YAML::Emitter& out, const NrptSpec& spec) {
   if (spec.until.enabled) {
     out << YAML::Key << "until" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "stable_round_trips" << YAML::Value << spec.until.stable_round_trips;
-    if (spec.until.stable_ratio > 0.0) emit_float_entry(out, "stable_ratio", spec.until.stable_ratio);
+    if (spec.until.stable_ratio > 0.0)
+      emit_float_entry(out, "stable_ratio", spec.until.stable_ratio);
     out << YAML::Key << "max_rounds" << YAML::Value << spec.until.max_rounds;
     out << YAML::EndMap;
   }

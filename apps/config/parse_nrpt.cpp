@@ -219,8 +219,8 @@ UntilSpec read_until(YamlReader& reader, const YAML::Node& node, std::int64_t ro
   until.max_rounds = reader.integer(keys.at("max_rounds"), path + ".max_rounds", rounds,
                                     kMaxRoundsTotal, " (at least nrpt.rounds, the chunk length)");
   if (keys.count("stable_ratio") != 0) {
-    until.stable_ratio = reader.number(keys.at("stable_ratio"), path + ".stable_ratio", 0.0,
-                                       kMaxStableRatio);
+    until.stable_ratio =
+        reader.number(keys.at("stable_ratio"), path + ".stable_ratio", 0.0, kMaxStableRatio);
   }
   if (until.stable_round_trips == 0 && until.stable_ratio <= 0.0) {
     reader.fail(path + ".stable_round_trips",
@@ -240,7 +240,8 @@ void choose_chunk(NrptSpec& spec, bool goal_until) {
     spec.rounds = std::min(kGoalUntilChunk, spec.until.max_rounds);
     spec.chosen.push_back({"nrpt.rounds", std::to_string(spec.rounds),
                            "goal: ground_state: until checks its stop rule after each chunk of "
-                           "rounds, " + std::to_string(kGoalUntilChunk) +
+                           "rounds, " +
+                               std::to_string(kGoalUntilChunk) +
                                " so that the run ends soon after its best has held long enough"});
     return;
   }
