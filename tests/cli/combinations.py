@@ -13,7 +13,8 @@ One case per model kind (cli.combinations.KIND) and one for the table itself:
         and the kind, and writes no run directory;
       `exact`: `hamon validate` accepts it, `hamon run` (under mpirun for `mpi`; run, then
         `hamon extend` for `extend`) completes, and the cold chain's energy per node and
-        the preferred log Z (and, for Ising replicas, q^2 at the cold end) agree with the
+        the preferred log Z (and, for Ising replicas, q^2 at the cold end; for `goal`, a
+        search, the best energy instead, to the exact ground state) agree with the
         exact values computed here from the run's realized model (DIR/model/: every drawn
         number): |run - exact| <= 5 x the run's own error (+ 1e-9 relative for rounding). Five errors because each error
         is itself estimated from a few dozen batches (uncertain by ~15 %) and about a
@@ -64,6 +65,9 @@ FEATURES = {
     "until": ({}, {"rounds": 1000, "until": {"stable_round_trips": 20, "max_rounds": 6000}},
               (), "nrpt.until"),
     "tune": ({}, {"tune": "auto"}, ("chains", "adapt_schedule", "explore_sweeps"), "nrpt.tune"),
+    "goal": ({}, {"goal": "ground_state"},
+             ("chains", "beta_min", "beta_max", "rounds", "burn_in", "explore_sweeps",
+              "adapt_schedule"), "nrpt.goal"),
     "mpi": ({}, {}, (), None),
     "extend": ({}, {}, (), None),
 }
@@ -240,6 +244,18 @@ def check_against_exact(failures, kind, feature, run_dir, replicas):
                        f"(z = {(value - want) / error if error > 0 else math.inf:.3g})")
 
 
+def check_ground_state(failures, kind, run_dir):
+    """A search (goal: ground_state) holds the exact ground energy as its best."""
+    with open(os.path.join(run_dir, "summary.yaml")) as f:
+        summary = yaml.safe_load(f)
+    exact = exact_for(kind, run_dir, 1.0, False)
+    n = len(np.load(os.path.join(run_dir, "best_state.npy"))[0])
+    best = summary["search"]["best_energy"] / n
+    failures.check(abs(best - exact["ground"]) <= 1e-9 * max(1.0, abs(exact["ground"])),
+                   f"{kind} x goal: best energy per node {best:.9g}, exact ground state "
+                   f"{exact['ground']:.9g}")
+
+
 # ---- the walk ---------------------------------------------------------------------------
 
 def mpirun(args, hamon_args, cwd):
@@ -296,7 +312,9 @@ def walk_cell(failures, args, kind, feature, cell, work):
                           f"{kind} x {feature}: the run failed: {done.stderr.strip()}"):
         return
     replicas = feature in ("replicas", "houdayer") and kind in ("spin", "annealed")
-    if feature == "instances":
+    if feature == "goal":
+        check_ground_state(failures, kind, out)
+    elif feature == "instances":
         root = os.path.join(out, "instances")
         for k in sorted(os.listdir(root)):
             check_against_exact(failures, kind, f"instance {k}", os.path.join(root, k), replicas)
