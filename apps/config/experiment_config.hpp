@@ -150,9 +150,9 @@ inline constexpr double kMaxStableRatio = 1000.0;
 enum class Goal { sampling, ground_state };
 
 /// nrpt.until chosen by goal: ground_state: stop once the best energy has held for this
-/// fraction of the rounds it took to find it (no round trips required), or after this many
+/// many round trips and this multiple of the rounds it took to find it, or after this many
 /// measured rounds; checked every kGoalUntilChunk rounds.
-inline constexpr std::int64_t kGoalStableRoundTrips = 0;
+inline constexpr std::int64_t kGoalStableRoundTrips = 1;
 inline constexpr double kGoalStableRatio = 1.5;
 inline constexpr std::int64_t kGoalMaxRounds = 1000000;
 inline constexpr std::int64_t kGoalUntilChunk = 100;

@@ -402,9 +402,9 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
            "goal: ground_state: stop once the best energy has held for " +
                yaml_float(kGoalStableRatio) +
                " times the rounds it took to find it (a search that found its best late "
-               "keeps looking about as long again; no round trips are required, since the "
-               "first ones end thousands of rounds after a glass's first descent has found "
-               "its best), or after max_rounds measured rounds"});
+               "keeps looking longer) and for " + std::to_string(kGoalStableRoundTrips) +
+               " round trip of the ladder (a fresh state from the hot end has come down to "
+               "the cold end since), or after max_rounds measured rounds"});
     }
     if (!has("rounds")) choose_chunk(spec, search && !has("until"));
   }

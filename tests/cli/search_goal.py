@@ -176,7 +176,7 @@ def check_goal(run, failures, name, model, ground, edges, fields, n):
     failures.check(cn["goal"] == "ground_state" and cn["spacing"] == "geometric" and
                    cn["cluster_moves"] == "houdayer" and c.get("replicas") == 2 and
                    0.0 < cn["beta_min"] < cn["beta_max"] and "gap_tol" in cn and
-                   cn["until"] == {"stable_round_trips": 0, "stable_ratio": 1.5,
+                   cn["until"] == {"stable_round_trips": 1, "stable_ratio": 1.5,
                                    "max_rounds": 1000000} and
                    cn["rounds"] == 100, f"{name}: resolved {cn}")
     search = summary["search"]
