@@ -402,7 +402,8 @@ NrptSpec parse_nrpt(YamlReader& reader, const YAML::Node& node) {
            "goal: ground_state: stop once the best energy has held for " +
                yaml_float(kGoalStableRatio) +
                " times the rounds it took to find it (a search that found its best late "
-               "keeps looking longer) and for " + std::to_string(kGoalStableRoundTrips) +
+               "keeps looking longer) and for " +
+               std::to_string(kGoalStableRoundTrips) +
                " round trip of the ladder (a fresh state from the hot end has come down to "
                "the cold end since), or after max_rounds measured rounds"});
     }
