@@ -71,7 +71,8 @@ SeedSweep sweep_seeds(const hamon::SpinModel& model, double beta, int chains) {
   SeedSweep out;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     const auto r = run(model, chains, beta, 1000, seed);
-    const auto* check = hamon::diagnose(model, r).health.find("error_bars");
+    const hamon::RunDiagnostics diagnostics = hamon::diagnose(model, r);
+    const auto* check = diagnostics.health.find("error_bars");
     if (check->status == HealthStatus::fail) ++out.failed;
     if (check->status == HealthStatus::warn) ++out.warned;
     if (check->status != HealthStatus::pass) continue;
@@ -91,7 +92,8 @@ TEST(NodeErrorHealth, TooFewRoundTripsPerBatchAreFlagged) {
   // over seeds (the errors ~1.6x too small). Every run is flagged, and the message says why.
   const auto model = ferromagnet_in_a_field();
   const auto r = run(model, 3, 0.6, 1000, 1);
-  const auto* check = hamon::diagnose(model, r).health.find("error_bars");
+  const hamon::RunDiagnostics diagnostics = hamon::diagnose(model, r);
+  const auto* check = diagnostics.health.find("error_bars");
   ASSERT_NE(check, nullptr);
   EXPECT_NE(check->status, HealthStatus::pass) << check->message;
   EXPECT_NE(check->message.find("round trips per batch"), std::string::npos) << check->message;
@@ -104,7 +106,8 @@ TEST(NodeErrorHealth, ARunWithAHandfulOfRoundTripsFails) {
   // var z 3.4 over seeds.
   const auto glass = hamon::make_lattice({4, 4}, true, hamon::ValueDistribution::gaussian(7));
   const auto r = run(glass, 3, 1.5, 1000, 2);
-  const auto* check = hamon::diagnose(glass, r).health.find("error_bars");
+  const hamon::RunDiagnostics diagnostics = hamon::diagnose(glass, r);
+  const auto* check = diagnostics.health.find("error_bars");
   ASSERT_NE(check, nullptr);
   EXPECT_EQ(check->status, HealthStatus::fail) << check->message;
 }
