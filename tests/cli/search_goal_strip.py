@@ -19,6 +19,7 @@ import numpy as np
 
 import clitest
 from check_run import check_run
+from search_goal import energy_of
 
 WIDTH, LENGTH = 8, 25
 RATIO, TRIPS, CHUNK = 1.5, 1, 100  # the goal's until (examples/README.md)
@@ -37,11 +38,6 @@ def strip(width, length, seed):
                 edges.append((i, i + width, rng.gauss(0.0, 1.0)))
     fields = [rng.gauss(0.0, 0.1) for _ in range(width * length)]
     return edges, fields
-
-
-def energy_of(state, edges, fields):
-    return -(sum(h * s for h, s in zip(fields, state)) +
-             sum(J * state[i] * state[j] for i, j, J in edges))
 
 
 def transfer_ground(width, length, edges, fields):
